@@ -1,0 +1,112 @@
+"""ATen decompositions of the two ops: the eager implementation (CPU and CUDA), the
+implementation seen by ``torch.export(...).run_decompositions()`` and by non-Inductor
+backends, and the reference the Inductor lowering is tested against.
+
+Notation (one row i of the logits; the class dimension is the last one):
+
+    x_j      input logits, any float dtype, loaded once and upcast to float32
+    z_j      s(x_j): the softcapped logit, ``cap * tanh(x_j / cap)``, or x_j when no softcap
+    t        the row's target column; a row whose target is ``ignore_index`` has none
+    w_j      class weight (1 when no weight is given)
+
+Forward statistics (shard-combinable: see ``inductor_ce._math.combine_shards``):
+
+    lse_nt = log sum_{j != t} exp(z_j)      logsumexp over the NON-target logits
+    z_t    = z_t, or -inf when the row has no target column
+    sum_wz = sum_j w_j z_j                  only when label smoothing needs it, else 0
+
+Keeping the target out of ``lse_nt`` is what makes the loss collapse-safe: the loss is
+softplus(lse_nt - z_t), which stays accurate when z_t dominates (``_math.py``).
+
+Backward: given per-row coefficients a = dL/d lse_nt, b = dL/d z_t, c = dL/d sum_wz,
+
+    dL/dz_j = a * exp(z_j - lse_nt) * [j != t] + b * [j == t] + c * w_j
+    dL/dx_j = dL/dz_j * (1 - (z_j / cap)^2)         (softcap chain rule: tanh' = 1 - tanh^2)
+
+computed in float32 and rounded once to the input dtype.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+# Eager memory bound: the decomposition materializes a few float32 temporaries of the
+# chunk it works on; 2**24 elements keeps them at 64 MiB each whatever the batch.
+_CHUNK_ELEMENTS = 1 << 24
+
+
+def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
+    z = x.float()
+    return z if softcap is None else softcap * torch.tanh(z / softcap)
+
+
+def _target_mask(z: Tensor, target: Tensor, ignore_index: int) -> Tensor:
+    """[j == t] per element; all False for rows whose target is ignore_index."""
+    cols = torch.arange(z.shape[-1], device=z.device)
+    has_target = (target != ignore_index).unsqueeze(-1)
+    return (cols == target.unsqueeze(-1)) & has_target
+
+
+def _chunks(n, v):
+    if not isinstance(n, int) or not isinstance(v, int):  # symbolic sizes (export): one chunk
+        return [(0, n)]
+    step = max(1, _CHUNK_ELEMENTS // max(v, 1))
+    return [(s, min(s + step, n)) for s in range(0, n, step)] or [(0, 0)]
+
+
+def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
+              softcap: Optional[float], smooth: bool):
+    z = _softcap(x, softcap)
+    is_t = _target_mask(z, target, ignore_index)
+    neg_inf = torch.tensor(float("-inf"), device=z.device)
+    z_t = torch.where(is_t, z, neg_inf).amax(-1)
+    lse_nt = torch.logsumexp(torch.where(is_t, neg_inf, z), dim=-1)
+    if smooth:
+        sum_wz = (z if weight is None else z * weight.float()).sum(-1)
+    else:
+        sum_wz = torch.zeros_like(z_t)
+    return lse_nt, z_t, sum_wz
+
+
+def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
+           softcap: Optional[float], smooth: bool):
+    """Per-row (lse_nt, z_t, sum_wz) in float32, shape ``x.shape[:-1]``."""
+    if x.dim() <= 1:
+        return _fwd_rows(x, target, weight, ignore_index, softcap, smooth)
+    # Chunk along dim 0 to bound the float32 temporaries (no copy of the logits: slicing
+    # dim 0 of a strided view stays a view).
+    rows = x.shape[0]
+    per_row = x[0].numel()
+    parts = [_fwd_rows(x[s:e], target[s:e], weight, ignore_index, softcap, smooth)
+             for s, e in _chunks(rows, per_row)]
+    return tuple(torch.cat(p) for p in zip(*parts))
+
+
+def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
+              b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]):
+    z = _softcap(x, softcap)
+    is_t = _target_mask(z, target, ignore_index)
+    # A row with no non-target mass has lse_nt = -inf and all non-target z_j = -inf:
+    # shifting by 0 instead keeps exp(z_j - shift) = 0 rather than exp(nan).
+    shift = torch.where(torch.isneginf(lse_nt), 0.0, lse_nt).unsqueeze(-1)
+    g = torch.where(is_t, b.unsqueeze(-1), a.unsqueeze(-1) * torch.exp(z - shift))
+    if c is not None:
+        g = g + c.unsqueeze(-1) * (1.0 if weight is None else weight.float())
+    if softcap is not None:
+        g = g * (1.0 - (z / softcap) ** 2)
+    return g.to(x.dtype)
+
+
+def ce_bwd(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
+           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]) -> Tensor:
+    """dL/dx (dtype and shape of x) from the per-row coefficients a, b, c (see module doc)."""
+    if x.dim() <= 1:
+        return _bwd_rows(x, target, weight, lse_nt, a, b, c, ignore_index, softcap).contiguous()
+    per_row = x[0].numel()
+    parts = [_bwd_rows(x[s:e], target[s:e], weight, lse_nt[s:e], a[s:e], b[s:e],
+                       None if c is None else c[s:e], ignore_index, softcap)
+             for s, e in _chunks(x.shape[0], per_row)]
+    # Dense row-major gradient whatever the logits' strides (the fake kernel promises it).
+    return (torch.cat(parts) if len(parts) > 1 else parts[0]).contiguous()

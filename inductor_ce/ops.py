@@ -1,0 +1,74 @@
+"""The two ``torch.library`` custom ops of namespace ``inductor_ce``.
+
+    ce_fwd(logits, target, weight, ignore_index, softcap, smooth) -> (lse_nt, z_t, sum_wz)
+    ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> grad_logits
+
+Both are functional (``mutates_args=()``): they never write into their inputs, so
+functionalization, AOTAutograd and torch.export see plain data flow. Their eager
+implementation is the ATen decomposition (``decomposition.py``), on CPU and CUDA alike;
+under torch.compile the Inductor lowering (``lowering.py``) replaces it. The decomposition is
+deliberately NOT put in Inductor's decomposition table: a decomposition there would win over
+the lowering.
+
+``ce_fwd`` returns shard-combinable per-row float32 statistics (see ``decomposition.py``);
+the loss itself is a per-row finish in ATen (``_math.py``) so that the single-device path and
+the vocabulary-parallel path share it, and autograd derives the per-row coefficients of the
+backward from it. ``ce_fwd``'s autograd saves only the logits, target, weight and lse_nt.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+from . import decomposition
+
+LIB = "inductor_ce"
+
+
+@torch.library.custom_op(f"{LIB}::ce_fwd", mutates_args=())
+def ce_fwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
+           softcap: Optional[float], smooth: bool) -> tuple[Tensor, Tensor, Tensor]:
+    return decomposition.ce_fwd(logits, target, weight, ignore_index, softcap, smooth)
+
+
+@ce_fwd.register_fake
+def _(logits, target, weight, ignore_index, softcap, smooth):
+    rows = logits.shape[:-1]
+    return tuple(logits.new_empty(rows, dtype=torch.float32) for _ in range(3))
+
+
+@torch.library.custom_op(f"{LIB}::ce_bwd", mutates_args=())
+def ce_bwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
+           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]) -> Tensor:
+    return decomposition.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap)
+
+
+@ce_bwd.register_fake
+def _(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
+    # The gradient has the logits' dtype and a dense layout (a strided view of the logits
+    # gets a contiguous gradient, like aten ops).
+    return torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)
+
+
+def _setup_context(ctx, inputs, output):
+    logits, target, weight, ignore_index, softcap, smooth = inputs
+    ctx.save_for_backward(logits, target, weight, output[0])
+    ctx.ignore_index, ctx.softcap, ctx.smooth = ignore_index, softcap, smooth
+
+
+def _backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
+    logits, target, weight, lse_nt = ctx.saved_tensors
+    zeros = lambda: torch.zeros_like(lse_nt)  # noqa: E731
+    a = zeros() if g_lse_nt is None else g_lse_nt
+    b = zeros() if g_z_t is None else g_z_t
+    c = g_sum_wz if ctx.smooth else None
+    if ctx.smooth and c is None:
+        c = zeros()
+    grad = ce_bwd(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
+                  ctx.ignore_index, ctx.softcap)
+    return grad, None, None, None, None, None
+
+
+ce_fwd.register_autograd(_backward, setup_context=_setup_context)
