@@ -4,6 +4,11 @@
 """
 from . import ops  # noqa: F401  (registers torch.ops.inductor_ce.*)
 from .functional import CrossEntropyLoss, cross_entropy
+from .routing import disable, enable, enabled  # torch.compile any model's loss
 
 __version__ = "0.1.0"
 __all__ = ["cross_entropy", "CrossEntropyLoss", "__version__"]
+
+from . import lowering as _lowering
+
+LOWERING_ACTIVE = _lowering.register()

@@ -1,0 +1,232 @@
+"""Every use of private Inductor / Dynamo API in inductor_ce lives in this module.
+
+torch 2.11 through 2.13 are supported. Each private name is resolved here, once, at import;
+if one is missing, ``AVAILABLE`` is False, ``MISSING`` says what, and the ops fall back to
+their ATen decomposition under torch.compile (``lowering.register()`` warns once).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+
+import torch
+
+MISSING: list[str] = []
+
+try:  # --- lowering API -------------------------------------------------------------------
+    from torch._inductor import ir, lowering as _lowering
+    from torch._inductor.virtualized import V, ops
+    from torch._inductor.lowering import register_lowering
+    from torch._inductor.custom_graph_pass import CustomGraphPass
+    from torch._inductor import utils as _inductor_utils
+
+    for _name in ("Pointwise", "Reduction", "TensorBox", "ReductionHint", "is_triton"):
+        if not hasattr(ir, _name):
+            MISSING.append(f"torch._inductor.ir.{_name}")
+except Exception as e:  # pragma: no cover - depends on the torch build
+    MISSING.append(f"torch._inductor lowering API ({type(e).__name__}: {e})")
+
+AVAILABLE = not MISSING
+
+
+F32 = torch.float32
+
+
+def size(box) -> list:
+    """Sizes of a lowering argument (sympy expressions; Symbols under dynamic shapes)."""
+    return list(box.get_size())
+
+
+def loader(box):
+    """index list -> value; unrealized pointwise producers (casts, scales, tanh) inline here,
+    which is how prologue fusion happens."""
+    return box.make_loader()
+
+
+def static_int(expr):
+    """The int value of a size, or None when it is symbolic."""
+    try:
+        return int(expr)
+    except TypeError:
+        return None
+
+
+def ceildiv(a, b):
+    return _inductor_utils.ceildiv(a, b)
+
+
+def device_of(box) -> torch.device:
+    return box.get_device()
+
+
+def is_triton(device: torch.device) -> bool:
+    return ir.is_triton(device)
+
+
+def reduction(device, inner_fn, ranges, reduction_ranges, reduction_type: str):
+    """A realized float32 reduction over ``reduction_ranges`` for every index of ``ranges``.
+
+    Constructed directly rather than through ``Reduction.create``: create() may split a
+    reduction into layers or unroll it, and a split would re-read the logits."""
+    node = ir.Reduction(device=device, dtype=F32, inner_fn=inner_fn, ranges=list(ranges),
+                        reduction_ranges=list(reduction_ranges),
+                        reduction_type=reduction_type, src_dtype=F32,
+                        reduction_hint=ir.ReductionHint.INNER)
+    box = ir.TensorBox.create(node)
+    box.realize()
+    return box
+
+
+def pointwise(device, dtype, inner_fn, ranges):
+    return ir.Pointwise.create(device=device, dtype=dtype, inner_fn=inner_fn,
+                               ranges=list(ranges))
+
+
+def register(op, fn) -> None:
+    register_lowering(op, type_promotion_kind=None)(fn)
+
+
+def warn_fallback() -> None:
+    warnings.warn(
+        "inductor_ce: this torch version lacks the Inductor API our lowering needs "
+        f"({', '.join(MISSING)}); under torch.compile the ops run their ATen decomposition "
+        "(correct, but not fused into one read of the logits).", RuntimeWarning, stacklevel=3)
+
+
+# --- Triton code on a machine without a GPU -----------------------------------------------
+
+class _InterpreterLibdevice:
+    """Stand-in for ``triton_helpers.libdevice`` under Triton's interpreter, which does not
+    patch libdevice: names resolve to ``triton.language.math``; tanh (absent there) is
+    2 * sigmoid(2x) - 1."""
+
+    def __getattr__(self, name):
+        import triton.language as tl
+        if name == "tanh":
+            return lambda x: 2.0 * tl.sigmoid(2.0 * x) - 1.0
+        if name == "log1p":  # Goldberg: log(u) * x / (u - 1), exact to rounding for tiny x
+            def log1p(x):
+                u = 1.0 + x
+                return tl.where(u == 1.0, x, tl.log(u) * (x / (u - 1.0)))
+            return log1p
+        return getattr(tl.math, name)
+
+
+@contextlib.contextmanager
+def triton_on_cpu(run: bool = False):
+    """Make Inductor emit Triton kernels for CPU tensors (``cpu_backend="triton"``).
+
+    Code generation stops at ``triton_hash_with_backend`` ("0 active drivers") on a machine
+    without a GPU: it is patched to a constant. With ``run=True`` the kernels also execute,
+    in Triton's interpreter (TRITON_INTERPRET=1, caches off, libdevice stand-in)."""
+    import torch._inductor.config as inductor_config
+    import torch.utils._triton as utils_triton
+    from torch._inductor.runtime import triton_helpers
+
+    saved_hash, saved_libdevice = utils_triton.triton_hash_with_backend, triton_helpers.libdevice
+    saved_env = os.environ.get("TRITON_INTERPRET")
+    patches = {"cpu_backend": "triton"}
+    if run:
+        patches["force_disable_caches"] = True
+    try:
+        utils_triton.triton_hash_with_backend = lambda: "INDUCTOR_CE_CPU_TRITON"
+        if run:
+            os.environ["TRITON_INTERPRET"] = "1"
+            triton_helpers.libdevice = _InterpreterLibdevice()
+        with inductor_config.patch(patches):
+            yield
+    finally:
+        utils_triton.triton_hash_with_backend = saved_hash
+        triton_helpers.libdevice = saved_libdevice
+        if saved_env is None:
+            os.environ.pop("TRITON_INTERPRET", None)
+        else:
+            os.environ["TRITON_INTERPRET"] = saved_env
+
+
+# --- graph passes (routing F.cross_entropy to inductor_ce; see routing.py) -----------------
+
+ROUTING_MISSING: list[str] = []
+try:
+    from torch._inductor import config as inductor_config
+    from torch._inductor.custom_graph_pass import CustomGraphPass as _GraphPassBase
+    from torch._inductor.graph import GraphLowering as _GraphLowering
+    from torch._inductor.utils import run_and_get_code
+
+    if not hasattr(inductor_config, "pre_grad_custom_pass"):
+        ROUTING_MISSING.append("torch._inductor.config.pre_grad_custom_pass")
+except Exception as e:  # pragma: no cover - depends on the torch build
+    ROUTING_MISSING.append(f"torch._inductor graph-pass API ({type(e).__name__}: {e})")
+    _GraphPassBase = object
+
+ROUTING_AVAILABLE = not ROUTING_MISSING
+
+
+class GraphPass(_GraphPassBase):
+    """Base of a pass in the ``pre_grad_custom_pass`` slot. Inductor puts ``uuid()`` in its FX
+    graph and AOTAutograd cache keys; a pass that is not such a subclass (or whose uuid is
+    None) makes Inductor bypass those caches. torch 2.13 runs a pass with a uuid *after* the
+    cache lookup ("late" pre-grad pass timing), so the key sees the graph before the pass."""
+
+
+def is_keyed_pass(graph_pass) -> bool:
+    """Whether Inductor can put this pass in its cache keys (a CustomGraphPass)."""
+    return ROUTING_AVAILABLE and isinstance(graph_pass, _GraphPassBase)
+
+
+def get_pre_grad_pass():
+    return inductor_config.pre_grad_custom_pass
+
+
+def set_pre_grad_pass(graph_pass) -> None:
+    inductor_config.pre_grad_custom_pass = graph_pass
+
+
+def patch_inductor_config(**changes):
+    """``torch._inductor.config.patch`` (a context manager and decorator)."""
+    return inductor_config.patch(changes)
+
+
+class _Captured(Exception):
+    pass
+
+
+def generated_code(fn, *args, backend: str = "default", **kwargs) -> tuple[object, list[str]]:
+    """(result, [wrapper+kernel source of each graph Inductor compiled while running fn]).
+
+    ``backend="default"`` compiles and runs (``run_and_get_code``: forward, then backward
+    code when fn runs a backward). ``backend="triton"`` on a machine without a GPU generates
+    the Triton code Inductor would emit for the CPU tensors and stops after the FIRST graph
+    (the forward): result is None. Both reset Dynamo first."""
+    if backend == "default":
+        return run_and_get_code(fn, *args, **kwargs)
+    if backend != "triton":
+        raise ValueError(f"backend must be 'default' or 'triton', got {backend!r}")
+    codes: list[str] = []
+
+    def capture(graph):
+        wrapper, kernels = graph.codegen_with_cpp_wrapper() if graph.cpp_wrapper \
+            else graph.codegen()
+        codes.append(wrapper.value + ("\n" + kernels.value if kernels else ""))
+        raise _Captured
+
+    from unittest import mock
+    torch.compiler.reset()
+    with triton_on_cpu(), patch_inductor_config(force_disable_caches=True), \
+            mock.patch.object(_GraphLowering, "compile_to_module", capture):
+        try:
+            fn(*args, **kwargs)
+        except Exception as e:  # Dynamo wraps the backend's exception
+            if not any(isinstance(x, _Captured) for x in _exception_chain(e)):
+                raise
+    torch.compiler.reset()
+    return None, codes
+
+
+def _exception_chain(e):
+    seen = []
+    while e is not None and e not in seen:
+        seen.append(e)
+        e = getattr(e, "inner_exception", None) or e.__cause__ or e.__context__
+    return seen

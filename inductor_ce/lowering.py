@@ -1,0 +1,196 @@
+"""Inductor lowerings of ``inductor_ce::ce_fwd`` and ``inductor_ce::ce_bwd``.
+
+Under torch.compile the ops do not run their decomposition: they become Inductor IR here,
+so that the forward reads the logits once, the backward is one float32 pointwise kernel,
+and neighbouring pointwise code (an upcast, a temperature, a softcap) fuses into our loads.
+All private Inductor API comes through ``_compat``; this module holds the math.
+
+Notation: rows ``R = logits.shape[:-1]`` (any number of dims, strided views included),
+``V`` classes, column ``j``, target ``t``, ``z = s(x)`` the softcapped float32 logit
+(see ``decomposition.py`` for the statistics and the gradient formula).
+
+How is the forward parallelized? (Triton backends)
+    Each row is cut into ``nc = ceil(V / C)`` chunks of ``C = CHUNK`` columns, and one
+    program handles one (row, chunk) pair: a persistent reduction that holds its chunk in
+    registers, loads it ONCE, and computes from that one load
+
+        m_c   = max_{j in c, j != t} z_j            chunk max of the non-target logits
+        s_c   = sum_{j in c, j != t} exp(z_j - m_c) one exp per element (no online rescale)
+        zt_c  = max_{j in c} (z_j if j == t else -inf)
+        swz_c = sum_{j in c} w_j z_j                (label smoothing only)
+
+    A small kernel over the (R, nc) partials combines them:
+        M = max_c m_c,  lse_nt = M + log sum_c s_c exp(m_c - M),  z_t = max_c zt_c.
+    Few rows still spread over the GPU (R x nc programs), and a row never goes through
+    Inductor's online-softmax loop, which costs two exponentials per element.
+    When ``V <= C`` the partials are the result (one kernel).
+
+On the C++ backend (CPU) the chunking buys nothing; the same reductions run over whole
+rows and the C++ code generator makes two passes (max, then sum-exp), which is accepted.
+"""
+from __future__ import annotations
+
+import torch
+
+from . import _compat
+from ._compat import F32, ops
+
+# Chunk length of the two-level forward. Inductor keeps an INNER reduction persistent (the
+# chunk in registers, one load) up to 1024 elements (torch/_inductor/choices.py); a longer
+# chunk would become a loop over the chunk, which re-reads it for the dependent sum-exp.
+CHUNK = 1024
+
+_NEG_INF = float("-inf")
+
+
+def _f32(value: float):
+    # Python floats would reach Triton as fp64 constants; keep every constant float32.
+    return ops.constant(value, F32)
+
+
+def _logit(x_load, softcap):
+    """z = s(x) in float32: the input's own rounding, then float32 arithmetic."""
+    z = ops.to_dtype(x_load, F32)
+    if softcap is not None:
+        z = ops.mul(_f32(softcap), ops.tanh(ops.mul(z, _f32(1.0 / softcap))))
+    return z
+
+
+def _is_target(col, t_load, ignore_index, t_dtype):
+    """[j == t], False for rows whose target is ignore_index (they have no target column)."""
+    has_t = ops.ne(t_load, ops.constant(ignore_index, t_dtype))
+    hit = ops.eq(ops.index_expr(col, torch.int64), ops.to_dtype(t_load, torch.int64))
+    return ops.logical_and(has_t, hit)
+
+
+def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
+    device = _compat.device_of(logits)
+    *rows, vocab = _compat.size(logits)
+    x_at, t_at = _compat.loader(logits), _compat.loader(target)
+    w_at = None if weight is None else _compat.loader(weight)
+    t_dtype = target.get_dtype()
+
+    static_v = _compat.static_int(vocab)
+    single = not _compat.is_triton(device) or (static_v is not None and static_v <= CHUNK)
+    chunk = vocab if single else CHUNK
+    n_chunks = 1 if single else _compat.ceildiv(vocab, CHUNK)
+    has_tail = not single and (static_v is None or static_v % CHUNK != 0)
+    ranges = rows if single else [*rows, n_chunks]
+
+    def element(index, rindex):
+        """(z, [j == t], column, in_range or None); padded tail columns have z = -inf."""
+        row = index if single else index[:-1]
+        col = rindex[0] if single else index[-1] * CHUNK + rindex[0]
+        in_range = None
+        if has_tail:
+            # int32 on purpose: every reduction must build this mask identically, or Inductor's
+            # CSE would not merge their loads of the logits into one (columns fit in int32).
+            in_range = ops.lt(ops.index_expr(col, torch.int32), ops.index_expr(vocab, torch.int32))
+        load = lambda: _logit(x_at([*row, col]), softcap)  # noqa: E731
+        z = load() if in_range is None else ops.masked(in_range, load, _NEG_INF)
+        return z, _is_target(col, t_at(row), ignore_index, t_dtype), col, in_range
+
+    def chunk_max(index, rindex):
+        z, is_t, _, _ = element(index, rindex)
+        return ops.where(is_t, _f32(_NEG_INF), z)
+
+    m = _compat.reduction(device, chunk_max, ranges, [chunk], "max")
+    m_at = _compat.loader(m)
+
+    def safe(v):  # a max of -inf (no non-target mass) shifts by 0: exp(-inf - 0) = 0, no nan
+        return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
+
+    def chunk_sumexp(index, rindex):
+        z, is_t, _, _ = element(index, rindex)
+        e = ops.exp(ops.sub(z, safe(m_at(index))))
+        return ops.where(is_t, _f32(0.0), e)
+
+    def chunk_target(index, rindex):
+        z, is_t, _, _ = element(index, rindex)
+        return ops.where(is_t, z, _f32(_NEG_INF))
+
+    s = _compat.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
+    zt = _compat.reduction(device, chunk_target, ranges, [chunk], "max")
+    if smooth:
+        def chunk_wz(index, rindex):
+            z, _, col, in_range = element(index, rindex)
+            w = _f32(1.0) if w_at is None else (
+                ops.to_dtype(w_at([col]), F32) if in_range is None else
+                ops.masked(in_range, lambda: ops.to_dtype(w_at([col]), F32), 0.0))
+            wz = ops.mul(w, z)
+            return wz if in_range is None else ops.where(in_range, wz, _f32(0.0))
+        swz = _compat.reduction(device, chunk_wz, ranges, [chunk], "sum")
+    s_at, zt_at = _compat.loader(s), _compat.loader(zt)
+
+    if single:
+        def lse_nt_fn(index):
+            # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
+            return ops.add(m_at(index), ops.log(s_at(index)))
+        lse_nt = _compat.pointwise(device, F32, lse_nt_fn, rows)
+        z_t = zt
+        sum_wz = swz if smooth else _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
+        return lse_nt, z_t, sum_wz
+
+    # Second level: combine the (rows, n_chunks) partials of each row.
+    big_m = _compat.reduction(device, lambda i, r: m_at([*i, r[0]]), rows, [n_chunks], "max")
+    big_m_at = _compat.loader(big_m)
+
+    def rescaled(i, r):  # s_c * exp(m_c - M); chunks with m_c = -inf hold no mass
+        m_c = m_at([*i, r[0]])
+        scaled = ops.mul(s_at([*i, r[0]]), ops.exp(ops.sub(m_c, safe(big_m_at(i)))))
+        return ops.where(ops.eq(m_c, _f32(_NEG_INF)), _f32(0.0), scaled)
+
+    big_s_at = _compat.loader(_compat.reduction(device, rescaled, rows, [n_chunks], "sum"))
+    lse_nt = _compat.pointwise(
+        device, F32, lambda i: ops.add(big_m_at(i), ops.log(big_s_at(i))), rows)
+    z_t = _compat.reduction(device, lambda i, r: zt_at([*i, r[0]]), rows, [n_chunks], "max")
+    if smooth:
+        swz_at = _compat.loader(swz)
+        sum_wz = _compat.reduction(device, lambda i, r: swz_at([*i, r[0]]), rows, [n_chunks],
+                                   "sum")
+    else:
+        sum_wz = _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
+    return lse_nt, z_t, sum_wz
+
+
+def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
+    """One pointwise kernel over the logits (see ``decomposition.py`` for the formula):
+
+        g = s'(x) * ((b if j == t else a * exp(z - lse_nt)) + c * w_j)
+
+    float32 throughout, rounded once to the logits' dtype on store."""
+    device = _compat.device_of(logits)
+    x_at, t_at = _compat.loader(logits), _compat.loader(target)
+    lse_at, a_at, b_at = _compat.loader(lse_nt), _compat.loader(a), _compat.loader(b)
+    c_at = None if c is None else _compat.loader(c)
+    w_at = None if weight is None else _compat.loader(weight)
+    t_dtype, out_dtype = target.get_dtype(), logits.get_dtype()
+
+    def grad(index):
+        row, col = index[:-1], index[-1]
+        z = _logit(x_at(index), softcap)
+        is_t = _is_target(col, t_at(row), ignore_index, t_dtype)
+        lse = lse_at(row)
+        shift = ops.where(ops.eq(lse, _f32(_NEG_INF)), _f32(0.0), lse)
+        g = ops.where(is_t, b_at(row), ops.mul(a_at(row), ops.exp(ops.sub(z, shift))))
+        if c_at is not None:
+            w = _f32(1.0) if w_at is None else ops.to_dtype(w_at([col]), F32)
+            g = ops.add(g, ops.mul(c_at(row), w))
+        if softcap is not None:  # d/dx cap*tanh(x/cap) = 1 - tanh^2 = 1 - (z/cap)^2
+            u = ops.mul(z, _f32(1.0 / softcap))
+            g = ops.mul(g, ops.sub(_f32(1.0), ops.mul(u, u)))
+        return ops.to_dtype(g, out_dtype)
+
+    return _compat.pointwise(device, out_dtype, grad, _compat.size(logits))
+
+
+def register() -> bool:
+    """Register both lowerings; on a torch without the needed API warn once and keep the
+    decomposition (returns whether the lowerings are active)."""
+    if not _compat.AVAILABLE:
+        _compat.warn_fallback()
+        return False
+    _compat.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
+    _compat.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
+    return True
+
