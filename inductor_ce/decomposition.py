@@ -27,6 +27,7 @@ computed in float32 and rounded once to the input dtype.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import torch
@@ -60,9 +61,10 @@ def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index:
               softcap: Optional[float], smooth: bool):
     z = _softcap(x, softcap)
     is_t = _target_mask(z, target, ignore_index)
-    neg_inf = torch.tensor(float("-inf"), device=z.device)
-    z_t = torch.where(is_t, z, neg_inf).amax(-1)
-    lse_nt = torch.logsumexp(torch.where(is_t, neg_inf, z), dim=-1)
+    # A Python scalar, not torch.tensor(-inf): a tensor created while tracing becomes a
+    # lifted constant (lift_fresh_copy + detach_), which export's run_decompositions rejects.
+    z_t = torch.where(is_t, z, float("-inf")).amax(-1)
+    lse_nt = torch.logsumexp(torch.where(is_t, float("-inf"), z), dim=-1)
     if smooth:
         sum_wz = (z if weight is None else z * weight.float()).sum(-1)
     else:
@@ -78,7 +80,7 @@ def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: in
     # Chunk along dim 0 to bound the float32 temporaries (no copy of the logits: slicing
     # dim 0 of a strided view stays a view).
     rows = x.shape[0]
-    per_row = x[0].numel()
+    per_row = math.prod(x.shape[1:])  # not x[0].numel(): there may be zero rows
     parts = [_fwd_rows(x[s:e], target[s:e], weight, ignore_index, softcap, smooth)
              for s, e in _chunks(rows, per_row)]
     return tuple(torch.cat(p) for p in zip(*parts))
@@ -104,7 +106,7 @@ def ce_bwd(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, 
     """dL/dx (dtype and shape of x) from the per-row coefficients a, b, c (see module doc)."""
     if x.dim() <= 1:
         return _bwd_rows(x, target, weight, lse_nt, a, b, c, ignore_index, softcap).contiguous()
-    per_row = x[0].numel()
+    per_row = math.prod(x.shape[1:])
     parts = [_bwd_rows(x[s:e], target[s:e], weight, lse_nt[s:e], a[s:e], b[s:e],
                        None if c is None else c[s:e], ignore_index, softcap)
              for s, e in _chunks(x.shape[0], per_row)]

@@ -18,25 +18,32 @@ _INDEX_DTYPES = (torch.int64, torch.int32)
 _REDUCTIONS = ("none", "mean", "sum")
 
 
+def _finite(v) -> bool:
+    # Comparisons only, no math.isfinite(float(v)): under torch.compile(dynamic=True) Python
+    # float arguments become symbolic and math.isfinite on them is a graph break. False for nan.
+    return -math.inf < v < math.inf
+
+
 def _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap):
     if reduction not in _REDUCTIONS:
         raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
     if not isinstance(ignore_index, int):
         raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
-    if not (0.0 <= float(label_smoothing) <= 1.0):
+    if not (0.0 <= label_smoothing <= 1.0):
         raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
-    if not (math.isfinite(float(z_loss)) and float(z_loss) >= 0.0):
+    if not (_finite(z_loss) and z_loss >= 0.0):
         raise ValueError(f"z_loss must be a finite number >= 0, got {z_loss}")
-    if softcap is not None and not (math.isfinite(float(softcap)) and float(softcap) > 0.0):
+    if softcap is not None and not (_finite(softcap) and softcap > 0.0):
         raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
 
 
-def _check_tensors(input, target, weight, num_classes):
+def _check_tensors(input, target, weight):
     if not isinstance(input, Tensor) or input.dtype not in _FLOAT_DTYPES:
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of logits, "
                         f"got {getattr(input, 'dtype', type(input).__name__)}")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., V) with V >= 1, got {tuple(input.shape)}")
+    num_classes = input.shape[-1]
     if not isinstance(target, Tensor) or target.dtype not in _INDEX_DTYPES:
         raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
                         f"{getattr(target, 'dtype', type(target).__name__)} (probability "
@@ -95,8 +102,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
                                       return_lse=return_lse)
     _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    _check_tensors(input, target, weight)
     num_classes = input.shape[-1]
-    _check_tensors(input, target, weight, num_classes)
     _check_target_range(target, ignore_index, num_classes)
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0

@@ -1,0 +1,138 @@
+"""Float64 references and tolerance checks shared by the tests.
+
+Two references:
+
+* ``reference``: the spec's definition, literally. ``F.cross_entropy`` in float64 on the same
+  (already rounded) input values, softcapped in float64, plus ``z_loss * R(lse**2)`` with
+  F.cross_entropy's (weighted) reduction ``R``. Accurate for ordinary logits, but float64
+  F.cross_entropy collapses too once the target dominates (margin ~37 and up).
+* ``collapse_safe_reference``: loss = softplus(logsumexp_{j != t} z_j - z_t) and the gradient
+  written out (p_j for j != t, -sum_{j != t} p_j at t), all in float64. Exact to float64
+  rounding at any margin; used by the collapse grid.
+
+Tolerances (``assert_loss_close``, ``assert_grad_close``):
+
+* loss: float32 arithmetic on the given input values, so ~1e-5 relative for every input dtype.
+* gradient: computed in float32 and rounded ONCE to the input dtype. For float32 that is
+  1e-5 relative (plus 1e-6 of the largest entry, for the entries where two fp32 terms of the
+  chain rule cancel). For bfloat16/float16 it is at most half an ulp of the output dtype
+  (correct rounding) plus the same float32 slack: "within one rounding".
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+LOSS_RTOL = 1e-5
+GRAD_RTOL = 1e-5
+GRAD_ATOL_OF_MAX = 1e-6
+
+
+def softcap64(x: Tensor, softcap: Optional[float]) -> Tensor:
+    z = x.double()
+    return z if softcap is None else softcap * torch.tanh(z / softcap)
+
+
+def reduce_like_ce(per_row: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
+                   reduction: str) -> Tensor:
+    """F.cross_entropy's reduction of per-row values: ignored rows 0 and excluded, rows
+    weighted by weight[target] and "mean" divided by the kept rows' total weight."""
+    keep = target != ignore_index
+    if weight is None:
+        w_t = keep.double()
+    else:
+        w_t = torch.where(keep, weight.double()[torch.where(keep, target, 0).long()], 0.0)
+    per_row = torch.where(keep, w_t * per_row, 0.0)
+    if reduction == "none":
+        return per_row
+    if reduction == "sum":
+        return per_row.sum()
+    return per_row.sum() / w_t.sum()
+
+
+def reference(x: Tensor, target: Tensor, weight: Optional[Tensor] = None,
+              ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0,
+              z_loss: float = 0.0, softcap: Optional[float] = None, return_lse: bool = False):
+    """The spec's value in float64, differentiable w.r.t. ``x`` (pass a float64 leaf, or any
+    tensor: it is converted with ``.double()`` which keeps the graph)."""
+    V = x.shape[-1]
+    z = softcap64(x, softcap)
+    z2, t2 = z.reshape(-1, V), target.reshape(-1).long()
+    w64 = None if weight is None else weight.double()
+    loss = F.cross_entropy(z2, t2, w64, ignore_index=ignore_index, reduction=reduction,
+                           label_smoothing=label_smoothing)
+    lse = torch.logsumexp(z2, dim=-1)
+    if z_loss != 0.0:
+        loss = loss + z_loss * reduce_like_ce(lse.square(), t2, weight, ignore_index, reduction)
+    if reduction == "none":
+        loss = loss.reshape(target.shape)
+    return (loss, lse.reshape(target.shape)) if return_lse else loss
+
+
+def collapse_safe_reference(z: Tensor, target: Tensor):
+    """Per-row loss and d(sum of per-row losses)/dz for 2-D ``z``, float64, collapse-safe."""
+    z = z.double()
+    rows = torch.arange(z.shape[0])
+    is_t = torch.zeros_like(z, dtype=torch.bool)
+    is_t[rows, target] = True
+    z_t = z[rows, target]
+    lse_nt = torch.logsumexp(z.masked_fill(is_t, float("-inf")), dim=-1)
+    loss = F.softplus(lse_nt - z_t)
+    lse = torch.logaddexp(lse_nt, z_t)
+    p = torch.exp(z - lse[:, None]).masked_fill(is_t, 0.0)        # non-target probabilities
+    grad = p.clone()
+    grad[rows, target] = -p.sum(-1)                                 # -(1 - p_t), never rounded
+    return loss, grad
+
+
+def _err(actual: Tensor, expected: Tensor) -> Tensor:
+    both_inf_same = (actual.double() == expected) & torch.isinf(expected)
+    return torch.where(both_inf_same, 0.0, (actual.double() - expected).abs())
+
+
+def assert_loss_close(actual: Tensor, expected: Tensor, rtol: float = LOSS_RTOL,
+                      atol: float = 1e-7, msg: str = "") -> None:
+    """Elementwise |actual - expected| <= rtol * |expected| + atol (float64 expected)."""
+    assert actual.dtype == torch.float32, f"loss must be float32, got {actual.dtype}"
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    expected = expected.detach().double()
+    assert torch.equal(torch.isnan(actual), torch.isnan(expected)), (msg, actual, expected)
+    ok = torch.isnan(expected) | (_err(actual, expected) <= rtol * expected.abs() + atol)
+    if not bool(ok.all()):
+        rel = (_err(actual, expected) / expected.abs().clamp_min(1e-30))[~ok]
+        raise AssertionError(f"{msg} loss mismatch: max rel err {rel.max().item():.3e} "
+                             f"(rtol {rtol}); actual {actual[~ok][:4].tolist()} expected "
+                             f"{expected[~ok][:4].tolist()}")
+
+
+def ulp(x: Tensor, dtype: torch.dtype) -> Tensor:
+    """Spacing of ``dtype`` numbers at |x| (the gap above |x| rounded to ``dtype``), float64."""
+    r = x.abs().to(dtype)
+    return (torch.nextafter(r, torch.tensor(float("inf"), dtype=dtype)).double() - r.double())
+
+
+def grad_tolerance(expected: Tensor, dtype: torch.dtype) -> Tensor:
+    expected = expected.double()
+    scale = expected.abs().max() if expected.numel() else expected.new_zeros(())
+    tol = GRAD_RTOL * expected.abs() + GRAD_ATOL_OF_MAX * scale
+    if dtype != torch.float32:
+        tol = tol + 0.5 * ulp(expected, dtype)     # one correct rounding to the output dtype
+    return tol
+
+
+def assert_grad_close(actual: Tensor, expected: Tensor, msg: str = "") -> None:
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    expected = expected.detach().double()
+    err = (actual.double() - expected).abs()
+    tol = grad_tolerance(expected, actual.dtype)
+    bad = ~(err <= tol)
+    if bool(bad.any()):
+        idx = bad.nonzero()[:4].tolist()
+        ratio = (err / tol.clamp_min(1e-300))[bad].max().item()
+        raise AssertionError(
+            f"{msg} gradient ({actual.dtype}) mismatch at {idx}: actual "
+            f"{actual.double()[bad][:4].tolist()} expected {expected[bad][:4].tolist()}; "
+            f"worst err/tol = {ratio:.3g}")

@@ -1,0 +1,22 @@
+import os
+
+import pytest
+import torch
+from hypothesis import settings
+
+# Property tests: few examples (each runs forward + backward twice) and no deadline (the first
+# call of an op pays one-off dispatch costs). "ci" (the default) is derandomized, so a CI run
+# is reproducible; HYPOTHESIS_PROFILE=explore searches with fresh random seeds.
+settings.register_profile("ci", max_examples=30, deadline=None, derandomize=True,
+                          print_blob=True)
+settings.register_profile("explore", max_examples=300, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_modifyitems(config, items):
+    if torch.cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA GPU")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
