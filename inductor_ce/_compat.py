@@ -94,6 +94,48 @@ def warn_fallback() -> None:
         "(correct, but not fused into one read of the logits).", RuntimeWarning, stacklevel=3)
 
 
+# --- cache safety -----------------------------------------------------------------------
+# Inductor's FX graph cache keys a compiled graph on the graph, torch's own sources and the
+# config, not on our lowering: after a change to it, a cached graph would run stale kernels.
+# A post-grad custom pass whose uuid() is a hash of our sources salts the key. The slot
+# holds the user's pass too: ours wraps whatever is there and calls it first, and a plain
+# callable there (no uuid) still makes Inductor bypass the cache, as it would without us.
+
+class SaltPass(CustomGraphPass if AVAILABLE else object):
+    def __init__(self, salt: str, inner=None):
+        self.salt, self.inner = salt, inner
+
+    def _inners(self):
+        if self.inner is None:
+            return ()
+        return tuple(self.inner) if isinstance(self.inner, (list, tuple)) else (self.inner,)
+
+    def __call__(self, graph) -> None:
+        for p in self._inners():
+            p(graph)
+
+    def uuid(self):
+        inner = []
+        for p in self._inners():
+            if not isinstance(p, CustomGraphPass) or not p.uuid():
+                return None  # uncacheable user pass: keep Inductor's bypass
+            inner.append(p.uuid())
+        return ("inductor_ce", self.salt, *inner)
+
+
+def ensure_salt(salt: str) -> None:
+    """Make sure Inductor's post-grad custom pass slot carries our salt (idempotent; wraps
+    a pass the user installed, also one installed after import)."""
+    import torch._inductor.config as inductor_config
+
+    current = inductor_config.post_grad_custom_post_pass
+    if isinstance(current, SaltPass):
+        if current.salt != salt:
+            current.salt = salt
+        return
+    inductor_config.post_grad_custom_post_pass = SaltPass(salt, current)
+
+
 # --- Triton code on a machine without a GPU -----------------------------------------------
 
 class _InterpreterLibdevice:
@@ -150,7 +192,6 @@ def triton_on_cpu(run: bool = False):
 ROUTING_MISSING: list[str] = []
 try:
     from torch._inductor import config as inductor_config
-    from torch._inductor.custom_graph_pass import CustomGraphPass as _GraphPassBase
     from torch._inductor.graph import GraphLowering as _GraphLowering
     from torch._inductor.utils import run_and_get_code
 
@@ -158,24 +199,14 @@ try:
         ROUTING_MISSING.append("torch._inductor.config.pre_grad_custom_pass")
 except Exception as e:  # pragma: no cover - depends on the torch build
     ROUTING_MISSING.append(f"torch._inductor graph-pass API ({type(e).__name__}: {e})")
-    _GraphPassBase = object
 
 ROUTING_AVAILABLE = not ROUTING_MISSING
 
 
-class GraphPass(_GraphPassBase):
-    """Base of a pass in the ``pre_grad_custom_pass`` slot. Inductor puts ``uuid()`` in its FX
-    graph and AOTAutograd cache keys; a pass that is not such a subclass (or whose uuid is
-    None) makes Inductor bypass those caches. torch 2.13 runs a pass with a uuid *after* the
-    cache lookup ("late" pre-grad pass timing), so the key sees the graph before the pass."""
-
-
-def is_keyed_pass(graph_pass) -> bool:
-    """Whether Inductor can put this pass in its cache keys (a CustomGraphPass)."""
-    return ROUTING_AVAILABLE and isinstance(graph_pass, _GraphPassBase)
-
-
 def get_pre_grad_pass():
+    """Inductor's pre-grad custom pass slot: runs on Dynamo's torch-level FX graph before
+    AOTAutograd. A pass with a uuid (see SaltPass) enters the FX-graph and AOTAutograd cache
+    keys; torch 2.13 then runs it after the cache lookup ("late" pre_grad_pass_timing)."""
     return inductor_config.pre_grad_custom_pass
 
 
@@ -212,8 +243,12 @@ def generated_code(fn, *args, backend: str = "default", **kwargs) -> tuple[objec
         raise _Captured
 
     from unittest import mock
+
+    import torch._functorch.config as functorch_config
     torch.compiler.reset()
-    with triton_on_cpu(), patch_inductor_config(force_disable_caches=True), \
+    # Caches off: a hit (say, of a graph triton_on_cpu(run=True) compiled) skips codegen.
+    with triton_on_cpu(), patch_inductor_config(fx_graph_cache=False), \
+            functorch_config.patch(enable_autograd_cache=False), \
             mock.patch.object(_GraphLowering, "compile_to_module", capture):
         try:
             fn(*args, **kwargs)
@@ -221,6 +256,8 @@ def generated_code(fn, *args, backend: str = "default", **kwargs) -> tuple[objec
             if not any(isinstance(x, _Captured) for x in _exception_chain(e)):
                 raise
     torch.compiler.reset()
+    if not codes:
+        raise RuntimeError("generated_code: fn compiled no graph with Inductor")
     return None, codes
 
 

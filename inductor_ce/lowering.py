@@ -30,6 +30,10 @@ rows and the C++ code generator makes two passes (max, then sum-exp), which is a
 """
 from __future__ import annotations
 
+import hashlib
+import inspect
+import sys
+
 import torch
 
 from . import _compat
@@ -184,13 +188,35 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     return _compat.pointwise(device, out_dtype, grad, _compat.size(logits))
 
 
+def source_salt() -> str:
+    """Hash of everything that decides the code we emit (version and sources)."""
+    from . import __version__, _compat as compat_module, decomposition
+    digest = hashlib.sha256(__version__.encode())
+    for module in (sys.modules[__name__], compat_module, decomposition):
+        digest.update(inspect.getsource(module).encode())
+    return digest.hexdigest()[:16]
+
+
+SALT = None
+
+
+def ensure_cache_salt() -> None:
+    """Called when our ops are traced (their fake kernels), so the salt is in place before
+    Inductor computes a cache key, even if the user replaced the pass slot after import."""
+    if SALT is not None:
+        _compat.ensure_salt(SALT)
+
+
 def register() -> bool:
     """Register both lowerings; on a torch without the needed API warn once and keep the
     decomposition (returns whether the lowerings are active)."""
+    global SALT
     if not _compat.AVAILABLE:
         _compat.warn_fallback()
         return False
     _compat.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
     _compat.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
+    SALT = source_salt()
+    ensure_cache_salt()
     return True
 

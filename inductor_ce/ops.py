@@ -27,6 +27,13 @@ from . import decomposition
 LIB = "inductor_ce"
 
 
+def _on_trace() -> None:
+    # Tracing (torch.compile, export) runs the fake kernels before Inductor looks up its
+    # cache: the moment to make sure the cache key carries our lowering's salt.
+    from . import lowering
+    lowering.ensure_cache_salt()
+
+
 @torch.library.custom_op(f"{LIB}::ce_fwd", mutates_args=())
 def ce_fwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
            softcap: Optional[float], smooth: bool) -> tuple[Tensor, Tensor, Tensor]:
@@ -35,6 +42,7 @@ def ce_fwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_inde
 
 @ce_fwd.register_fake
 def _(logits, target, weight, ignore_index, softcap, smooth):
+    _on_trace()
     rows = logits.shape[:-1]
     return tuple(logits.new_empty(rows, dtype=torch.float32) for _ in range(3))
 
@@ -47,6 +55,7 @@ def ce_bwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Ten
 
 @ce_bwd.register_fake
 def _(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
+    _on_trace()
     # The gradient has the logits' dtype and a dense layout (a strided view of the logits
     # gets a contiguous gradient, like aten ops).
     return torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)

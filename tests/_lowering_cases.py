@@ -1,0 +1,170 @@
+"""Compile inductor_ce under Inductor's Triton backend on the CPU, run the generated kernels
+in Triton's interpreter, and report code and errors against float64 as JSON.
+
+Run as a subprocess by tests/test_lowering.py: TRITON_INTERPRET=1 must be set before Triton
+and Inductor's runtime helpers are imported, which a test process cannot guarantee.
+
+    TRITON_INTERPRET=1 python tests/_lowering_cases.py CASE [CASE ...] > out.json
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+import inductor_ce  # noqa: E402
+from _reference import reference  # noqa: E402
+from inductor_ce import _compat  # noqa: E402
+from torch._inductor.utils import run_and_get_code  # noqa: E402
+
+V = 1100  # two chunks of 1024, the second one ragged: exercises the tail mask
+
+
+def _rel(a, b):
+    a, b = a.double(), b.double()
+    return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
+
+
+def _run(fn, x, target, ref_fn, *, dynamic=False):
+    """Compile fn, run forward+backward through the interpreter, compare with float64."""
+    torch._dynamo.reset()
+    x = x.detach().requires_grad_()
+    compiled = torch.compile(fn, fullgraph=True, dynamic=dynamic)
+    g = None
+
+    def step():
+        nonlocal g
+        loss = compiled(x, target)
+        g = torch.randn_like(loss, dtype=torch.float64) if loss.dim() else None
+        (loss if g is None else (loss * g.float()).sum()).backward()
+        return loss
+
+    loss, (fwd, bwd) = run_and_get_code(step)
+    xr = x.detach().double().requires_grad_()
+    ref = ref_fn(xr, target)
+    (ref if g is None else (ref * g).sum()).backward()
+    return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
+            "grad_err": _rel(x.grad, xr.grad), "grad_dtype": str(x.grad.dtype)}
+
+
+def _loss_and_backward(fn, *args):
+    loss = fn(*args)
+    loss.backward()
+    return loss
+
+
+def _data(n, v=V, dtype=torch.float32, seed=0):
+    gen = torch.Generator().manual_seed(seed)
+    x = (torch.randn(n, v, generator=gen) * 3).to(dtype)
+    t = torch.randint(0, v, (n,), generator=gen)
+    return x, t
+
+
+def case_plain():
+    x, t = _data(3)
+    return _run(lambda x, t: inductor_ce.cross_entropy(x, t), x, t,
+                lambda x, t: reference(x, t))
+
+
+def case_all_options():
+    x, t = _data(4, dtype=torch.bfloat16, seed=1)
+    t[1] = 7  # a non-default ignore_index that is also a valid class
+    w = torch.rand(V, generator=torch.Generator().manual_seed(2)) + 0.5
+    opts = dict(weight=w, ignore_index=7, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
+    return _run(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **opts), x, t,
+                lambda x, t: reference(x, t, reduction="none", **opts))
+
+
+def case_small_vocab():  # V <= CHUNK: one kernel, no second level
+    x, t = _data(5, v=300, seed=3)
+    t[0] = -100
+    return _run(lambda x, t: inductor_ce.cross_entropy(x, t, label_smoothing=0.2), x, t,
+                lambda x, t: reference(x, t, label_smoothing=0.2))
+
+
+def case_few_rows():  # N=1, V=5000: the work still spreads over chunks
+    x, t = _data(1, v=5000, seed=4)
+    return _run(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="sum"), x, t,
+                lambda x, t: reference(x, t, reduction="sum"))
+
+
+def case_prologue():
+    """A bf16 input upcast, a temperature and a user-written softcap, all fused."""
+    x, t = _data(3, dtype=torch.bfloat16, seed=5)
+
+    def fn(x, t):
+        z = x.float() / 0.7
+        return inductor_ce.cross_entropy(30.0 * torch.tanh(z / 30.0), t)
+
+    def ref(x, t):
+        z = x.double() / 0.7
+        return reference(30.0 * torch.tanh(z / 30.0), t)
+    return _run(fn, x, t, ref)
+
+
+def case_strided_3d():
+    """logits[:, :-1] of a (B, T, V) tensor: strided rows, no copy."""
+    x, _ = _data(2 * 4, seed=6)
+    big = x.reshape(2, 4, V)
+    t = torch.randint(0, V, (2, 3), generator=torch.Generator().manual_seed(7))
+    return _run(lambda x, t: inductor_ce.cross_entropy(x[:, :-1], t), big, t,
+                lambda x, t: reference(x[:, :-1], t))
+
+
+def case_dynamic():
+    """dynamic=True: one compile serves several row counts (no recompile)."""
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, label_smoothing=0.1),
+                       dynamic=True, fullgraph=True)
+    errs, codes = [], []
+    with torch._dynamo.config.patch(error_on_recompile=True):
+        for n in (3, 5, 2):
+            x, t = _data(n, seed=n)
+            x.requires_grad_()
+            loss, (fwd, bwd) = run_and_get_code(_loss_and_backward, fn, x, t)
+            xr = x.detach().double().requires_grad_()
+            ref = reference(xr, t, label_smoothing=0.1)
+            ref.backward()
+            errs.append((_rel(loss.detach(), ref.detach()), _rel(x.grad, xr.grad)))
+            codes = [fwd, bwd]
+    return {"fwd": codes[0], "bwd": codes[1], "loss_err": max(e[0] for e in errs),
+            "grad_err": max(e[1] for e in errs)}
+
+
+def case_lm_head():
+    """logits = h @ W.T inside the compiled region: the gradient reuses the logits' storage."""
+    gen = torch.Generator().manual_seed(8)
+    h = torch.randn(6, 16, generator=gen)
+    w = (torch.randn(V, 16, generator=gen) * 0.3).requires_grad_()
+    t = torch.randint(0, V, (6,), generator=gen)
+
+    def step(h, w, t):
+        return inductor_ce.cross_entropy(h @ w.t(), t)
+
+    torch._dynamo.reset()
+    compiled = torch.compile(step, fullgraph=True)
+    loss, (fwd, bwd) = run_and_get_code(_loss_and_backward, compiled, h, w, t)
+    wr = w.detach().double().requires_grad_()
+    ref = reference(h.double() @ wr.t(), t)
+    ref.backward()
+    return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
+            "grad_err": _rel(w.grad, wr.grad)}
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+if __name__ == "__main__":
+    if os.environ.get("TRITON_INTERPRET") != "1":
+        sys.exit("set TRITON_INTERPRET=1")
+    out = {}
+    with _compat.triton_on_cpu(run=True):
+        for name in sys.argv[1:] or CASES:
+            try:
+                out[name] = CASES[name]()
+            except Exception as e:  # reported to the test, which fails with the message
+                import traceback
+                out[name] = {"error": f"{type(e).__name__}: {e}\n{traceback.format_exc()}"}
+    json.dump(out, sys.stdout)
