@@ -381,6 +381,19 @@ def test_masked_vocabulary(dtype, softcap, reduction):
         assert_loss_close(loss[0], expected0)
 
 
+def test_masked_vocabulary_with_label_smoothing_is_inf_like_pytorch():
+    """Label smoothing puts weight on every class, so a masked (-inf) class makes the true loss
+    +inf: we return +inf like F.cross_entropy, and the same (finite) gradient."""
+    x = torch.randn(3, 5, generator=_gen("ls-inf"))
+    x[:, 2] = float("-inf")
+    target = torch.tensor([0, 1, 3])
+    leaf = x.clone().requires_grad_()
+    loss = run_ours(leaf, target, label_smoothing=0.1)
+    ref, ref_grad = run_reference(x, lambda t: t, target, label_smoothing=0.1)
+    assert loss.item() == float("inf") and ref.item() == float("inf")
+    assert_grad_close(leaf.grad, ref_grad)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("ignore_index", [-100, 3])
 def test_ignored_rows_exactly_zero(dtype, ignore_index):
