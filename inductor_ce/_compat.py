@@ -38,6 +38,13 @@ def size(box) -> list:
     return list(box.get_size())
 
 
+def realized_loader(box):
+    """Loader of ``box`` computed once into its own buffer: per-row values that feed a
+    per-element kernel are not recomputed for every element."""
+    box.realize()
+    return box.make_loader()
+
+
 def loader(box):
     """index list -> value; unrealized pointwise producers (casts, scales, tanh) inline here,
     which is how prologue fusion happens."""
@@ -92,6 +99,38 @@ def warn_fallback() -> None:
         "inductor_ce: this torch version lacks the Inductor API our lowering needs "
         f"({', '.join(MISSING)}); under torch.compile the ops run their ATen decomposition "
         "(correct, but not fused into one read of the logits).", RuntimeWarning, stacklevel=3)
+
+
+# --- AOTAutograd's partitioner -----------------------------------------------------------
+# The min-cut partitioner decides what the forward saves for the backward. It treats an op
+# it does not know as a fusion barrier, so a cast, temperature or softcap feeding our ops
+# looked "materialized" and was saved as a float32 T x V copy. Our lowerings do fuse such
+# producers into their loads: telling the partitioner so lets it recompute them in the
+# backward from the (bf16) input, which is what it then saves.
+
+_FUSIBLE_PACKETS: list = []
+
+
+def declare_fusible(*packets) -> bool:
+    try:
+        from torch._functorch import partitioners
+    except Exception:  # pragma: no cover
+        return False
+    if not hasattr(partitioners, "get_default_op_list"):
+        return False
+    _FUSIBLE_PACKETS.extend(p for p in packets if p not in _FUSIBLE_PACKETS)
+    original = partitioners.get_default_op_list
+    if getattr(original, "_inductor_ce", False):
+        return True
+
+    def get_default_op_list():
+        op_types = original()
+        op_types.fusible_ops.update(_FUSIBLE_PACKETS)
+        return op_types
+
+    get_default_op_list._inductor_ce = True
+    partitioners.get_default_op_list = get_default_op_list
+    return True
 
 
 # --- cache safety -----------------------------------------------------------------------
@@ -217,6 +256,12 @@ def set_pre_grad_pass(graph_pass) -> None:
 def patch_inductor_config(**changes):
     """``torch._inductor.config.patch`` (a context manager and decorator)."""
     return inductor_config.patch(changes)
+
+
+def compile_counters():
+    """Dynamo's event counters (e.g. ["aot_autograd"]["autograd_cache_hit"])."""
+    from torch._dynamo.utils import counters
+    return counters
 
 
 class _Captured(Exception):
