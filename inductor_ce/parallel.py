@@ -1,0 +1,208 @@
+"""Vocabulary-parallel cross-entropy: the logits' class dimension is sharded over ranks.
+
+Rank k holds the columns [s_k, s_k + V_k) of the logits (Megatron's VocabParallelCrossEntropy,
+TorchTitan's loss_parallel). Each rank reads its shard once with the forward op, which returns
+per-row float32 statistics of the shard (``decomposition.py``); the ranks combine them with
+all-reduces of a few floats per row; every rank then runs the same per-row finish
+(``_math.finish``) and reduction, so every rank returns the same loss. No logits are gathered.
+
+Row i with global target t. Rank k calls the forward op with the LOCAL target
+
+    t_k = t - s_k   if s_k <= t < s_k + V_k and t != ignore_index   (k "owns" the target)
+          -1        otherwise, and -1 is passed as the op's ignore_index ("no target here")
+
+and gets lse_nt_k = log sum_{j in shard k, j != t} exp(z_j), z_t_k = z_t on the owner and -inf
+elsewhere, sum_wz_k = sum_{j in shard k} w_j z_j. The combination (two all-reduces, MAX and SUM):
+
+    M      = max_k lse_nt_k                               (0 instead when M = -inf)
+    lse_nt = M + log sum_k exp(lse_nt_k - M)              = log sum_{j != t} exp(z_j)
+    z_t    = max_k z_t_k                                  (the owner's value)
+    sum_wz = sum_k sum_wz_k
+
+The owner drops the target BEFORE its sum, so lse_nt is the exact non-target logsumexp and the
+finish's nll = softplus(lse_nt - z_t) keeps its collapse safety across shards.
+
+Backward, local to each rank (no communication): with g = dL/d(lse_nt, z_t, sum_wz),
+
+    dL/d lse_nt_k = g_lse_nt * exp(lse_nt_k - lse_nt)     (0 where lse_nt_k = -inf)
+    dL/d z_t_k    = g_z_t on the owner, else 0
+    dL/d sum_wz_k = g_sum_wz
+
+and the forward op's own backward turns these into the shard's gradient (one local kernel).
+The collectives are functional (``torch.distributed._functional_collectives``), so
+torch.compile traces the whole loss without graph breaks.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+import torch.distributed as dist
+import torch.distributed._functional_collectives as funcol
+from torch import Tensor
+
+from . import _math, ops
+from .functional import _check_options, _check_target_range, _check_tensors
+
+__all__ = ["vocab_parallel_cross_entropy"]
+
+
+def _check_weight(weight, num_classes, device):
+    # functional._check_tensors checks a weight against the LOCAL vocabulary; ours is global.
+    if weight is None:
+        return
+    if not isinstance(weight, Tensor) or not weight.is_floating_point():
+        raise TypeError("weight must be a floating-point tensor")
+    if tuple(weight.shape) != (num_classes,):
+        raise ValueError(f"weight must have shape ({num_classes},) (the GLOBAL class weights), "
+                         f"got {tuple(weight.shape)}")
+    if weight.device != device:
+        raise ValueError(f"weight is on {weight.device}, input on {device}")
+    if weight.requires_grad and torch.is_grad_enabled():
+        raise ValueError("the gradient with respect to weight is not supported; pass "
+                         "weight.detach()")
+
+
+def _all_reduce(x: Tensor, op: str, group) -> Tensor:
+    y = funcol.all_reduce(x, op, group)
+    # Eager funcol returns a lazily waited wrapper; hand out a plain tensor.
+    return y.wait() if isinstance(y, funcol.AsyncCollectiveTensor) else y
+
+
+class _CombineShards(torch.autograd.Function):
+    """(lse_nt_k, z_t_k, sum_wz_k) of this shard -> global (lse_nt, z_t, sum_wz), see module doc.
+
+    Funcol's all_reduce would differentiate into another all_reduce; this Function's backward
+    is local instead: each rank only needs the gradient of its own statistics."""
+
+    @staticmethod
+    def forward(ctx, lse_nt_k, z_t_k, sum_wz_k, owner, group, smooth):
+        m, z_t = _all_reduce(torch.stack([lse_nt_k, z_t_k]), "max", group).unbind(0)
+        shift = torch.where(torch.isneginf(m), 0.0, m)  # every shard empty: exp(-inf) = 0
+        e = torch.exp(lse_nt_k - shift)
+        if smooth:
+            sum_e, sum_wz = _all_reduce(torch.stack([e, sum_wz_k]), "sum", group).unbind(0)
+        else:  # sum_wz_k is zeros and unused by the finish: no need to reduce it
+            sum_e, sum_wz = _all_reduce(e, "sum", group), torch.zeros_like(sum_wz_k)
+        lse_nt = shift + torch.log(sum_e)
+        ctx.save_for_backward(lse_nt_k, lse_nt, owner)
+        return lse_nt, z_t, sum_wz
+
+    @staticmethod
+    def backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
+        lse_nt_k, lse_nt, owner = ctx.saved_tensors
+        # d lse_nt / d lse_nt_k = exp(lse_nt_k - lse_nt): this shard's share of the non-target
+        # mass. An empty shard (lse_nt_k = -inf) has share 0, also when lse_nt = -inf too.
+        share = torch.where(torch.isneginf(lse_nt_k), 0.0, torch.exp(lse_nt_k - lse_nt))
+        g_lse_nt_k = None if g_lse_nt is None else g_lse_nt * share
+        g_z_t_k = None if g_z_t is None else torch.where(owner, g_z_t, 0.0)
+        return g_lse_nt_k, g_z_t_k, g_sum_wz, None, None, None
+
+
+def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=None, *,
+                                 vocab_start: Optional[int] = None,
+                                 num_classes: Optional[int] = None,
+                                 weight: Optional[Tensor] = None, ignore_index: int = -100,
+                                 reduction: str = "mean", label_smoothing: float = 0.0,
+                                 z_loss: float = 0.0, softcap: Optional[float] = None,
+                                 return_lse: bool = False):
+    """:func:`inductor_ce.cross_entropy` of logits whose class dimension is sharded over ``group``.
+
+    Every rank of ``group`` calls this with its shard ``local_logits`` ``(..., V_local)``
+    holding the global classes ``[vocab_start, vocab_start + V_local)``, and the same
+    ``target``; every rank returns the same loss as ``cross_entropy`` of the gathered logits
+    (to float32 accuracy), and backward gives each rank the gradient of its own shard, without
+    communication. Traceable by ``torch.compile(fullgraph=True)``.
+
+    Args:
+        local_logits: this rank's shard of the logits, ``(..., V_local)``.
+        target: GLOBAL class indices, shape ``local_logits.shape[:-1]``, the same on every rank.
+        group: the process group the vocabulary is sharded over (default: the world).
+        vocab_start: this rank's first global class id. Default ``rank * V_local`` (even shards,
+            ``num_classes = world_size * V_local``). For uneven shards pass ``vocab_start`` and
+            the global vocabulary size ``num_classes`` (or a ``weight``, whose length is it).
+        num_classes: the global vocabulary size V (keyword-only).
+        weight: the GLOBAL class-weight vector ``(V,)``, the same on every rank.
+        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse: as in
+            :func:`inductor_ce.cross_entropy`.
+    """
+    _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    if group is None:
+        group = dist.group.WORLD
+    v_local = local_logits.shape[-1]
+    if vocab_start is None:
+        vocab_start = dist.get_rank(group) * v_local
+        even = dist.get_world_size(group) * v_local
+        if num_classes is None:
+            num_classes = even
+        elif num_classes != even:
+            raise ValueError(f"num_classes={num_classes} != world_size * V_local = {even}: for "
+                             "uneven shards pass each rank's vocab_start")
+    elif num_classes is None:
+        if weight is None:
+            raise ValueError("with an explicit vocab_start, pass num_classes (the global "
+                             "vocabulary size) or a weight of that length")
+        num_classes = weight.shape[0]
+    if not 0 <= vocab_start <= num_classes - v_local:
+        raise ValueError(f"the shard [vocab_start, vocab_start + V_local) = [{vocab_start}, "
+                         f"{vocab_start + v_local}) is not inside [0, {num_classes})")
+    _check_tensors(local_logits, target, None)
+    _check_weight(weight, num_classes, local_logits.device)
+    _check_target_range(target, ignore_index, num_classes)
+    softcap = None if softcap is None else float(softcap)
+    smooth = float(label_smoothing) > 0.0
+
+    # Local target: the column of the target in this shard, or -1 ("no target here").
+    owner = (target >= vocab_start) & (target < vocab_start + v_local) & (target != ignore_index)
+    local_target = torch.where(owner, target - vocab_start, -1)
+    local_weight = weight[vocab_start:vocab_start + v_local] if smooth and weight is not None \
+        else None
+    stats = ops.ce_fwd(local_logits, local_target, local_weight, -1, softcap, smooth)
+    lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
+
+    loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
+                                  float(label_smoothing), float(z_loss), num_classes)
+    loss = _math.reduce(loss, w_t, reduction)
+    return (loss, lse) if return_lse else loss
+
+
+def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, *,
+                           z_loss, softcap, return_lse):
+    """``cross_entropy`` of a DTensor sharded on the class dimension over a 1-D mesh: the
+    vocabulary-parallel loss of its local shard, returned as a replicated DTensor."""
+    from torch.distributed.tensor import DTensor, Replicate, Shard
+
+    mesh, placements = input.device_mesh, tuple(input.placements)
+    if mesh.ndim != 1 or not (isinstance(placements[0], Shard)
+                              and placements[0].dim in (-1, input.ndim - 1)):
+        raise ValueError("inductor_ce.cross_entropy supports a DTensor input sharded on the "
+                         "class (last) dimension, placements [Shard(-1)], over a 1-D device "
+                         f"mesh; got placements {list(placements)} on a {mesh.ndim}-D mesh. "
+                         "Redistribute the logits first.")
+
+    def replicated(t, name):
+        if not isinstance(t, DTensor):
+            return t
+        if t.device_mesh != mesh or not all(isinstance(p, Replicate) for p in t.placements):
+            raise ValueError(f"{name} must be a plain tensor or a DTensor replicated on the "
+                             f"logits' mesh, got placements {list(t.placements)}")
+        return t.to_local()
+
+    # Shard(-1) splits the V classes as torch.chunk does: ceil(V / world) per rank, the last
+    # ranks holding fewer.
+    v, world = input.shape[-1], mesh.size()
+    step = -(-v // world)
+    if (world - 1) * step >= v:
+        raise ValueError(f"{v} classes over {world} ranks leave a rank with no classes")
+    local = input.to_local()
+    start = mesh.get_local_rank() * step
+    if local.shape[-1] != min(step, v - start):
+        raise ValueError(f"the local shard has {local.shape[-1]} classes, not the torch.chunk "
+                         f"split of {v} classes over {world} ranks")
+    out = vocab_parallel_cross_entropy(
+        local, replicated(target, "target"), mesh.get_group(), vocab_start=start,
+        num_classes=input.shape[-1], weight=replicated(weight, "weight"),
+        ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
+        z_loss=z_loss, softcap=softcap, return_lse=return_lse)
+    wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
+    return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)
