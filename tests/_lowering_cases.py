@@ -28,6 +28,17 @@ def _rel(a, b):
     return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
 
 
+def _ulps(a, ref):
+    """Largest error of ``a`` in units of the last place of ``a.dtype`` at ``ref`` (0.5 is a
+    correctly rounded result), not counting 1e-6 of max|ref| (float32 math where terms of the
+    chain rule cancel)."""
+    ref = ref.double()
+    spacing = torch.finfo(a.dtype).eps * torch.exp2(torch.floor(torch.log2(ref.abs().clamp_min(
+        torch.finfo(a.dtype).tiny))))
+    err = ((a.double() - ref).abs() - 1e-6 * ref.abs().max()).clamp_min(0)
+    return (err / spacing).max().item()
+
+
 def _run(fn, x, target, ref_fn, *, dynamic=False):
     """Compile fn, run forward+backward through the interpreter, compare with float64."""
     torch._dynamo.reset()
@@ -47,7 +58,8 @@ def _run(fn, x, target, ref_fn, *, dynamic=False):
     ref = ref_fn(xr, target)
     (ref if g is None else (ref * g).sum()).backward()
     return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
-            "grad_err": _rel(x.grad, xr.grad), "grad_dtype": str(x.grad.dtype)}
+            "grad_err": _rel(x.grad, xr.grad), "grad_ulps": _ulps(x.grad, xr.grad),
+            "grad_dtype": str(x.grad.dtype), "vocab": x.shape[-1], "rows": x.shape[:-1].numel()}
 
 
 def _loss_and_backward(fn, *args):
@@ -134,7 +146,7 @@ def case_dynamic():
             errs.append((_rel(loss.detach(), ref.detach()), _rel(x.grad, xr.grad)))
             codes = [fwd, bwd]
     return {"fwd": codes[0], "bwd": codes[1], "loss_err": max(e[0] for e in errs),
-            "grad_err": max(e[1] for e in errs)}
+            "grad_err": max(e[1] for e in errs), "grad_dtype": "torch.float32", "vocab": V}
 
 
 def case_lm_head():
@@ -154,7 +166,7 @@ def case_lm_head():
     ref = reference(h.double() @ wr.t(), t)
     ref.backward()
     return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
-            "grad_err": _rel(w.grad, wr.grad)}
+            "grad_err": _rel(w.grad, wr.grad), "grad_dtype": "torch.float32", "vocab": V}
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -1,0 +1,265 @@
+"""Cross-entropy forward and forward+backward on one GPU, side by side in one process.
+
+    python benchmarks/bench_ce.py                     # every shape, writes benchmarks/results/
+    python benchmarks/bench_ce.py --shapes 16384x128256 --no-dynamic --no-memory
+
+Contenders (same data, bf16 logits of randn*2, uniform targets, every 7th row ignored):
+    ours/compile     torch.compile(inductor_ce.cross_entropy)          (our Inductor lowering)
+    ours/eager       inductor_ce.cross_entropy                         (ATen decomposition)
+    stock/compile    torch.compile(F.cross_entropy(x.float(), t))
+    stock/eager      F.cross_entropy(x.float(), t)
+    liger            liger_kernel's cross-entropy, if installed (it writes the gradient into
+                     the caller's logits, and its forward already computes the gradient)
+    triton_ref       a hand-written two-level Triton forward (yardstick for the forward only)
+"dynamic" variants mark the row dimension dynamic, as torch.compile does by itself once the
+batch shape changes.
+
+Floors (bytes over the device-to-device copy bandwidth measured in the same run):
+    forward        T*V*s          (one read of the logits)
+    fwd+bwd        3*T*V*s        (forward read; backward read + write of the gradient)
+Times are medians of triton.testing.do_bench.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import sys
+
+import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+from triton.testing import do_bench
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import inductor_ce  # noqa: E402
+
+SHAPES = ["16384x128256", "16384x64128", "8192x256000", "32768x32000", "4096x151936",
+          "256x128256", "fp32:8192x128256"]
+LARGE = SHAPES[:4]
+
+
+def copy_bandwidth() -> float:
+    """Bytes read + written per second by a 4 GiB device-to-device copy."""
+    src = torch.empty(1 << 31, dtype=torch.int16, device="cuda").random_()
+    dst = torch.empty_like(src)
+    ms = do_bench(lambda: dst.copy_(src), warmup=50, rep=400, return_mode="median")
+    bw = 2 * src.numel() * src.element_size() / (ms * 1e-3)
+    del src, dst
+    return bw
+
+
+# --- a hand-written two-level forward: the yardstick for what the hardware allows ----------
+
+@triton.jit
+def _chunk_stats(x_ptr, t_ptr, m_ptr, s_ptr, stride, V, n_chunks, ignore_index,
+                 CHUNK: tl.constexpr):
+    """Program (row, chunk): chunk max of the non-target logits, then one exp2 per element."""
+    row, c = tl.program_id(0), tl.program_id(1)
+    cols = c * CHUNK + tl.arange(0, CHUNK)
+    t = tl.load(t_ptr + row)
+    z = tl.load(x_ptr + row.to(tl.int64) * stride + cols, mask=cols < V,
+                other=float("-inf")).to(tl.float32)
+    z = tl.where((cols == t) & (t != ignore_index), float("-inf"), z)
+    m = tl.max(z, 0)
+    m_safe = tl.where(m == float("-inf"), 0.0, m)
+    s = tl.sum(tl.exp2((z - m_safe) * 1.4426950408889634), 0)
+    tl.store(m_ptr + row * n_chunks + c, m)
+    tl.store(s_ptr + row * n_chunks + c, s)
+
+
+def triton_ref_forward(x, t, chunk=8192, warps=8):
+    T, V = x.shape
+    n = triton.cdiv(V, chunk)
+    m = torch.empty(T, n, device=x.device)
+    s = torch.empty(T, n, device=x.device)
+    _chunk_stats[(T, n)](x, t, m, s, x.stride(0), V, n, -100, CHUNK=chunk, num_warps=warps)
+    big_m = m.amax(1, keepdim=True)
+    return big_m.squeeze(1) + torch.log((s * torch.exp(m - big_m)).sum(1))
+
+
+# --- contenders -----------------------------------------------------------------------------
+
+def contenders(dynamic: bool):
+    def ours(x, t):
+        return inductor_ce.cross_entropy(x, t)
+
+    def stock(x, t):
+        return F.cross_entropy(x.float(), t)
+
+    out = {
+        "ours/compile": torch.compile(ours, dynamic=dynamic or None),
+        "stock/compile": torch.compile(stock, dynamic=dynamic or None),
+    }
+    if not dynamic:
+        out["ours/eager"] = ours
+        out["stock/eager"] = stock
+        try:
+            from liger_kernel.transformers.functional import liger_cross_entropy
+            out["liger"] = lambda x, t: liger_cross_entropy(x, t)
+        except Exception:  # optional dependency
+            pass
+    return out
+
+
+def bench_shape(spec: str, bw: float, dynamic: bool, skip_eager: bool):
+    dtype = torch.float32 if spec.startswith("fp32:") else torch.bfloat16
+    T, V = (int(v) for v in spec.split(":")[-1].split("x"))
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = (torch.randn(T, V, device="cuda", generator=gen) * 2).to(dtype)
+    t = torch.randint(0, V, (T,), device="cuda", generator=gen)
+    t[::7] = -100
+    size = x.element_size()
+    floor_fwd = T * V * size / bw * 1e3
+    floor = 3 * T * V * size / bw * 1e3
+    rows = []
+    for name, fn in contenders(dynamic).items():
+        if skip_eager and name.endswith("eager"):
+            continue
+        label = name + (" dyn" if dynamic else "")
+        try:
+            xg = x.clone().requires_grad_()
+            if dynamic:
+                torch._dynamo.mark_dynamic(xg, 0)
+                torch._dynamo.mark_dynamic(t, 0)
+            fn(xg, t).backward()  # compile, autotune
+            if name == "liger":
+                xg = x.clone().requires_grad_()  # liger overwrote it with the gradient
+            fwd = do_bench(lambda: fn(xg, t), warmup=25, rep=200, return_mode="median")
+            both = do_bench(lambda: fn(xg, t).backward(), warmup=25, rep=200,
+                            grad_to_none=[xg], return_mode="median")
+            rows.append(dict(shape=spec, impl=label, fwd_ms=fwd, fwdbwd_ms=both,
+                             fwd_x_floor=fwd / floor_fwd, x_floor=both / floor,
+                             floor_ms=floor, floor_fwd_ms=floor_fwd))
+        except Exception as e:  # noqa: BLE001  a contender failing must not hide the others
+            rows.append(dict(shape=spec, impl=label, error=f"{type(e).__name__}: {e}"[:300]))
+        del xg
+        gc.collect()
+        torch.cuda.empty_cache()
+    if not dynamic and dtype == torch.bfloat16:
+        chunk, warps = (8192, 8) if V >= 65536 else (4096, 4)
+        ms = do_bench(lambda: triton_ref_forward(x, t, chunk, warps), warmup=25, rep=200,
+                      return_mode="median")
+        rows.append(dict(shape=spec, impl="triton_ref (fwd only)", fwd_ms=ms,
+                         fwd_x_floor=ms / floor_fwd, floor_ms=floor, floor_fwd_ms=floor_fwd))
+    return rows
+
+
+def lm_head_peak(which: str) -> float:
+    """Peak memory (GiB above what was allocated before) of one compiled LM-head step."""
+    torch._dynamo.reset()
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    h = torch.randn(16384, 4096, device="cuda", generator=gen, dtype=torch.bfloat16)
+    w = (torch.randn(128256, 4096, device="cuda", generator=gen, dtype=torch.bfloat16)
+         * 0.02).requires_grad_()
+    h.requires_grad_()
+    t = torch.randint(0, 128256, (16384,), device="cuda", generator=gen)
+    if which == "ours":
+        loss_fn = lambda logits: inductor_ce.cross_entropy(logits, t)  # noqa: E731
+    else:
+        loss_fn = lambda logits: F.cross_entropy(logits.float(), t)  # noqa: E731
+
+    @torch.compile
+    def step(h, w):
+        return loss_fn(h @ w.t())
+
+    step(h, w).backward()  # compile
+    h.grad = w.grad = None
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    step(h, w).backward()
+    torch.cuda.synchronize()
+    peak = (torch.cuda.max_memory_allocated() - base) / 2**30
+    del h, w
+    gc.collect()
+    torch.cuda.empty_cache()
+    return peak
+
+
+def markdown(rows, bw) -> str:
+    out = [f"Copy bandwidth {bw / 1e12:.2f} TB/s. Times in ms (do_bench medians); "
+           "x = ratio to the floor.", "",
+           "| shape | impl | fwd ms | fwd x read-floor | fwd+bwd ms | fwd+bwd x floor |",
+           "|---|---|---|---|---|---|"]
+    for r in rows:
+        if "error" in r:
+            out.append(f"| {r['shape']} | {r['impl']} | error: {r['error'][:80]} | | | |")
+            continue
+        both = f"{r['fwdbwd_ms']:.3f} | {r['x_floor']:.2f}x" if "fwdbwd_ms" in r else "- | -"
+        out.append(f"| {r['shape']} | {r['impl']} | {r['fwd_ms']:.3f} | "
+                   f"{r['fwd_x_floor']:.2f}x | {both} |")
+    return "\n".join(out)
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    shapes = list(dict.fromkeys(r["shape"] for r in rows))
+    impls = [i for i in dict.fromkeys(r["impl"] for r in rows) if "fwd only" not in i]
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    width = 0.8 / max(len(impls), 1)
+    for k, impl in enumerate(impls):
+        vals = [next((r.get("x_floor", 0) for r in rows if r["shape"] == s and r["impl"] == impl
+                      and "x_floor" in r), 0) for s in shapes]
+        ax.bar([i + k * width for i in range(len(shapes))], vals, width, label=impl)
+    ax.axhline(1.0, color="k", lw=1)
+    ax.axhline(1.1, color="k", lw=1, ls="--")
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(shapes))], shapes, rotation=15)
+    ax.set_ylabel("fwd+bwd time / memory floor")
+    ax.set_yscale("log")
+    ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--shapes", nargs="*", default=SHAPES)
+    p.add_argument("--no-dynamic", action="store_true")
+    p.add_argument("--no-memory", action="store_true")
+    p.add_argument("--skip-eager", action="store_true")
+    p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
+    args = p.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    bw = copy_bandwidth()
+    gpu = torch.cuda.get_device_name().replace(" ", "-")
+    print(f"{gpu}, torch {torch.__version__}, triton {triton.__version__}, "
+          f"copy {bw / 1e12:.2f} TB/s", flush=True)
+    rows = []
+    for spec in args.shapes:
+        torch._dynamo.reset()
+        rows += bench_shape(spec, bw, dynamic=False, skip_eager=args.skip_eager)
+        if not args.no_dynamic and spec in LARGE + ["4096x151936"]:
+            torch._dynamo.reset()
+            rows += bench_shape(spec, bw, dynamic=True, skip_eager=True)
+        print(markdown([r for r in rows if r["shape"] == spec], bw).split("\n", 4)[-1],
+              flush=True)
+    memory = {} if args.no_memory else {w: lm_head_peak(w) for w in ("ours", "stock")}
+    result = dict(gpu=gpu, torch=torch.__version__, triton=triton.__version__,
+                  python=platform.python_version(), copy_bw=bw, rows=rows,
+                  lm_head_peak_gib=memory, command=" ".join(sys.argv))
+    os.makedirs(args.out, exist_ok=True)
+    stem = os.path.join(args.out, f"{gpu}-torch{torch.__version__.split('+')[0]}")
+    with open(stem + ".json", "w") as f:
+        json.dump(result, f, indent=1)
+    table = markdown(rows, bw)
+    if memory:
+        table += "\n\nLM-head step peak memory (h 16384x4096, W 128256x4096, bf16, compiled): " + \
+            ", ".join(f"{k} {v:.2f} GiB" for k, v in memory.items())
+    with open(stem + ".md", "w") as f:
+        f.write(table + "\n")
+    plot(rows, stem + ".png")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""CUDA subset: bf16 logits at LM scale, every option, against float64; and the structure of
+the generated CUDA code. Skipped without a GPU (conftest marks ``gpu`` tests).
+
+    INDUCTOR_CE_GPU_ROWS=4096 python -m pytest -q -m gpu tests/test_gpu.py
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+import inductor_ce
+from _reference import reference
+from inductor_ce import _codegen
+
+pytestmark = pytest.mark.gpu
+
+T = int(os.environ.get("INDUCTOR_CE_GPU_ROWS", "4096"))
+V = 128256
+OPTIONS = {
+    "plain": dict(),
+    "sum_ignore": dict(reduction="sum", ignore_index=3),
+    "weight_smoothing": dict(weight="w", label_smoothing=0.1),
+    "zloss_softcap": dict(z_loss=1e-4, softcap=30.0),
+    "everything_none": dict(weight="w", ignore_index=3, label_smoothing=0.1, z_loss=1e-4,
+                            softcap=30.0, reduction="none"),
+}
+
+
+@pytest.fixture(scope="module")
+def data():
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = (torch.randn(T, V, device="cuda", generator=gen) * 2).to(torch.bfloat16)
+    t = torch.randint(0, V, (T,), device="cuda", generator=gen)
+    t[::7] = -100
+    t[1::11] = 3
+    w = torch.rand(V, device="cuda", generator=gen) + 0.5
+    return x, t, w
+
+
+def _opts(name, w):
+    return {k: (w if v == "w" else v) for k, v in OPTIONS[name].items()}
+
+
+def _check(loss, grad, x, t, opts, g):
+    xr = x.double().requires_grad_()
+    ref = reference(xr, t, **opts)
+    (ref if g is None else ref * g.double()).sum().backward()
+    assert ((loss.double() - ref).abs().max() / ref.abs().max()).item() < 1e-5
+    ulp = torch.finfo(x.dtype).eps * torch.exp2(torch.floor(torch.log2(
+        xr.grad.abs().clamp_min(torch.finfo(x.dtype).tiny))))
+    excess = ((grad.double() - xr.grad).abs() - 1e-6 * xr.grad.abs().max()).clamp_min(0)
+    assert (excess / ulp).max().item() <= 0.5  # float32 math, one rounding to bf16
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("name", list(OPTIONS))
+def test_bf16_lm_scale_against_float64(data, name, compiled):
+    x, t, w = data
+    opts = _opts(name, w)
+    fn = lambda x, t: inductor_ce.cross_entropy(x, t, **opts)  # noqa: E731
+    if compiled:
+        torch._dynamo.reset()
+        fn = torch.compile(fn, fullgraph=True)
+    xg = x.clone().requires_grad_()
+    loss = fn(xg, t)
+    g = torch.randn_like(loss) if loss.dim() else None
+    (loss if g is None else loss * g).sum().backward()
+    _check(loss.detach(), xg.grad, x, t, opts, g)
+
+
+@pytest.mark.parametrize("name", ["plain", "everything_none"])
+def test_cuda_code_structure(data, name):
+    from torch._inductor.utils import run_and_get_code
+    x, t, w = data
+    opts = _opts(name, w)
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, **opts), fullgraph=True)
+    xg = x.clone().requires_grad_()
+    _, (fwd, bwd) = run_and_get_code(lambda: fn(xg, t).sum().backward())
+    for code in (fwd, bwd):
+        reads = _codegen.logits_reads(code, V)
+        assert len(reads.kernels) == 1 and reads.loads == 1 and not reads.extern, str(reads)

@@ -1,0 +1,245 @@
+"""The Inductor lowering: structure of the generated code and its numerics.
+
+Triton: Inductor emits Triton kernels for CPU tensors (cpu_backend="triton") and they run in
+Triton's interpreter, in one subprocess (tests/_lowering_cases.py; TRITON_INTERPRET must be
+set before Triton is imported). The kernel bodies are the ones a GPU gets, up to details.
+C++: the default CPU backend, in this process.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import pytest
+import torch
+
+import inductor_ce
+from _reference import reference
+from inductor_ce import _codegen, _compat, lowering
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
+                "dynamic", "lm_head"]
+
+
+@pytest.fixture(scope="module")
+def cases():
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(HERE), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, os.path.join(HERE, "_lowering_cases.py"),
+                          *TRITON_CASES], env=env, capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stderr[-5000:]
+    return json.loads(out.stdout)
+
+
+def _case(cases, name):
+    case = cases[name]
+    assert "error" not in case, case.get("error")
+    return case
+
+
+def _kernels(code: str) -> dict[str, str]:
+    """Triton kernel name -> source, from a generated module."""
+    return {m[1]: m[2] for m in re.finditer(
+        r"^(\w+) = async_compile\.triton\('\w+', '''(.*?)'''", code, re.S | re.M)}
+
+
+def _allocated_with_last_dim(code: str, size: int) -> list[str]:
+    return [m[1] for m in re.finditer(r"^\s*(\w+) = empty_strided\w*\(\(([^()]*)\)", code, re.M)
+            if [d.strip() for d in m[2].split(",") if d.strip()][-1:] == [str(size)]
+            and len([d for d in m[2].split(",") if d.strip()]) >= 2]
+
+
+def _logits_kernel(code: str, vocab: int) -> str:
+    """The source of the single kernel that reads the logits (asserting there is one)."""
+    reads = _codegen.logits_reads(code, vocab)
+    assert not reads.extern, f"the logits go to an opaque call: {reads.extern}"
+    assert len(reads.kernels) == 1, f"{len(reads.kernels)} kernels read the logits: {reads}"
+    name, loads = next(iter(reads.kernels.items()))
+    assert loads == 1, f"{name} loads the logits {loads} times"
+    return _kernels(code)[name]
+
+
+# --- 1. forward: one kernel, one load of the logits, no T x V write ------------------------
+
+@pytest.mark.parametrize("name", TRITON_CASES)
+def test_forward_reads_the_logits_once(cases, name):
+    case = _case(cases, name)
+    src = _logits_kernel(case["fwd"], case["vocab"])
+    assert "triton_per_" in src or "def triton_per" in src, "not a persistent reduction"
+    assert "max2" in src and "tl.sum" in src and "exp" in src  # max, sum-exp in that kernel
+    expected = 1 if name == "lm_head" else 0  # the mm writes the logits; we write nothing
+    assert len(_allocated_with_last_dim(case["fwd"], case["vocab"])) == expected
+
+
+def test_forward_kernel_carries_every_option(cases):
+    src = _logits_kernel(_case(cases, "all_options")["fwd"], 1100)
+    assert "tanh" in src  # softcap applied to the one load
+    assert src.count("tl.sum(") == 2  # sum-exp and the label-smoothing sum w_j z_j
+    assert src.count("max2(") == 2  # chunk max and target logit
+
+
+def test_few_rows_spread_over_chunks(cases):
+    """N=1, V=5000: the reading kernel runs over (row, chunk) pairs, 5 programs, not 1."""
+    code = _case(cases, "few_rows")["fwd"]
+    name = next(iter(_codegen.logits_reads(code, 5000).kernels))
+    launch = re.search(rf"{name}\.run\((.*)\)", code)[1]
+    xnumel, rnumel = [int(v) for v in re.findall(r"\b\d+\b", launch)][-2:]
+    assert (xnumel, rnumel) == (5, lowering.CHUNK)
+
+
+def test_small_vocabulary_is_one_kernel(cases):
+    code = _case(cases, "small_vocab")["fwd"]
+    _logits_kernel(code, 300)
+    assert len(re.findall(r"\bdef triton_per_fused_ce_fwd", code)) == 1  # no second level
+
+
+# --- 2. backward: one pointwise kernel, float32 math, one rounding on store -----------------
+
+@pytest.mark.parametrize("name", TRITON_CASES)
+def test_backward_is_one_kernel(cases, name):
+    case = _case(cases, name)
+    src = _logits_kernel(case["bwd"], case["vocab"])
+    assert "def triton_poi_" in src
+    body = src[src.index("def triton_poi_"):]
+    assert len(re.findall(r"tl\.store\(", body)) == 1
+    assert body.count("exp(") == 1, "one exponential per element"
+    # Low-precision values only at the ends: loaded then upcast, stored with one rounding.
+    assert "tl.bfloat16" not in body and "tl.float16" not in body
+
+
+# --- 3. prologue fusion: cast, temperature, user softcap fuse; bf16 saved for backward ------
+
+def test_prologue_fuses_and_saves_the_bf16_input(cases):
+    case = _case(cases, "prologue")
+    src = _logits_kernel(case["fwd"], 1100)
+    assert "tanh" in src and "0.7" in src or "1.428" in src  # temperature and softcap inline
+    assert not _allocated_with_last_dim(case["fwd"], 1100), "an fp32 copy is saved"
+    saved = re.search(r"return \((.*)\)", case["fwd"])[1]
+    assert "primals_1" in saved  # the bf16 logits themselves
+    assert re.search(r"'in_ptr0': '\*bf16'", case["bwd"])
+
+
+# --- 4. memory: the gradient overwrites the dead logits (donated buffer) --------------------
+
+def test_lm_head_gradient_reuses_the_logits_storage(cases):
+    src = _logits_kernel(_case(cases, "lm_head")["bwd"], 1100)
+    assert re.search(r"tl\.load\(in_out_ptr0", src) and re.search(r"tl\.store\(in_out_ptr0",
+                                                                   src)
+
+
+# --- 6. dynamic shapes: the case ran three row counts under error_on_recompile --------------
+
+def test_dynamic_rows_compile_once(cases):
+    case = _case(cases, "dynamic")
+    assert re.search(r"\bks?\d+\b", case["fwd"]), "sizes were specialized"
+    assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
+
+
+# --- 9. numerics of the generated Triton code against float64 -------------------------------
+
+@pytest.mark.parametrize("name", TRITON_CASES)
+def test_triton_numerics(cases, name):
+    case = _case(cases, name)
+    assert case["loss_err"] < 1e-5
+    dtype = case["grad_dtype"]
+    if dtype == "torch.float32":
+        assert case["grad_err"] < 1e-5
+    elif dtype == "torch.float16":
+        assert case["grad_ulps"] <= 0.5  # float32 math, one correct rounding
+    else:
+        # bfloat16: Triton's interpreter truncates float32 -> bfloat16 on store (a GPU rounds
+        # to nearest), so one ulp here; tests/GPU.md records the GPU's half ulp.
+        assert case["grad_ulps"] <= 1.0
+
+
+# --- 5. the C++ backend ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16])
+def test_cpp_backend(dtype):
+    gen = torch.Generator().manual_seed(11)
+    V = 700
+    x = (torch.randn(2, 3, V, generator=gen) * 3).to(dtype).requires_grad_()
+    t = torch.randint(0, V, (2, 3), generator=gen)
+    t[0, 1] = 5
+    w = torch.rand(V, generator=gen) + 0.5
+    opts = dict(weight=w, ignore_index=5, label_smoothing=0.1, z_loss=1e-3, softcap=15.0)
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **opts),
+                       fullgraph=True)
+    g = torch.randn(2, 3, generator=gen)
+    from torch._inductor.utils import run_and_get_code
+
+    def step():
+        loss = fn(x, t)
+        (loss * g).sum().backward()
+        return loss
+    loss, (fwd, bwd) = run_and_get_code(step)
+    xr = x.detach().double().requires_grad_()
+    ref = reference(xr, t, reduction="none", **opts)
+    (ref * g.double()).sum().backward()
+    assert ((loss.double() - ref).abs().max() / ref.abs().max()) < 1e-5
+    err = (x.grad.double() - xr.grad).abs()
+    ulp = torch.finfo(dtype).eps * torch.exp2(torch.floor(torch.log2(xr.grad.abs().clamp_min(1e-30))))
+    assert ((err - 1e-6 * xr.grad.abs().max()).clamp_min(0) / ulp).max() <= 0.5
+    for code in (fwd, bwd):  # lowered into C++ kernels, not called as an opaque op
+        assert "cpp_fused" in code and "torch.ops.inductor_ce" not in code
+    assert "ce_fwd" in fwd and "ce_bwd" in bwd
+
+
+# --- 7. cache safety ---------------------------------------------------------------------------
+
+def test_changed_lowering_misses_the_cache(monkeypatch):
+    from torch._dynamo.utils import counters
+    import torch._inductor.config as inductor_config
+    from torch._inductor import utils as inductor_utils
+
+    fresh_cache = getattr(inductor_utils, "fresh_cache", None) or \
+        inductor_utils.fresh_inductor_cache
+    calls = []
+
+    class UserPass(torch._inductor.custom_graph_pass.CustomGraphPass):
+        def __call__(self, graph):
+            calls.append(graph)
+
+        def uuid(self):
+            return "user-pass-v1"
+
+    x, t = torch.randn(4, 300), torch.randint(0, 300, (4,))
+
+    def compile_and_run():
+        torch._dynamo.reset()
+        counters.clear()
+        torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t))(x, t)
+        return (counters["inductor"]["fxgraph_cache_hit"],
+                counters["inductor"]["fxgraph_cache_miss"])
+
+    with fresh_cache(), inductor_config.patch(fx_graph_cache=True, fx_graph_remote_cache=False,
+                                              force_disable_caches=False):
+        # A pass the user installs after importing inductor_ce keeps its slot and still runs.
+        monkeypatch.setattr(inductor_config, "post_grad_custom_post_pass", UserPass())
+        hits, misses = compile_and_run()
+        assert misses >= 1 and hits == 0
+        assert calls, "the user's pass did not run"
+        slot = inductor_config.post_grad_custom_post_pass
+        assert isinstance(slot, _compat.SaltPass) and isinstance(slot.inner, UserPass)
+        assert compile_and_run()[0] >= 1, "an unchanged graph should hit the cache"
+        monkeypatch.setattr(lowering, "SALT", "a-changed-lowering")
+        hits, misses = compile_and_run()
+        assert hits == 0 and misses >= 1, "a changed lowering reused a cached graph"
+
+
+# --- 8. versions: without the private API the ops fall back, with one warning ----------------
+
+def test_missing_inductor_api_falls_back_with_one_warning(monkeypatch):
+    monkeypatch.setattr(_compat, "AVAILABLE", False)
+    monkeypatch.setattr(_compat, "MISSING", ["torch._inductor.ir.Reduction"])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert lowering.register() is False
+    assert len(seen) == 1 and "decomposition" in str(seen[0].message)
+    assert "torch._inductor.ir.Reduction" in str(seen[0].message)
