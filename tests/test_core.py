@@ -850,3 +850,93 @@ def test_weight_requiring_grad_allowed_under_no_grad():
     with torch.no_grad():
         out = inductor_ce.cross_entropy(_x(), torch.zeros(4, dtype=torch.long), w)
     assert torch.isfinite(out)
+
+
+# --------------------------------------------------------------------------------------------
+# CUDA (marked gpu: skipped without a GPU; CI is CPU-only)
+# --------------------------------------------------------------------------------------------
+
+def _cuda_case(layout, dtype, reduction, key):
+    leaf, _, target = make_case(layout, dtype, 3, key)
+    weight = make_weight(key)
+    kw = dict(weight=weight, ignore_index=3, reduction=reduction, label_smoothing=0.1,
+              z_loss=1e-2, softcap=5.0)
+    upstream = torch.randn(target.shape, generator=_gen(*key)) if reduction == "none" else None
+    return leaf.detach(), target, kw, upstream
+
+
+def _to_cuda(kw):
+    return {k: (v.cuda() if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("layout", ["3d", "strided_rows"])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_cuda_matches_reference_without_host_sync(dtype, reduction, layout):
+    """On CUDA: same float64 tolerances, and not a single synchronizing op in forward and
+    backward (torch.cuda.set_sync_debug_mode("error") raises on any)."""
+    leaf_cpu, target, kw, upstream = _cuda_case(layout, dtype, reduction, ("cuda", reduction))
+    leaf = leaf_cpu.cuda().requires_grad_()
+    args = (_view_of(layout)(leaf), target.cuda())
+    up = None if upstream is None else upstream.cuda()
+    kw_cuda = _to_cuda(kw)
+    torch.cuda.synchronize()
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        loss = inductor_ce.cross_entropy(*args, **kw_cuda)
+        loss.backward(up)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+    ref, ref_grad = run_reference(leaf_cpu, _view_of(layout), target, upstream, **kw)
+    assert_loss_close(loss.cpu(), ref)
+    assert_grad_close(leaf.grad.cpu(), ref_grad)
+
+
+@pytest.mark.gpu
+def test_cuda_collapse_grid():
+    z, target = collapse_logits(MARGINS)
+    x = z.cuda().requires_grad_()
+    loss = inductor_ce.cross_entropy(x, target.cuda(), reduction="none")
+    loss.sum().backward()
+    ref_loss, ref_grad = collapse_safe_reference(z, target)
+    assert_loss_close(loss.cpu(), ref_loss, rtol=1e-5, atol=0.0)
+    err = (x.grad.cpu().double() - ref_grad).abs()
+    assert bool((err <= 1e-5 * ref_grad.abs() + torch.finfo(torch.float32).tiny).all())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_cuda_compile_inductor(dtype):
+    leaf_cpu, target, kw, upstream = _cuda_case("strided_rows", dtype, "none", ("cuda-compile",))
+    leaf = leaf_cpu.cuda().requires_grad_()
+    fn = _compiled("inductor", "all", tag="_cuda")
+    loss, lse = fn(leaf[:, :-1], target.cuda(), kw["weight"].cuda())
+    loss.backward(upstream.cuda())
+    ref, ref_grad = run_reference(leaf_cpu, _view_of("strided_rows"), target, upstream, **kw)
+    assert_loss_close(loss.cpu(), ref)
+    assert_grad_close(leaf.grad.cpu(), ref_grad)
+
+
+@pytest.mark.gpu
+def test_cuda_target_out_of_range_is_a_device_side_assert():
+    """A bad target fails a device-side assert, with no host sync of its own (under
+    set_sync_debug_mode("error") the failure is the assert, not a sync error). It poisons the
+    CUDA context, hence a subprocess. The assert fires asynchronously: it may surface at any
+    later CUDA call, inside or after cross_entropy."""
+    import subprocess
+    import sys
+    code = ("import torch, inductor_ce\n"
+            "x = torch.randn(4, 13, device='cuda')\n"
+            "t = torch.tensor([0, 1, 13, 2], device='cuda')\n"
+            "torch.cuda.set_sync_debug_mode('error')\n"
+            "loss = inductor_ce.cross_entropy(x, t)\n"
+            "torch.cuda.set_sync_debug_mode('default')\n"
+            "torch.cuda.synchronize()\n")
+    root = __file__.rsplit("/tests/", 1)[0]
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       cwd=root)
+    assert r.returncode != 0, r.stdout
+    assert "device-side assert" in r.stderr, r.stderr[-2000:]
+    assert "target out of range" in r.stderr, r.stderr[-2000:]     # the kernel's message
+    assert "called a synchronizing CUDA operation" not in r.stderr, r.stderr[-2000:]
