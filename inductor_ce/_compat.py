@@ -264,6 +264,16 @@ def compile_counters():
     return counters
 
 
+@contextlib.contextmanager
+def no_compile_caches():
+    """Inductor's FX graph cache and AOTAutograd's cache off: every compile runs the passes
+    and the code generator (a hit would skip both)."""
+    import torch._functorch.config as functorch_config
+    with patch_inductor_config(fx_graph_cache=False), \
+            functorch_config.patch(enable_autograd_cache=False):
+        yield
+
+
 class _Captured(Exception):
     pass
 
@@ -288,12 +298,9 @@ def generated_code(fn, *args, backend: str = "default", **kwargs) -> tuple[objec
         raise _Captured
 
     from unittest import mock
-
-    import torch._functorch.config as functorch_config
     torch.compiler.reset()
     # Caches off: a hit (say, of a graph triton_on_cpu(run=True) compiled) skips codegen.
-    with triton_on_cpu(), patch_inductor_config(fx_graph_cache=False), \
-            functorch_config.patch(enable_autograd_cache=False), \
+    with triton_on_cpu(), no_compile_caches(), \
             mock.patch.object(_GraphLowering, "compile_to_module", capture):
         try:
             fn(*args, **kwargs)

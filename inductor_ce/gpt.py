@@ -1,0 +1,135 @@
+"""A small GPT-style causal language model in plain PyTorch, and its training loop.
+
+The loss is written the way people write it (the Hugging Face causal-LM idiom): upcast the
+logits, shift them against the labels, flatten, sum over the kept tokens with
+``F.cross_entropy`` and divide by the number of kept tokens of the whole batch. Nothing here
+knows about inductor_ce: ``inductor_ce.enable()`` before ``torch.compile`` routes that call.
+
+Data: the bytes of the Zen of Python (``import this``), cut into sequences of random length;
+the padding of short sequences carries label -100 (ignored). The vocabulary is the 256 byte
+values padded up to ``vocab_size``, as real tokenizers pad theirs (GPT-2: 50257 -> 50304).
+"""
+from __future__ import annotations
+
+import codecs
+import math
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+IGNORE_INDEX = -100
+
+
+@dataclass
+class GPTConfig:
+    vocab_size: int = 4096
+    block_size: int = 64
+    n_layer: int = 2
+    n_head: int = 4
+    n_embd: int = 128
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: GPTConfig):
+        super().__init__()
+        self.n_head = cfg.n_head
+        self.ln_1, self.ln_2 = nn.LayerNorm(cfg.n_embd), nn.LayerNorm(cfg.n_embd)
+        self.qkv = nn.Linear(cfg.n_embd, 3 * cfg.n_embd)
+        self.proj = nn.Linear(cfg.n_embd, cfg.n_embd)
+        self.mlp = nn.Sequential(nn.Linear(cfg.n_embd, 4 * cfg.n_embd), nn.GELU(),
+                                 nn.Linear(4 * cfg.n_embd, cfg.n_embd))
+
+    def forward(self, x: Tensor) -> Tensor:
+        b, t, c = x.shape
+        q, k, v = self.qkv(self.ln_1(x)).split(c, dim=2)
+        q, k, v = (y.view(b, t, self.n_head, c // self.n_head).transpose(1, 2) for y in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(y.transpose(1, 2).reshape(b, t, c))
+        return x + self.mlp(self.ln_2(x))
+
+
+class GPT(nn.Module):
+    """Token + position embedding, ``n_layer`` pre-norm blocks, final norm, untied LM head.
+
+    ``model(idx)`` returns the logits; ``model(idx, labels, num_items)`` the training loss
+    only (returning the logits too would keep them alive as an output of the compiled graph).
+    """
+
+    def __init__(self, cfg: GPTConfig):
+        super().__init__()
+        self.cfg = cfg
+        self.wte = nn.Embedding(cfg.vocab_size, cfg.n_embd)
+        self.wpe = nn.Embedding(cfg.block_size, cfg.n_embd)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
+        self.ln_f = nn.LayerNorm(cfg.n_embd)
+        self.lm_head = nn.Linear(cfg.n_embd, cfg.vocab_size, bias=False)
+        for name, p in self.named_parameters():
+            if p.dim() == 2:
+                std = 0.02 / math.sqrt(2 * cfg.n_layer) if name.endswith("proj.weight") else 0.02
+                nn.init.normal_(p, std=std)
+
+    def forward(self, idx: Tensor, labels: Optional[Tensor] = None,
+                num_items: Optional[Tensor] = None):
+        t = idx.shape[1]
+        x = self.wte(idx) + self.wpe(torch.arange(t, device=idx.device))
+        for block in self.blocks:
+            x = block(x)
+        logits = self.lm_head(self.ln_f(x))
+        if labels is None:
+            return logits
+        # The loss code of a typical training script:
+        logits = logits.float()
+        shift_logits = logits[..., :-1, :].contiguous()
+        shift_labels = labels[..., 1:].contiguous()
+        loss = F.cross_entropy(shift_logits.view(-1, self.cfg.vocab_size), shift_labels.view(-1),
+                               ignore_index=IGNORE_INDEX, reduction="sum")
+        return loss / num_items
+
+
+def text_bytes() -> bytes:
+    """The Zen of Python (about 850 bytes), from the standard library's ``this`` module,
+    without printing it."""
+    import importlib.util
+    spec = importlib.util.find_spec("this")
+    source = spec.loader.get_source("this")
+    encoded = source.split('s = """', 1)[1].split('"""', 1)[0]
+    return codecs.decode(encoded, "rot13").encode()
+
+
+def batches(cfg: GPTConfig, batch_size: int, steps: int, seed: int = 0, device="cpu"):
+    """``steps`` batches (input ids, labels): random windows of the text, some cut short and
+    padded (padding: token 0, label -100). Labels equal the inputs; the model shifts them."""
+    data = torch.tensor(list(text_bytes()), dtype=torch.long)
+    g = torch.Generator().manual_seed(seed)
+    t = cfg.block_size
+    out = []
+    for _ in range(steps):
+        start = torch.randint(0, len(data) - t, (batch_size,), generator=g)
+        idx = torch.stack([data[s:s + t] for s in start.tolist()])
+        length = torch.randint(t // 2, t + 1, (batch_size, 1), generator=g)
+        pad = torch.arange(t) >= length
+        idx = idx.masked_fill(pad, 0)
+        labels = idx.masked_fill(pad, IGNORE_INDEX)
+        out.append((idx.to(device), labels.to(device)))
+    return out
+
+
+def train(model: nn.Module, data, lr: float = 3e-3,
+          on_step: Optional[Callable] = None) -> list[float]:
+    """AdamW over ``data`` (``model`` may be a torch.compile'd module); returns each step's
+    loss. ``on_step(loss)`` is called after each step."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    losses = []
+    for idx, labels in data:
+        num_items = (labels[..., 1:] != IGNORE_INDEX).sum()
+        loss = model(idx, labels, num_items)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        losses.append(loss.item())
+        if on_step is not None:
+            on_step(loss)
+    return losses

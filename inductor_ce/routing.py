@@ -1,0 +1,441 @@
+"""Route a model's cross-entropy through inductor_ce under torch.compile, without touching it.
+
+    inductor_ce.enable()                       # or: with inductor_ce.enabled(): ...
+    model = torch.compile(model)               # F.cross_entropy & co. now run our fused op
+
+How: a graph pass in Inductor's ``pre_grad_custom_pass`` slot. Dynamo hands Inductor an FX
+graph of torch-level calls (``F.cross_entropy``, ``x.float()``, ``x.view(-1, V)``, ...);
+before AOTAutograd differentiates it, the pass replaces every loss call it can express with
+one call of ``_fused_cross_entropy`` (our op, whose autograd then supplies the backward).
+Recognised calls: ``F.cross_entropy`` (also what ``nn.CrossEntropyLoss`` inlines to),
+``torch._C._nn.cross_entropy_loss`` / ``aten.cross_entropy_loss``, and ``nll_loss`` of a
+``log_softmax`` over the class dimension. Everything else stays stock: probability targets,
+legacy ``size_average``/``reduce``, non-constant options, a weight that needs a gradient,
+and an N-D input whose class dimension 1 is not its contiguous one (moving it last would
+need a copy). Eager code never sees the pass.
+
+Two rewrites of the loss input avoid copies of the logits (the op reads any strided rows):
+  * merges of leading dimensions and ``.contiguous()`` are looked through: the op gets
+    ``logits[..., :-1, :]`` itself and the target is reshaped to match, not a copy of it;
+  * an upcast ``x.float()`` (or ``.to(torch.float32)``) of bf16/fp16 logits is dropped
+    from our op's path: the op reads the bf16 logits and computes in float32 anyway. The
+    view ops between the upcast and the loss are replayed on the low-precision tensor.
+Neither is done when an in-place op sits between the logits and the loss. The result is
+cast to the dtype stock PyTorch returns (the input's), so user code sees the same dtype.
+
+Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of this file and
+whether routing is on, so Inductor's FX-graph and AOTAutograd caches never hand a graph
+compiled with routing off to a compile with routing on, or the reverse. A pass the user
+installed in the slot keeps running (ours wraps it, runs it first) and comes back on
+``disable()``. Dynamo's own cache of compiled frames is not keyed on it: enable routing
+before a function is first compiled, or call ``torch.compiler.reset()``.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import operator
+from collections import Counter
+from dataclasses import dataclass
+from typing import Hashable, Optional
+
+import torch
+import torch.nn.functional as F
+from torch import fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+from . import _compat
+from .functional import cross_entropy
+
+_REDUCTIONS = ("none", "mean", "sum")   # aten's reduction enum: 0, 1, 2
+_LOW_PRECISION = (torch.bfloat16, torch.float16)
+_FLOATS = (torch.float32,) + _LOW_PRECISION
+
+
+# --- the call the graph gets ----------------------------------------------------------------
+
+def _fused_cross_entropy(input, target, weight, ignore_index: int, reduction: str,
+                         label_smoothing: float, class_dim_1: bool, out_dtype: torch.dtype):
+    """F.cross_entropy(input, target, ...) through our op. ``input`` has the class dimension
+    last (or at 1 when ``class_dim_1``) and any leading shape holding target.numel() rows."""
+    if class_dim_1:
+        input = input.movedim(1, -1)
+    loss = cross_entropy(input, target.reshape(input.shape[:-1]), weight, ignore_index,
+                         reduction, label_smoothing)
+    if reduction == "none":
+        loss = loss.reshape(target.shape)
+    return loss.to(out_dtype)
+
+
+# --- recognising loss calls -------------------------------------------------------------------
+
+@dataclass
+class _Call:
+    input: fx.Node
+    target: fx.Node
+    weight: Optional[fx.Node]
+    ignore_index: object
+    reduction: object
+    label_smoothing: object = 0.0
+    legacy: tuple = (None, None)       # size_average, reduce
+    nll: bool = False                  # nll_loss: ``input`` must be log_softmax(logits)
+
+
+def _bind(node: fx.Node, names: tuple, defaults: dict) -> dict:
+    bound = dict(defaults)
+    bound.update(zip(names, node.args))
+    bound.update(node.kwargs)
+    return bound
+
+
+_F_CE = ("input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction",
+         "label_smoothing")
+_F_NLL = _F_CE[:-1]
+_ATEN_CE = ("input", "target", "weight", "reduction", "ignore_index", "label_smoothing")
+_ATEN_NLL = _ATEN_CE[:-1]
+_DEFAULTS = dict(weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean", label_smoothing=0.0)
+_ATEN_DEFAULTS = dict(weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0)
+
+_CE_TARGETS = {F.cross_entropy: (_F_CE, _DEFAULTS),
+               torch._C._nn.cross_entropy_loss: (_ATEN_CE, _ATEN_DEFAULTS),
+               torch.ops.aten.cross_entropy_loss: (_ATEN_CE, _ATEN_DEFAULTS),
+               torch.ops.aten.cross_entropy_loss.default: (_ATEN_CE, _ATEN_DEFAULTS)}
+_NLL_TARGETS = {F.nll_loss: (_F_NLL, _DEFAULTS),
+                torch._C._nn.nll_loss_nd: (_ATEN_NLL, _ATEN_DEFAULTS),
+                torch.ops.aten.nll_loss_nd: (_ATEN_NLL, _ATEN_DEFAULTS),
+                torch.ops.aten.nll_loss_nd.default: (_ATEN_NLL, _ATEN_DEFAULTS)}
+# log_softmax(input, dim, dtype=None) in its call forms (aten._log_softmax's third argument is
+# half_to_float, not a dtype; it is not matched).
+_LOG_SOFTMAX = {F.log_softmax, torch.log_softmax, torch.ops.aten.log_softmax,
+                torch.ops.aten.log_softmax.int}
+
+
+def _call_of(node: fx.Node) -> Optional[_Call]:
+    if node.op != "call_function" or not isinstance(node.target, Hashable):
+        return None
+    table = _CE_TARGETS if node.target in _CE_TARGETS else _NLL_TARGETS
+    if node.target not in table:
+        return None
+    names, defaults = table[node.target]
+    b = _bind(node, names, defaults)
+    if isinstance(b["reduction"], int) and not isinstance(b["reduction"], bool) \
+            and 0 <= b["reduction"] < 3:
+        b["reduction"] = _REDUCTIONS[b["reduction"]]
+    return _Call(b["input"], b["target"], b["weight"], b["ignore_index"], b["reduction"],
+                 b.get("label_smoothing", 0.0), (b.get("size_average"), b.get("reduce")),
+                 nll=table is _NLL_TARGETS)
+
+
+def _log_softmax_of(node) -> Optional[tuple]:
+    """(x, dim) when ``node`` is log_softmax(x, dim, [dtype=None|float32]), else None."""
+    if not isinstance(node, fx.Node) or not node.args:
+        return None
+    if node.op == "call_function" and node.target in _LOG_SOFTMAX:
+        names = ("input", "dim", "_stacklevel", "dtype") if node.target is F.log_softmax \
+            else ("input", "dim", "dtype")
+    elif node.op == "call_method" and node.target == "log_softmax":
+        names = ("input", "dim", "dtype")
+    else:
+        return None
+    b = _bind(node, names, {"dtype": None})
+    if b.get("dtype") not in (None, torch.float32) or not isinstance(b.get("dim"), int):
+        return None
+    return b["input"], b["dim"]
+
+
+def _logits_of_nll(x: fx.Node, class_dim: int) -> Optional[fx.Node]:
+    """The logits y when the nll_loss input ``x`` is log_softmax(y) over the class dimension
+    (for a class-last loss, also seen through merges of leading dims), used only there."""
+    ls = _strip_row_merges(x) if class_dim == -1 else x
+    found = _log_softmax_of(ls)
+    if found is None or len(ls.users) != 1:
+        return None
+    y, dim = found
+    ndim = _val(y).dim() if isinstance(_val(y), torch.Tensor) else 0
+    want = ndim - 1 if class_dim == -1 else 1
+    return y if ndim and dim % ndim == want else None
+
+
+# --- checks on the call's arguments (their fake example values) -----------------------------
+
+def _val(node):
+    return node.meta.get("example_value") if isinstance(node, fx.Node) else None
+
+
+def _same(a, b) -> bool:
+    return statically_known_true(a == b)
+
+
+def _class_dim(call: _Call, x) -> Optional[int]:
+    """The class dimension of a call we can express (1 for an N-D input whose class
+    dimension 1 is contiguous, else -1), or None to leave the call stock."""
+    t, w = _val(call.target), _val(call.weight)
+    if not isinstance(x, torch.Tensor) or not isinstance(t, torch.Tensor):
+        return None
+    if x.dtype not in _FLOATS or t.dtype != torch.int64 or x.dim() < 1:
+        return None     # also probability targets (a float target): stock
+    if call.legacy != (None, None) or call.reduction not in _REDUCTIONS:
+        return None
+    if type(call.ignore_index) is not int or isinstance(call.label_smoothing, bool) \
+            or not isinstance(call.label_smoothing, (int, float)) \
+            or not 0.0 <= call.label_smoothing <= 1.0:
+        return None
+    if call.weight is not None and not (
+            isinstance(w, torch.Tensor) and w.dtype == x.dtype and w.dim() == 1
+            and not w.requires_grad and w.device == x.device):
+        return None
+    dim = 1 if x.dim() >= 3 else -1
+    num_classes = x.shape[dim]
+    rows = x.shape[:dim] + x.shape[dim + 1:] if dim == 1 else x.shape[:-1]
+    if t.dim() != len(rows) or not all(_same(a, b) for a, b in zip(t.shape, rows)):
+        return None
+    if w is not None and not _same(w.shape[0], num_classes):
+        return None
+    if dim == 1 and not _same(x.stride(1), 1):
+        return None     # moving a strided class dimension last would need a copy
+    return dim
+
+
+# --- looking through views and the upcast -----------------------------------------------------
+
+_VIEW_METHODS = {"view", "reshape", "flatten", "contiguous", "transpose", "permute",
+                 "movedim", "narrow", "squeeze", "unsqueeze", "__getitem__"}
+_VIEW_FUNCTIONS = {operator.getitem, torch.reshape, torch.flatten, torch.transpose,
+                   torch.permute, torch.movedim, torch.narrow, torch.squeeze, torch.unsqueeze}
+_CASTS = {"float", "to", "type"}
+
+
+def _is_view(node) -> bool:
+    """A shape-only op on its first argument (a view, or a copy of it: contiguous, reshape)."""
+    if not isinstance(node, fx.Node) or not node.args or not isinstance(node.args[0], fx.Node):
+        return False
+    return ((node.op == "call_method" and node.target in _VIEW_METHODS)
+            or (node.op == "call_function" and node.target in _VIEW_FUNCTIONS))
+
+
+def _is_upcast(node) -> bool:
+    """x.float(), x.to(torch.float32) or x.type(torch.float32) of bf16/fp16/fp32 x."""
+    if not (isinstance(node, fx.Node) and node.op == "call_method" and node.target in _CASTS):
+        return False
+    args, kwargs = node.args[1:], dict(node.kwargs)
+    if node.target == "float":
+        ok = not args and not kwargs
+    else:
+        dtype = args[0] if len(args) == 1 and not kwargs else kwargs.pop("dtype", None)
+        ok = dtype is torch.float32 and len(args) + len(kwargs) <= 1 - (not args)
+    src, out = _val(node.args[0]), _val(node)
+    return ok and isinstance(src, torch.Tensor) and src.dtype in _FLOATS \
+        and isinstance(out, torch.Tensor) and out.dtype == torch.float32
+
+
+def _strip_row_merges(x: fx.Node) -> fx.Node:
+    """Look through reshapes that only merge or split leading dims (same last dim, same dtype)
+    and ``.contiguous()``: the op reads the strided original, and its rows are the same rows
+    in the same (row-major) order."""
+    while _is_view(x) and (x.target in ("view", "reshape", "flatten", "contiguous")
+                           or x.target in (torch.reshape, torch.flatten)):
+        src, cur = _val(x.args[0]), _val(x)
+        if not (isinstance(src, torch.Tensor) and isinstance(cur, torch.Tensor)
+                and src.dim() >= 1 and cur.dim() >= 1 and src.dtype == cur.dtype
+                and _same(src.shape[-1], cur.shape[-1])):
+            break
+        x = x.args[0]
+    return x
+
+
+def _views_to_upcast(x: fx.Node):
+    """(upcast node, [view nodes from it to x]) when x = views(upcast(logits)), else None."""
+    chain = []
+    while _is_view(x):
+        chain.append(x)
+        x = x.args[0]
+    return (x, chain[::-1]) if _is_upcast(x) else None
+
+
+_INPLACE_OPERATORS = {getattr(operator, n) for n in (
+    "iadd", "isub", "imul", "imatmul", "itruediv", "ifloordiv", "imod", "ipow", "iand", "ior",
+    "ixor", "ilshift", "irshift", "setitem")}
+
+
+def _mutates(node: fx.Node) -> bool:
+    """Conservatively: may this node write into a tensor (x.add_(..), x[i] = .., x += ..,
+    inplace=True, out=..., a mutable aten overload, an opaque module call)?"""
+    name = node.target if isinstance(node.target, str) else getattr(node.target, "__name__", "")
+    schema = getattr(node.target, "_schema", None)
+    return (name.endswith("_") and not name.startswith("_")) or name.startswith("__i") \
+        or node.target in _INPLACE_OPERATORS or node.op == "call_module" \
+        or bool(node.kwargs.get("inplace")) or "out" in node.kwargs \
+        or (schema is not None and schema.is_mutable)
+
+
+def _no_mutation_between(first: fx.Node, last: fx.Node) -> bool:
+    node = first.next
+    while node is not last:
+        if node.op == "root" or _mutates(node):
+            return False
+        node = node.next
+    return True
+
+
+# --- the rewrite -------------------------------------------------------------------------------
+
+def _replay(graph: fx.Graph, node: fx.Node, first_arg) -> fx.Node:
+    new = graph.create_node(node.op, node.target, (first_arg,) + tuple(node.args[1:]),
+                            dict(node.kwargs))
+    new.meta.update(_meta(node))
+    new.meta["example_value"] = _run_fake(new)
+    return new
+
+
+def _meta(node: fx.Node) -> dict:
+    return {k: node.meta[k] for k in ("stack_trace", "nn_module_stack", "source_fn_stack")
+            if k in node.meta}
+
+
+def _run_fake(node: fx.Node):
+    """The node's output on the fake example values of its inputs (Dynamo's meta)."""
+    args, kwargs = fx.node.map_arg((node.args, node.kwargs), _val)
+    leaves = []
+    fx.node.map_aggregate(args, leaves.append)
+    mode = next(v.fake_mode for v in leaves if hasattr(v, "fake_mode"))
+    with mode:
+        if node.op == "call_method":
+            return getattr(args[0], node.target)(*args[1:], **kwargs)
+        return node.target(*args, **kwargs)
+
+
+def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
+    if not isinstance(call.input, fx.Node):
+        return False
+    class_dim = _class_dim(call, _val(call.input))
+    if class_dim is None:
+        return False
+    out_dtype = _val(node).dtype
+    x, dead = call.input, []
+    if call.nll:
+        x = _logits_of_nll(call.input, class_dim)
+        if x is None:
+            return False
+        dead = list(_walk(call.input, x))   # the views and the log_softmax
+    if class_dim == -1:
+        src = _strip_row_merges(x)
+        found = _views_to_upcast(src)
+        if found is not None and _no_mutation_between(found[0], node):
+            upcast, views = found
+            dead += [x] + [n for n in _walk(x, upcast)] + [upcast]
+            with graph.inserting_before(node):
+                x = upcast.args[0]
+                for view in views:
+                    x = _replay(graph, view, x)
+        elif src is not x and _no_mutation_between(src, node):
+            dead += list(_walk(x, src))
+            x = src
+    with graph.inserting_before(node):
+        new = graph.call_function(
+            _fused_cross_entropy, (x, call.target, call.weight),
+            dict(ignore_index=call.ignore_index, reduction=call.reduction,
+                 label_smoothing=float(call.label_smoothing), class_dim_1=class_dim == 1,
+                 out_dtype=out_dtype))
+    new.meta.update(_meta(node))
+    try:
+        new.meta["example_value"] = _run_fake(new)
+    except Exception:  # anything our op cannot take: keep the stock call
+        graph.erase_node(new)
+        return False
+    node.replace_all_uses_with(new)
+    graph.erase_node(node)
+    for n in dict.fromkeys(dead):       # now-unused log_softmax, views, upcast
+        if n.graph is graph and not n.users and n.op != "placeholder":
+            graph.erase_node(n)
+    return True
+
+
+def _walk(x: fx.Node, stop: fx.Node):
+    """x, x.args[0], ... down to (not including) stop."""
+    while x is not stop:
+        yield x
+        x = x.args[0]
+
+
+counters: Counter = Counter()   # loss calls "routed" / "kept" stock, by graphs compiled so far
+
+
+def route(graph: fx.Graph) -> int:
+    """Replace every expressible loss call of a Dynamo FX graph; returns how many."""
+    routed = 0
+    for node in list(graph.nodes):
+        call = _call_of(node)
+        if call is not None:
+            ok = _route(graph, node, call)
+            counters["routed" if ok else "kept"] += 1
+            routed += ok
+    return routed
+
+
+# --- enable / disable ---------------------------------------------------------------------------
+
+_enabled = False
+
+
+def _source_hash() -> str:
+    from . import __version__
+    with open(inspect.getfile(_route), "rb") as f:
+        return f"{__version__}-{hashlib.sha256(f.read()).hexdigest()[:16]}"
+
+
+class _RoutingPass(_compat.SaltPass):
+    """Our pass in the pre-grad slot. Runs the pass the user had there (``inner``), then
+    routes; ``uuid()`` is None when that pass has none (Inductor then bypasses its caches,
+    as it would for that pass alone)."""
+
+    def __init__(self, previous):
+        super().__init__(_source_hash(), previous)
+
+    def __call__(self, graph: fx.Graph) -> None:
+        super().__call__(graph)
+        if _enabled:
+            route(graph)
+
+    def uuid(self):
+        key = super().uuid()
+        return None if key is None else (*key, "routing", _enabled)
+
+
+def enable() -> None:
+    """Route expressible cross-entropy calls through inductor_ce in graphs compiled from now on
+    by torch.compile's Inductor backend (see the module docstring)."""
+    global _enabled
+    if not _compat.ROUTING_AVAILABLE:
+        raise RuntimeError("inductor_ce.enable(): this torch version lacks the Inductor API "
+                           f"routing needs: {', '.join(_compat.ROUTING_MISSING)}")
+    _enabled = True
+    if not isinstance(_compat.get_pre_grad_pass(), _RoutingPass):
+        _compat.set_pre_grad_pass(_RoutingPass(_compat.get_pre_grad_pass()))
+
+
+def disable() -> None:
+    """Stop routing; the pre-grad pass slot gets back what it held before ``enable()``."""
+    global _enabled
+    _enabled = False
+    current = _compat.get_pre_grad_pass() if _compat.ROUTING_AVAILABLE else None
+    if isinstance(current, _RoutingPass):
+        _compat.set_pre_grad_pass(current.inner)
+    # Else someone wrapped our pass since: it stays in their chain, as a no-op.
+
+
+def is_enabled() -> bool:
+    return _enabled
+
+
+@contextlib.contextmanager
+def enabled():
+    """``with inductor_ce.enabled(): ...``; torch.compile'd code must first run inside."""
+    was = _enabled
+    enable()
+    try:
+        yield
+    finally:
+        if not was:
+            disable()

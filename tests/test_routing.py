@@ -1,0 +1,382 @@
+"""inductor_ce.enable(): torch.compile routes a model's own cross-entropy through our op.
+
+Every compiled result is checked against stock PyTorch run in float64 (eager) or against
+stock torch.compile from the same initial weights; whether a call was routed is read from
+the code Inductor generated ("ce_fwd" appears in it) and, for what the pass did, from
+Dynamo's graphs after the pass (``_run_routed_graph``). Cache hits skip the pass: tests that
+watch it run turn the compile caches off.
+Compiles are slow on a 2-core machine: models are tiny and the GPT runs are shared.
+"""
+import copy
+import importlib.util
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import inductor_ce
+from inductor_ce import _codegen, _compat, gpt, routing
+
+CFG = gpt.GPTConfig(vocab_size=320, block_size=16, n_layer=1, n_head=2, n_embd=32)
+STEPS = 3
+
+
+@pytest.fixture(autouse=True)
+def _routing_off():
+    inductor_ce.disable()
+    torch.compiler.reset()
+    yield
+    inductor_ce.disable()
+    torch.compiler.reset()
+
+
+def _compile_and_run(fn, *args):
+    """(result, forward+backward code) of torch.compile(fn)(*args), compiled afresh."""
+    result, codes = _compat.generated_code(lambda: torch.compile(fn)(*args))
+    return result, "\n".join(codes)
+
+
+def _loss_and_grad(fn, logits, *args):
+    x = logits.detach().clone().requires_grad_()
+    loss = fn(x, *args)
+    loss.sum().backward()
+    return loss, x.grad
+
+
+def _train_gpt(routed: bool, model: gpt.GPT, data):
+    (inductor_ce.enable if routed else inductor_ce.disable)()
+    compiled = torch.compile(copy.deepcopy(model))
+    losses, codes = _compat.generated_code(gpt.train, compiled, data)
+    return losses, codes
+
+
+@pytest.fixture(scope="module")
+def gpt_runs():
+    torch.manual_seed(0)
+    model = gpt.GPT(CFG)
+    data = gpt.batches(CFG, batch_size=4, steps=STEPS)
+    runs = {routed: _train_gpt(routed, model, data) for routed in (False, True)}
+    inductor_ce.disable()
+    # float64 eager reference of the first step's loss (the same initial weights and batch)
+    idx, labels = data[0]
+    ref = model.double()(idx, labels, (labels[:, 1:] != -100).sum()).item()
+    return runs, ref
+
+
+def test_gpt_loss_goes_through_our_op_and_matches_stock(gpt_runs):
+    (stock_losses, stock_codes), (our_losses, our_codes) = gpt_runs[0][False], gpt_runs[0][True]
+    assert _codegen.uses_fused_op(our_codes[0]) and not _codegen.uses_fused_op(stock_codes[0])
+    assert len(our_losses) == STEPS
+    torch.testing.assert_close(torch.tensor(our_losses), torch.tensor(stock_losses),
+                               rtol=1e-5, atol=0)
+    ref = gpt_runs[1]
+    assert abs(our_losses[0] - ref) <= 1e-6 * abs(ref)
+    assert abs(our_losses[0] - ref) <= abs(stock_losses[0] - ref) + 1e-7 * abs(ref)
+
+
+def _lowering_missing() -> str:
+    if importlib.util.find_spec("inductor_ce.lowering") is None:
+        return "inductor_ce.lowering is not importable yet: the op still runs its decomposition"
+    if importlib.util.find_spec("triton") is None:
+        return "triton is not installed: no Triton code to count loads in"
+    return ""
+
+
+@pytest.mark.skipif(bool(_lowering_missing()), reason=_lowering_missing())
+def test_gpt_forward_reads_logits_once_in_triton_code():
+    torch.manual_seed(0)
+    model = gpt.GPT(CFG)
+    idx, labels = gpt.batches(CFG, batch_size=4, steps=1)[0]
+    num_items = (labels[:, 1:] != -100).sum()
+    reads = {}
+    for routed in (False, True):
+        (inductor_ce.enable if routed else inductor_ce.disable)()
+        compiled = torch.compile(copy.deepcopy(model))
+        _, codes = _compat.generated_code(compiled, idx, labels, num_items, backend="triton")
+        reads[routed] = _codegen.logits_reads(codes[0], CFG.vocab_size)
+    assert reads[True].loads == 1 and not reads[True].extern, reads[True]
+    assert reads[False].loads >= 2, reads[False]   # stock: a max/sum-exp pass and a gather
+
+
+def test_disable_brings_stock_code_back(gpt_runs):
+    inductor_ce.enable()
+    inductor_ce.disable()
+    torch.manual_seed(0)
+    model = gpt.GPT(CFG)
+    idx, labels = gpt.batches(CFG, batch_size=4, steps=1)[0]
+    num_items = (labels[:, 1:] != -100).sum()
+    loss, code = _compile_and_run(model, idx, labels, num_items)
+    assert not _codegen.uses_fused_op(code)
+    torch.testing.assert_close(loss.item(), gpt_runs[0][False][0][0], rtol=1e-6, atol=0)
+
+
+def test_enable_disable_restore_the_users_pass():
+    calls = []
+
+    class UserPass(_compat.CustomGraphPass):
+        def __call__(self, graph):
+            calls.append(len(graph.nodes))
+
+        def uuid(self):
+            return "user-pass-v1"
+
+    mine = UserPass()
+    with _compat.patch_inductor_config(pre_grad_custom_pass=mine), _compat.no_compile_caches():
+        with inductor_ce.enabled():
+            assert _compat.get_pre_grad_pass() is not mine and routing.is_enabled()
+            x, t = torch.randn(6, 50), torch.randint(0, 50, (6,))
+            routed = routing.counters["routed"]
+            _, code = _compile_and_run(F.cross_entropy, x, t)
+            assert calls and routing.counters["routed"] == routed + 1
+            assert _codegen.uses_fused_op(code)
+            # keyed: our uuid carries the user's one
+            assert "user-pass-v1" in _compat.get_pre_grad_pass().uuid()
+        assert _compat.get_pre_grad_pass() is mine and not routing.is_enabled()
+        # a plain callable cannot be keyed: our wrapper must not claim a uuid for it
+        with _compat.patch_inductor_config(pre_grad_custom_pass=lambda graph: None):
+            inductor_ce.enable()
+            assert _compat.get_pre_grad_pass().uuid() is None
+
+
+def test_cache_keys_follow_the_routing_state(tmp_path, monkeypatch):
+    """FX graph cache and AOTAutograd cache on: a stock compile, then the same function
+    compiled afresh with routing on, must not reuse the stock graph, and the reverse."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
+
+    def f(x, t):
+        loss = F.cross_entropy(x, t, label_smoothing=0.1)
+        loss.backward()
+        return loss
+
+    def run(routed):
+        (inductor_ce.enable if routed else inductor_ce.disable)()
+        x = torch.randn(8, 301, requires_grad=True, generator=torch.Generator().manual_seed(1))
+        t = torch.arange(8) * 37
+        _compat.compile_counters().clear()
+        loss, code = _compile_and_run(f, x, t)
+        return _codegen.uses_fused_op(code), dict(_compat.compile_counters()["aot_autograd"])
+
+    with _compat.patch_inductor_config(fx_graph_cache=True):
+        assert run(False)[0] is False
+        assert run(True)[0] is True
+        used, hits = run(False)
+        assert used is False and hits.get("autograd_cache_hit") == 1   # caches are on
+        used, hits = run(True)
+        assert used is True and hits.get("autograd_cache_hit") == 1
+
+
+def _run_routed_graph(fn, *args):
+    """(result, graphs) of fn run eagerly from Dynamo's graphs after our pass: what routing
+    did, without Inductor (fast, and no cache in the way)."""
+    seen = []
+
+    def backend(gm, example_inputs):
+        routing.route(gm.graph)
+        gm.recompile()
+        seen.append(gm.graph)
+        return gm.forward
+
+    torch.compiler.reset()
+    return torch.compile(fn, backend=backend)(*args), seen
+
+
+def _routed_inputs(graphs):
+    return [n.args[0].meta["example_value"] for g in graphs for n in g.nodes
+            if n.target is routing._fused_cross_entropy]
+
+
+# Each case: (logits, target, fn(logits, target, weight)); inputs are made by _case().
+UNSUPPORTED = {
+    "probability targets": (lambda g: (torch.randn(6, 40, generator=g),
+                                       torch.rand(6, 40, generator=g).softmax(-1)),
+                            lambda x, t, w: F.cross_entropy(x, t, label_smoothing=0.1)),
+    # (N, C, d) contiguous: class dim 1 has stride d; moving it last would need a copy
+    "class dim 1 of a 3-D input": (lambda g: (torch.randn(3, 40, 5, generator=g),
+                                              torch.randint(0, 40, (3, 5), generator=g)),
+                                   lambda x, t, w: F.cross_entropy(x, t, w, reduction="none")),
+}
+SUPPORTED = {
+    "nn.CrossEntropyLoss": (
+        lambda g: (torch.randn(14, 40, generator=g) * 3, torch.randint(0, 40, (14,), generator=g)),
+        lambda x, t, w: torch.nn.CrossEntropyLoss(w, ignore_index=3, label_smoothing=0.1)(x, t)),
+    "class dim 1 of a transposed view": (
+        lambda g: (torch.randn(2, 7, 40, generator=g) * 3,
+                   torch.randint(0, 40, (2, 7), generator=g)),
+        lambda x, t, w: F.cross_entropy(x.transpose(1, 2), t, w, reduction="none")),
+    "nll_loss(log_softmax)": (
+        lambda g: (torch.randn(2, 7, 40, generator=g) * 3,
+                   torch.randint(0, 40, (2, 7), generator=g)),
+        lambda x, t, w: F.nll_loss(F.log_softmax(x, dim=-1).flatten(0, 1), t.flatten(), w,
+                                   reduction="sum")),
+    "aten.cross_entropy_loss": (
+        lambda g: (torch.randn(2, 7, 40, generator=g) * 3,
+                   torch.randint(0, 40, (2, 7), generator=g)),
+        lambda x, t, w: torch.ops.aten.cross_entropy_loss(x.view(-1, 40), t.view(-1), w,
+                                                          1, 3, 0.2)),
+}
+
+
+def _cases(table):
+    g = torch.Generator().manual_seed(0)
+    cases = []
+    for name, (make, fn) in table.items():
+        x, t = make(g)
+        if t.dtype == torch.int64:
+            t.view(-1)[:2] = 3          # two rows on the ignore_index of some forms
+        cases.append((name, x, t, fn))
+    return cases, torch.rand(40, generator=g) + 0.5
+
+
+def _all_losses_and_grads(cases, weight):
+    def run(*xs):
+        losses = [fn(x, t, weight.to(x.dtype)) for (_, _, t, fn), x in zip(cases, xs)]
+        sum(loss.sum() for loss in losses).backward()
+        return losses
+    xs = [x.clone().requires_grad_() for _, x, _, _ in cases]
+    return run, xs
+
+
+@pytest.mark.parametrize("table", ["supported", "unsupported"])
+def test_loss_forms_compile_and_match_float64(table):
+    """Each form in one compiled function; supported ones must be routed, the others kept
+    stock; all must match stock PyTorch in float64, loss and gradient."""
+    cases, weight = _cases(SUPPORTED if table == "supported" else UNSUPPORTED)
+    run, xs = _all_losses_and_grads(cases, weight)
+    inductor_ce.enable()
+    _, graph = _run_routed_graph(run, *xs)          # the pass alone: which calls it took
+    assert len(_routed_inputs(graph)) == (len(cases) if table == "supported" else 0)
+    for x in xs:
+        x.grad = None
+    losses, code = _compile_and_run(run, *xs)
+    assert _codegen.uses_fused_op(code) == (table == "supported")
+    inductor_ce.disable()
+    ref_run, ref_xs = _all_losses_and_grads(
+        [(n, x.double(), t.double() if t.is_floating_point() else t, fn)
+         for n, x, t, fn in cases], weight.double())
+    ref_losses = ref_run(*ref_xs)
+    for (name, *_), loss, ref, x, x_ref in zip(cases, losses, ref_losses, xs, ref_xs):
+        assert loss.dtype == torch.float32 and loss.shape == ref.shape, name
+        torch.testing.assert_close(loss, ref.float(), rtol=1e-5, atol=1e-6, msg=name)
+        torch.testing.assert_close(x.grad, x_ref.grad.float(), rtol=1e-5, atol=1e-7, msg=name)
+
+
+def test_upcast_is_dropped_and_stock_dtypes_kept():
+    """Graph level: for (h @ W.T).float() -> shift -> .contiguous().view(-1, V), our op gets
+    the bf16 logits (a strided view, no upcast, no copy); F.cross_entropy called on bf16
+    logits directly still returns bf16."""
+    g = torch.Generator().manual_seed(0)
+    V = 96
+    h = torch.randn(2, 9, 16, generator=g).bfloat16()
+    w = (torch.randn(V, 16, generator=g) / 4).bfloat16()
+    t = torch.randint(0, V, (2, 9), generator=g)
+
+    def upcast_loss(h, w, t, upcast=torch.float32):
+        logits = (h @ w.T).to(upcast)
+        return F.cross_entropy(logits[:, :-1].contiguous().view(-1, V), t[:, 1:].reshape(-1),
+                               reduction="sum")
+
+    def bf16_loss(h, w, t):
+        return F.cross_entropy((h @ w.T).view(-1, V), t.view(-1), reduction="none")
+
+    inductor_ce.enable()
+    loss, graph = _run_routed_graph(upcast_loss, h, w, t)
+    (x,) = _routed_inputs(graph)
+    assert x.dtype == torch.bfloat16 and x.shape == (2, 8, V) and not x.is_contiguous()
+    assert not [n for n in graph[0].nodes if n.target in ("float", "contiguous")]
+    assert loss.dtype == torch.float32
+    ref = upcast_loss(h, w, t, torch.float64)   # the same bf16 logits, in float64
+    torch.testing.assert_close(loss, ref.float(), rtol=1e-5, atol=0)
+
+    loss, graph = _run_routed_graph(bf16_loss, h, w, t)
+    assert len(_routed_inputs(graph)) == 1 and loss.dtype == torch.bfloat16
+    ref = F.cross_entropy((h @ w.T).double().view(-1, V), t.view(-1), reduction="none")
+    torch.testing.assert_close(loss.float(), ref.float(), rtol=8e-3, atol=0)  # bf16 rounding
+
+
+def test_upcast_pattern_compiled_end_to_end():
+    g = torch.Generator().manual_seed(0)
+    V = 384
+    h = torch.randn(2, 9, 32, generator=g).bfloat16()
+    w = (torch.randn(V, 32, generator=g) / 4).bfloat16().requires_grad_()
+    target = torch.randint(0, V, (2, 9), generator=g)
+
+    def step(h, w, t, upcast=torch.float32):
+        logits = (h @ w.T).to(upcast)
+        loss = F.cross_entropy(logits[:, :-1].contiguous().view(-1, V), t[:, 1:].reshape(-1),
+                               reduction="sum")
+        loss.backward()
+        return loss
+
+    inductor_ce.enable()
+    loss, code = _compile_and_run(step, h, w, target)
+    assert _codegen.uses_fused_op(code) and loss.dtype == torch.float32
+    grad, w.grad = w.grad, None
+    assert grad.dtype == torch.bfloat16
+    ref = step(h, w, target, torch.float64)        # float64 loss of the same bf16 logits
+    torch.testing.assert_close(loss, ref.float(), rtol=1e-5, atol=0)
+    # the gradient of w is a bf16 matmul of a bf16 logits gradient: bf16 tolerance
+    torch.testing.assert_close(grad.float(), w.grad.float(), rtol=2e-2, atol=2e-3)
+
+
+def test_in_place_update_between_upcast_and_loss_is_respected():
+    def f(x, t):
+        y = x * 1.0
+        z = y.float()
+        y.mul_(3.0)          # z holds the values from before the update
+        return F.cross_entropy(z.view(-1, z.shape[-1]), t.view(-1)) + y.float().mean()
+
+    g = torch.Generator().manual_seed(0)
+    x, t = torch.randn(4, 30, generator=g).bfloat16(), torch.randint(0, 30, (4,), generator=g)
+    inductor_ce.enable()
+    loss, code = _compile_and_run(f, x, t)
+    assert _codegen.uses_fused_op(code)
+    torch.testing.assert_close(loss, f(x.double(), t).float(), rtol=1e-5, atol=0)
+
+
+def test_dynamic_shapes_one_compile_many_row_counts():
+    def f(x, t):
+        return F.cross_entropy(x.float(), t, ignore_index=0)
+
+    inductor_ce.enable()
+    compiled = torch.compile(f, dynamic=True)
+    g = torch.Generator().manual_seed(0)
+    codes = []
+    for rows in (5, 9, 17):
+        x = torch.randn(rows, 64, generator=g).bfloat16()
+        t = torch.randint(0, 64, (rows,), generator=g)
+        loss, c = _compat.generated_code(compiled, x, t) if rows == 5 else (compiled(x, t), [])
+        codes += c
+        torch.testing.assert_close(loss, f(x.double(), t).float(), rtol=1e-5, atol=0)
+    assert _codegen.uses_fused_op("\n".join(codes))
+
+
+def test_eager_code_is_untouched():
+    x, t = torch.randn(4, 10), torch.randint(0, 10, (4,))
+    before, seen = F.cross_entropy(x, t), dict(routing.counters)
+    with inductor_ce.enabled():
+        assert torch.equal(F.cross_entropy(x, t), before)
+        assert F.cross_entropy.__module__ == "torch.nn.functional"
+    assert dict(routing.counters) == seen     # the pass never ran
+
+
+@pytest.mark.slow
+def test_hugging_face_llama_loss_routed_and_matches():
+    transformers = pytest.importorskip("transformers")
+    cfg = transformers.LlamaConfig(vocab_size=320, hidden_size=32, intermediate_size=64,
+                                   num_hidden_layers=1, num_attention_heads=2,
+                                   num_key_value_heads=2, max_position_embeddings=32)
+    torch.manual_seed(0)
+    model = transformers.LlamaForCausalLM(cfg)
+    ids = torch.randint(0, 320, (2, 12))
+    labels = ids.clone()
+    labels[0, -3:] = -100
+
+    def loss_of(m):
+        return m(input_ids=ids, labels=labels).loss
+
+    inductor_ce.enable()
+    loss, code = _compile_and_run(lambda: loss_of(model))
+    assert _codegen.uses_fused_op(code)
+    inductor_ce.disable()
+    ref = loss_of(copy.deepcopy(model).double())
+    torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
