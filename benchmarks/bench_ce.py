@@ -83,6 +83,24 @@ def triton_ref_forward(x, t, chunk=8192, warps=8):
 
 # --- contenders -----------------------------------------------------------------------------
 
+class _Chunked:
+    """ours/compile with the lowering's chunk length set while it compiles (tuning runs)."""
+
+    def __init__(self, chunk, dynamic):
+        self.chunk, self.fn = chunk, torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t),
+                                                   dynamic=dynamic or None)
+
+    def __call__(self, x, t):
+        saved, inductor_ce.lowering.CHUNK = inductor_ce.lowering.CHUNK, self.chunk
+        try:
+            return self.fn(x, t)
+        finally:
+            inductor_ce.lowering.CHUNK = saved
+
+
+CHUNKS: list[int] = []
+
+
 def contenders(dynamic: bool):
     def ours(x, t):
         return inductor_ce.cross_entropy(x, t)
@@ -94,6 +112,8 @@ def contenders(dynamic: bool):
         "ours/compile": torch.compile(ours, dynamic=dynamic or None),
         "stock/compile": torch.compile(stock, dynamic=dynamic or None),
     }
+    for chunk in CHUNKS:
+        out[f"ours/compile chunk={chunk}"] = _Chunked(chunk, dynamic)
     if not dynamic:
         out["ours/eager"] = ours
         out["stock/eager"] = stock
@@ -227,8 +247,11 @@ def main():
     p.add_argument("--no-dynamic", action="store_true")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--skip-eager", action="store_true")
+    p.add_argument("--chunks", nargs="*", type=int, default=[],
+                   help="also compile ours with these forward chunk lengths (tuning)")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
     args = p.parse_args()
+    CHUNKS.extend(args.chunks)
     torch.backends.cuda.matmul.allow_tf32 = False
     bw = copy_bandwidth()
     gpu = torch.cuda.get_device_name().replace(" ", "-")

@@ -16,11 +16,12 @@ How is the forward parallelized? (Triton backends)
 
         m_c   = max_{j in c, j != t} z_j            chunk max of the non-target logits
         s_c   = sum_{j in c, j != t} exp(z_j - m_c) one exp per element (no online rescale)
-        zt_c  = max_{j in c} (z_j if j == t else -inf)
+        zt_c  = sum_{j in c} (z_j if j == t else 0)
         swz_c = sum_{j in c} w_j z_j                (label smoothing only)
 
     A small kernel over the (R, nc) partials combines them:
-        M = max_c m_c,  lse_nt = M + log sum_c s_c exp(m_c - M),  z_t = max_c zt_c.
+        M = max_c m_c,  lse_nt = M + log sum_c s_c exp(m_c - M),  z_t = sum_c zt_c
+        (-inf for a row without target column).
     Few rows still spread over the GPU (R x nc programs), and a row never goes through
     Inductor's online-softmax loop, which costs two exponentials per element.
     When ``V <= C`` the partials are the result (one kernel).
@@ -39,12 +40,14 @@ import torch
 from . import _compat
 from ._compat import F32, ops
 
-# Chunk length of the two-level forward. Inductor keeps an INNER reduction persistent (the
-# chunk in registers, one load) up to 1024 elements (torch/_inductor/choices.py); a longer
-# chunk would become a loop over the chunk, which re-reads it for the dependent sum-exp.
+# Chunk length of the two-level forward. The chunk must stay a persistent reduction (in
+# registers, one load): a loop over the chunk would re-read it for the dependent sum-exp.
+# Inductor keeps INNER reductions persistent up to 1024 elements (choices.py). Measured on
+# the H200 (benchmarks/NOTES.md): 1024 beats 2048-8192 (looped chunks) by 1.7x.
 CHUNK = 1024
 
 _NEG_INF = float("-inf")
+LOG2E = 1.4426950408889634
 
 
 def _f32(value: float):
@@ -60,11 +63,28 @@ def _logit(x_load, softcap):
     return z
 
 
-def _is_target(col, t_load, ignore_index, t_dtype):
-    """[j == t], False for rows whose target is ignore_index (they have no target column)."""
-    has_t = ops.ne(t_load, ops.constant(ignore_index, t_dtype))
-    hit = ops.eq(ops.index_expr(col, torch.int64), ops.to_dtype(t_load, torch.int64))
-    return ops.logical_and(has_t, hit)
+def _exp(v):
+    """exp(v) = exp2(v * log2 e): a multiply and the hardware's ex2. Inductor's ops.exp is
+    libdevice's expf, several times the instructions, and these kernels are bound by
+    instructions per element as much as by bytes (benchmarks/NOTES.md). exp(-inf) stays 0."""
+    return ops.exp2(ops.mul(v, _f32(LOG2E)))
+
+
+def _target_column(t_load, ignore_index, vocab):
+    """The row's target column as int32, -1 when it has none (ignore_index; also a value
+    outside [0, V), which cross_entropy rejects before it gets here). Computed once per row;
+    an int32 compare with the column costs one instruction per element, int64 more."""
+    t64 = ops.to_dtype(t_load, torch.int64)
+    valid = ops.logical_and(
+        ops.ne(t64, ops.constant(ignore_index, torch.int64)),
+        ops.logical_and(ops.ge(t64, ops.constant(0, torch.int64)),
+                        ops.lt(t64, ops.index_expr(vocab, torch.int64))))
+    return ops.where(valid, ops.to_dtype(t64, torch.int32), ops.constant(-1, torch.int32))
+
+
+def _is_target(col, t_col):
+    """[j == t] (int32 compare; never true for a row with no target column)."""
+    return ops.eq(ops.index_expr(col, torch.int32), t_col)
 
 
 def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
@@ -72,7 +92,6 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     *rows, vocab = _compat.size(logits)
     x_at, t_at = _compat.loader(logits), _compat.loader(target)
     w_at = None if weight is None else _compat.loader(weight)
-    t_dtype = target.get_dtype()
 
     static_v = _compat.static_int(vocab)
     single = not _compat.is_triton(device) or (static_v is not None and static_v <= CHUNK)
@@ -92,7 +111,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
             in_range = ops.lt(ops.index_expr(col, torch.int32), ops.index_expr(vocab, torch.int32))
         load = lambda: _logit(x_at([*row, col]), softcap)  # noqa: E731
         z = load() if in_range is None else ops.masked(in_range, load, _NEG_INF)
-        return z, _is_target(col, t_at(row), ignore_index, t_dtype), col, in_range
+        t_col = _target_column(t_at(row), ignore_index, vocab)
+        return z, _is_target(col, t_col), col, in_range
 
     def chunk_max(index, rindex):
         z, is_t, _, _ = element(index, rindex)
@@ -106,15 +126,22 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
 
     def chunk_sumexp(index, rindex):
         z, is_t, _, _ = element(index, rindex)
-        e = ops.exp(ops.sub(z, safe(m_at(index))))
-        return ops.where(is_t, _f32(0.0), e)
+        # The target (and a padded tail) enter as -inf: exp gives 0, no select needed.
+        z_nt = ops.where(is_t, _f32(_NEG_INF), z)
+        return _exp(ops.sub(z_nt, safe(m_at(index))))
 
     def chunk_target(index, rindex):
+        # A sum, not a max: at most one column per row is the target, and Inductor's max
+        # (NaN-propagating) costs three instructions per element where a sum costs one.
         z, is_t, _, _ = element(index, rindex)
-        return ops.where(is_t, z, _f32(_NEG_INF))
+        return ops.where(is_t, z, _f32(0.0))
+
+    def with_target(row, value):  # rows with no target column get z_t = -inf
+        has_t = ops.ge(_target_column(t_at(row), ignore_index, vocab), ops.constant(0, torch.int32))
+        return ops.where(has_t, value, _f32(_NEG_INF))
 
     s = _compat.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
-    zt = _compat.reduction(device, chunk_target, ranges, [chunk], "max")
+    zt = _compat.reduction(device, chunk_target, ranges, [chunk], "sum")
     if smooth:
         def chunk_wz(index, rindex):
             z, _, col, in_range = element(index, rindex)
@@ -131,7 +158,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
             # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
             return ops.add(m_at(index), ops.log(s_at(index)))
         lse_nt = _compat.pointwise(device, F32, lse_nt_fn, rows)
-        z_t = zt
+        z_t = _compat.pointwise(device, F32, lambda i: with_target(i, zt_at(i)), rows)
         sum_wz = swz if smooth else _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
         return lse_nt, z_t, sum_wz
 
@@ -141,13 +168,15 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
 
     def rescaled(i, r):  # s_c * exp(m_c - M); chunks with m_c = -inf hold no mass
         m_c = m_at([*i, r[0]])
-        scaled = ops.mul(s_at([*i, r[0]]), ops.exp(ops.sub(m_c, safe(big_m_at(i)))))
+        scaled = ops.mul(s_at([*i, r[0]]), _exp(ops.sub(m_c, safe(big_m_at(i)))))
         return ops.where(ops.eq(m_c, _f32(_NEG_INF)), _f32(0.0), scaled)
 
     big_s_at = _compat.loader(_compat.reduction(device, rescaled, rows, [n_chunks], "sum"))
     lse_nt = _compat.pointwise(
         device, F32, lambda i: ops.add(big_m_at(i), ops.log(big_s_at(i))), rows)
-    z_t = _compat.reduction(device, lambda i, r: zt_at([*i, r[0]]), rows, [n_chunks], "max")
+    zt_sum_at = _compat.loader(
+        _compat.reduction(device, lambda i, r: zt_at([*i, r[0]]), rows, [n_chunks], "sum"))
+    z_t = _compat.pointwise(device, F32, lambda i: with_target(i, zt_sum_at(i)), rows)
     if smooth:
         swz_at = _compat.loader(swz)
         sum_wz = _compat.reduction(device, lambda i, r: swz_at([*i, r[0]]), rows, [n_chunks],
@@ -171,15 +200,16 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     lse_at, a_at, b_at = (_compat.realized_loader(v) for v in (lse_nt, a, b))
     c_at = None if c is None else _compat.realized_loader(c)
     w_at = None if weight is None else _compat.loader(weight)
-    t_dtype, out_dtype = target.get_dtype(), logits.get_dtype()
+    out_dtype = logits.get_dtype()
+    logits_vocab = _compat.size(logits)[-1]
 
     def grad(index):
         row, col = index[:-1], index[-1]
         z = _logit(x_at(index), softcap)
-        is_t = _is_target(col, t_at(row), ignore_index, t_dtype)
+        is_t = _is_target(col, _target_column(t_at(row), ignore_index, logits_vocab))
         lse = lse_at(row)
         shift = ops.where(ops.eq(lse, _f32(_NEG_INF)), _f32(0.0), lse)
-        g = ops.where(is_t, b_at(row), ops.mul(a_at(row), ops.exp(ops.sub(z, shift))))
+        g = ops.where(is_t, b_at(row), ops.mul(a_at(row), _exp(ops.sub(z, shift))))
         if c_at is not None:
             w = _f32(1.0) if w_at is None else ops.to_dtype(w_at([col]), F32)
             g = ops.add(g, ops.mul(c_at(row), w))
@@ -207,7 +237,7 @@ def ensure_cache_salt() -> None:
     """Called when our ops are traced (their fake kernels), so the salt is in place before
     Inductor computes a cache key, even if the user replaced the pass slot after import."""
     if SALT is not None:
-        _compat.ensure_salt(SALT)
+        _compat.ensure_salt(f"{SALT}-chunk{CHUNK}")
 
 
 def register() -> bool:

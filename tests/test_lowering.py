@@ -19,6 +19,8 @@ import torch
 
 import inductor_ce
 from _reference import reference
+from _codegen_checks import (_allocated_with_last_dim, _logits_kernel,
+                             _vocab_symbol)
 from inductor_ce import _codegen, _compat, lowering
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,45 +44,24 @@ def _case(cases, name):
     return case
 
 
-def _kernels(code: str) -> dict[str, str]:
-    """Triton kernel name -> source, from a generated module."""
-    return {m[1]: m[2] for m in re.finditer(
-        r"^(\w+) = async_compile\.triton\('\w+', '''(.*?)'''", code, re.S | re.M)}
-
-
-def _allocated_with_last_dim(code: str, size: int) -> list[str]:
-    return [m[1] for m in re.finditer(r"^\s*(\w+) = empty_strided\w*\(\(([^()]*)\)", code, re.M)
-            if [d.strip() for d in m[2].split(",") if d.strip()][-1:] == [str(size)]
-            and len([d for d in m[2].split(",") if d.strip()]) >= 2]
-
-
-def _logits_kernel(code: str, vocab: int) -> str:
-    """The source of the single kernel that reads the logits (asserting there is one)."""
-    reads = _codegen.logits_reads(code, vocab)
-    assert not reads.extern, f"the logits go to an opaque call: {reads.extern}"
-    assert len(reads.kernels) == 1, f"{len(reads.kernels)} kernels read the logits: {reads}"
-    name, loads = next(iter(reads.kernels.items()))
-    assert loads == 1, f"{name} loads the logits {loads} times"
-    return _kernels(code)[name]
-
-
 # --- 1. forward: one kernel, one load of the logits, no T x V write ------------------------
 
 @pytest.mark.parametrize("name", TRITON_CASES)
 def test_forward_reads_the_logits_once(cases, name):
     case = _case(cases, name)
-    src = _logits_kernel(case["fwd"], case["vocab"])
+    vocab = _vocab_symbol(case["fwd"]) if name == "dynamic" else case["vocab"]
+    src = _logits_kernel(name, case["fwd"], vocab)
     assert "triton_per_" in src or "def triton_per" in src, "not a persistent reduction"
-    assert "max2" in src and "tl.sum" in src and "exp" in src  # max, sum-exp in that kernel
+    assert "max2" in src and "tl.sum" in src and "exp2" in src  # max, sum-exp in that kernel
     expected = 1 if name == "lm_head" else 0  # the mm writes the logits; we write nothing
-    assert len(_allocated_with_last_dim(case["fwd"], case["vocab"])) == expected
+    assert len(_allocated_with_last_dim(case["fwd"], vocab)) == expected
 
 
 def test_forward_kernel_carries_every_option(cases):
-    src = _logits_kernel(_case(cases, "all_options")["fwd"], 1100)
+    src = _logits_kernel("all_options", _case(cases, "all_options")["fwd"], 1100)
     assert "tanh" in src  # softcap applied to the one load
-    assert src.count("tl.sum(") == 2  # sum-exp and the label-smoothing sum w_j z_j
-    assert src.count("max2(") == 2  # chunk max and target logit
+    assert src.count("tl.sum(") == 3  # sum-exp, target logit, label-smoothing sum w_j z_j
+    assert src.count("max2(") == 1  # chunk max
 
 
 def test_few_rows_spread_over_chunks(cases):
@@ -94,7 +75,7 @@ def test_few_rows_spread_over_chunks(cases):
 
 def test_small_vocabulary_is_one_kernel(cases):
     code = _case(cases, "small_vocab")["fwd"]
-    _logits_kernel(code, 300)
+    _logits_kernel("small_vocab", code, 300)
     assert len(re.findall(r"\bdef triton_per_fused_ce_fwd", code)) == 1  # no second level
 
 
@@ -103,11 +84,12 @@ def test_small_vocabulary_is_one_kernel(cases):
 @pytest.mark.parametrize("name", TRITON_CASES)
 def test_backward_is_one_kernel(cases, name):
     case = _case(cases, name)
-    src = _logits_kernel(case["bwd"], case["vocab"])
+    vocab = _vocab_symbol(case["fwd"]) if name == "dynamic" else case["vocab"]
+    src = _logits_kernel(name, case["bwd"], vocab)
     assert "def triton_poi_" in src
     body = src[src.index("def triton_poi_"):]
     assert len(re.findall(r"tl\.store\(", body)) == 1
-    assert body.count("exp(") == 1, "one exponential per element"
+    assert body.count("exp2(") == 1 and "exp(" not in body, "one exponential per element"
     # Low-precision values only at the ends: loaded then upcast, stored with one rounding.
     assert "tl.bfloat16" not in body and "tl.float16" not in body
 
@@ -116,7 +98,7 @@ def test_backward_is_one_kernel(cases, name):
 
 def test_prologue_fuses_and_saves_the_bf16_input(cases):
     case = _case(cases, "prologue")
-    src = _logits_kernel(case["fwd"], 1100)
+    src = _logits_kernel("prologue", case["fwd"], 1100)
     assert "tanh" in src and "0.7" in src or "1.428" in src  # temperature and softcap inline
     assert not _allocated_with_last_dim(case["fwd"], 1100), "an fp32 copy is saved"
     saved = re.search(r"return \((.*)\)", case["fwd"])[1]
@@ -127,7 +109,7 @@ def test_prologue_fuses_and_saves_the_bf16_input(cases):
 # --- 4. memory: the gradient overwrites the dead logits (donated buffer) --------------------
 
 def test_lm_head_gradient_reuses_the_logits_storage(cases):
-    src = _logits_kernel(_case(cases, "lm_head")["bwd"], 1100)
+    src = _logits_kernel("lm_head", _case(cases, "lm_head")["bwd"], 1100)
     assert re.search(r"tl\.load\(in_out_ptr0", src) and re.search(r"tl\.store\(in_out_ptr0",
                                                                    src)
 

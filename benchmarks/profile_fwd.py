@@ -1,0 +1,23 @@
+"""One compiled forward of inductor_ce and of the hand-written reference, for Nsight Compute.
+
+    ncu --clock-control none --kernel-name regex:'ce_fwd_0|_chunk_stats' --launch-skip 2 \
+        --launch-count 2 --section SpeedOfLight python benchmarks/profile_fwd.py 16384 128256
+"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import inductor_ce  # noqa: E402
+from bench_ce import triton_ref_forward  # noqa: E402
+
+T, V = int(sys.argv[1]), int(sys.argv[2])
+x = (torch.randn(T, V, device="cuda") * 2).to(torch.bfloat16)
+t = torch.randint(0, V, (T,), device="cuda")
+fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t))
+for _ in range(3):  # compile + autotune, then the launches ncu profiles
+    fn(x, t)
+    triton_ref_forward(x, t)
+torch.cuda.synchronize()
