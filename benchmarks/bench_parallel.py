@@ -112,7 +112,7 @@ def check_margins(rank, world, compiled, vocab=32000):
 
 def timing(rank, world, rows, vocab, bw):
     from torch.distributed.device_mesh import init_device_mesh
-    from torch.distributed.tensor import DTensor, Shard
+    from torch.distributed.tensor import DTensor, Replicate, Shard
     from torch.distributed.tensor.parallel import loss_parallel
 
     mesh = init_device_mesh("cuda", (world,))
@@ -127,10 +127,13 @@ def timing(rank, world, rows, vocab, bw):
     def ours(x):
         return vocab_parallel_cross_entropy(x, t)
 
+    t_dt = DTensor.from_local(t, mesh, [Replicate()], run_check=False)
+
     def stock(x):
+        # TorchTitan's pattern: logits sharded on the class dim, labels replicated.
         dx = DTensor.from_local(x, mesh, [Shard(1)], run_check=False)
         with loss_parallel():
-            return F.cross_entropy(dx, t)
+            return F.cross_entropy(dx, t_dt)
 
     def stock_step(fn):
         def step(x):

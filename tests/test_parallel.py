@@ -489,6 +489,11 @@ def _worker(suite, rank, world, port, out):
         dist.barrier()
     with open(os.path.join(out, f"rank{rank}.json"), "w") as fh:
         json.dump(results, fh)
+    if CUDA:
+        # Seen on the H200 (torch 2.11): the process segfaults while tearing down gloo with
+        # CUDA tensors, after every case ran and reported. Leave without the teardown.
+        sys.stdout.flush()
+        os._exit(0)
     dist.destroy_process_group()
 
 
