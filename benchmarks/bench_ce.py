@@ -245,6 +245,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--shapes", nargs="*", default=SHAPES)
     p.add_argument("--no-dynamic", action="store_true")
+    p.add_argument("--dynamic-shapes", nargs="*", default=LARGE,
+                   help="shapes also measured with the row dimension marked dynamic")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--skip-eager", action="store_true")
     p.add_argument("--chunks", nargs="*", type=int, default=[],
@@ -257,31 +259,39 @@ def main():
     gpu = torch.cuda.get_device_name().replace(" ", "-")
     print(f"{gpu}, torch {torch.__version__}, triton {triton.__version__}, "
           f"copy {bw / 1e12:.2f} TB/s", flush=True)
-    rows = []
+    os.makedirs(args.out, exist_ok=True)
+    stem = os.path.join(args.out, f"{gpu}-torch{torch.__version__.split('+')[0]}")
+    rows, memory = [], {}
+
+    def save():  # after every step, so that a run cut short still leaves its numbers
+        result = dict(gpu=gpu, torch=torch.__version__, triton=triton.__version__,
+                      python=platform.python_version(), copy_bw=bw, rows=rows,
+                      lm_head_peak_gib=memory, command="python " + " ".join(sys.argv))
+        with open(stem + ".json", "w") as f:
+            json.dump(result, f, indent=1)
+        table = markdown(rows, bw)
+        if memory:
+            table += ("\n\nLM-head step peak memory above the step's inputs (h 16384x4096, "
+                      "W 128256x4096, bf16, compiled): " +
+                      ", ".join(f"{k} {v:.2f} GiB" for k, v in memory.items()))
+        with open(stem + ".md", "w") as f:
+            f.write(table + "\n")
+        plot(rows, stem + ".png")
+        return table
+
+    if not args.no_memory:  # first: it needs the most memory
+        memory.update({w: lm_head_peak(w) for w in ("ours", "stock")})
+        print(memory, flush=True)
     for spec in args.shapes:
         torch._dynamo.reset()
         rows += bench_shape(spec, bw, dynamic=False, skip_eager=args.skip_eager)
-        if not args.no_dynamic and spec in LARGE + ["4096x151936"]:
+        if not args.no_dynamic and spec in args.dynamic_shapes:
             torch._dynamo.reset()
             rows += bench_shape(spec, bw, dynamic=True, skip_eager=True)
+        save()
         print(markdown([r for r in rows if r["shape"] == spec], bw).split("\n", 4)[-1],
               flush=True)
-    memory = {} if args.no_memory else {w: lm_head_peak(w) for w in ("ours", "stock")}
-    result = dict(gpu=gpu, torch=torch.__version__, triton=triton.__version__,
-                  python=platform.python_version(), copy_bw=bw, rows=rows,
-                  lm_head_peak_gib=memory, command=" ".join(sys.argv))
-    os.makedirs(args.out, exist_ok=True)
-    stem = os.path.join(args.out, f"{gpu}-torch{torch.__version__.split('+')[0]}")
-    with open(stem + ".json", "w") as f:
-        json.dump(result, f, indent=1)
-    table = markdown(rows, bw)
-    if memory:
-        table += "\n\nLM-head step peak memory (h 16384x4096, W 128256x4096, bf16, compiled): " + \
-            ", ".join(f"{k} {v:.2f} GiB" for k, v in memory.items())
-    with open(stem + ".md", "w") as f:
-        f.write(table + "\n")
-    plot(rows, stem + ".png")
-    print(table)
+    print(save())
 
 
 if __name__ == "__main__":
