@@ -9,7 +9,7 @@ Notation (one row i of the logits; the class dimension is the last one):
     t        the row's target column; a row whose target is ``ignore_index`` has none
     w_j      class weight (1 when no weight is given)
 
-Forward statistics (shard-combinable: see ``inductor_ce._math.combine_shards``):
+Forward statistics (shard-combinable: see ``inductor_ce.parallel``):
 
     lse_nt = log sum_{j != t} exp(z_j)      logsumexp over the NON-target logits
     z_t    = z_t, or -inf when the row has no target column
