@@ -253,6 +253,19 @@ def set_pre_grad_pass(graph_pass) -> None:
     inductor_config.pre_grad_custom_pass = graph_pass
 
 
+def mark_cacheable(function, key) -> None:
+    """Let AOTAutograd's cache take graphs that call ``function`` (a Python function, which
+    it otherwise refuses), keyed by ``key``; ``key=None`` withdraws it. Needed where the
+    pre-grad pass runs before that cache's lookup (torch 2.11; 2.13 looks up first)."""
+    table = getattr(inductor_config, "unsafe_marked_cacheable_functions", None)
+    if table is None:
+        return
+    name = f"{function.__module__}.{function.__name__}"
+    table = {k: v for k, v in table.items() if k != name}
+    inductor_config.unsafe_marked_cacheable_functions = \
+        table if key is None else {**table, name: key}
+
+
 def patch_inductor_config(**changes):
     """``torch._inductor.config.patch`` (a context manager and decorator)."""
     return inductor_config.patch(changes)

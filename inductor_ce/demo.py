@@ -10,8 +10,8 @@ is the usual ``F.cross_entropy(logits.float()[..., :-1, :].view(-1, V), ...)``, 
 twice from the same weights: stock ``torch.compile``, and ``torch.compile`` after
 ``inductor_ce.enable()``. Shows that the loss curves agree, how many times each forward
 reads the logits (counted in the generated code), and with ``--device cuda`` the time of a
-training step and the peak memory above the weights. Writes a PNG of the loss curves when
-matplotlib is installed.
+training step and its peak memory above the weights and optimizer state. Writes a PNG of the
+loss curves when matplotlib is installed.
 """
 from __future__ import annotations
 
@@ -137,16 +137,17 @@ class Bar:
 def train_compiled(model, data, routed: bool, device: str, amp: bool, desc: str):
     """Compile a copy of ``model`` (routing on or off), train it on ``data``. Returns the
     losses, the generated code (forward first), the step times after compilation and the
-    peak memory of a steady-state step above what was allocated before it (CUDA)."""
+    peak memory of steady-state steps above the weights, optimizer state and data (CUDA)."""
     (inductor_ce.enable if routed else inductor_ce.disable)()
     compiled = torch.compile(copy.deepcopy(model))
     bar = Bar(len(data), desc)
-    stamps = []
+    stamps, base = [], [0]
 
     def on_step(loss):
         if device == "cuda":
             torch.cuda.synchronize()
             if len(stamps) == 1:        # from the 2nd step on: steady state
+                base[0] = torch.cuda.memory_allocated()   # weights, optimizer state, data
                 torch.cuda.reset_peak_memory_stats()
         stamps.append(time.perf_counter())
         bar.update(f"loss {loss.item():.4f}")
@@ -155,12 +156,11 @@ def train_compiled(model, data, routed: bool, device: str, amp: bool, desc: str)
         with torch.autocast(device, dtype=torch.bfloat16, enabled=amp):
             return gpt.train(compiled, data, on_step=on_step)
 
-    base = torch.cuda.memory_allocated() if device == "cuda" else 0
     losses, codes = _compat.generated_code(run)
     bar.close()
     inductor_ce.disable()
     steps = [b - a for a, b in zip(stamps[1:], stamps[2:])]
-    peak = torch.cuda.max_memory_allocated() - base if device == "cuda" else None
+    peak = torch.cuda.max_memory_allocated() - base[0] if device == "cuda" else None
     return dict(losses=losses, codes=codes, step_s=steps, peak=peak)
 
 
@@ -234,7 +234,7 @@ def part2(device: str, steps: int, png: str, triton: bool, out=print):
     if device == "cuda":
         for name, r in results.items():
             out(f"  {name:<22} step {1e3 * statistics.median(r['step_s']):8.2f} ms (median), "
-                f"peak memory above the weights {r['peak'] / 2**30:6.2f} GiB")
+                f"peak memory {r['peak'] / 2**30:6.2f} GiB above weights + optimizer state")
     if png:
         where = plot(results, png, f"small GPT, {device}: stock vs inductor_ce")
         out(f"\nloss curves: {where}" if where else "\n(no PNG: matplotlib is not installed)")

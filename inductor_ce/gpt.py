@@ -102,9 +102,10 @@ def text_bytes() -> bytes:
 def batches(cfg: GPTConfig, batch_size: int, steps: int, seed: int = 0, device="cpu"):
     """``steps`` batches (input ids, labels): random windows of the text, some cut short and
     padded (padding: token 0, label -100). Labels equal the inputs; the model shifts them."""
-    data = torch.tensor(list(text_bytes()), dtype=torch.long)
-    g = torch.Generator().manual_seed(seed)
     t = cfg.block_size
+    text = list(text_bytes())
+    data = torch.tensor(text * (2 + 2 * t // len(text)), dtype=torch.long)  # > 2 windows
+    g = torch.Generator().manual_seed(seed)
     out = []
     for _ in range(steps):
         start = torch.randint(0, len(data) - t, (batch_size,), generator=g)

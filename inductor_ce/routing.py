@@ -33,6 +33,7 @@ before a function is first compiled, or call ``torch.compiler.reset()``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import inspect
 import operator
@@ -379,6 +380,7 @@ def route(graph: fx.Graph) -> int:
 _enabled = False
 
 
+@functools.lru_cache(None)
 def _source_hash() -> str:
     from . import __version__
     with open(inspect.getfile(_route), "rb") as f:
@@ -413,6 +415,7 @@ def enable() -> None:
     _enabled = True
     if not isinstance(_compat.get_pre_grad_pass(), _RoutingPass):
         _compat.set_pre_grad_pass(_RoutingPass(_compat.get_pre_grad_pass()))
+    _compat.mark_cacheable(_fused_cross_entropy, _source_hash())
 
 
 def disable() -> None:
@@ -422,6 +425,8 @@ def disable() -> None:
     current = _compat.get_pre_grad_pass() if _compat.ROUTING_AVAILABLE else None
     if isinstance(current, _RoutingPass):
         _compat.set_pre_grad_pass(current.inner)
+    if _compat.ROUTING_AVAILABLE:
+        _compat.mark_cacheable(_fused_cross_entropy, None)
     # Else someone wrapped our pass since: it stays in their chain, as a no-op.
 
 

@@ -44,8 +44,10 @@ def triton_red_fused_0(in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK, R0_
 \'\'\', device_str='cuda')
 
 def call(args):
+        buf9 = empty_strided_cuda((32, 100), (1, 32), torch.bfloat16)
+        triton_poi_fused_1.run(primals_2, buf9, 3200, stream=stream0)
         buf0 = empty_strided_cuda((8, 100), (100, 1), torch.bfloat16)
-        extern_kernels.mm(primals_1, primals_2, out=buf0)
+        extern_kernels.mm(primals_1, buf9, out=buf0)
         buf1 = empty_strided_cuda((8, ), (1, ), torch.float32)
         triton_red_fused_0.run(buf0, primals_3, buf1, 8, 100, stream=stream0)
         buf2 = torch.ops.inductor_ce.ce_fwd.default(reinterpret_tensor(buf0, (2, 4, 100), (400, 100, 1), 0), primals_3)
@@ -85,7 +87,8 @@ def call(args):
 def test_read_counter_on_triton_and_cpp_code():
     reads = _codegen.logits_reads(TRITON, 100)
     assert reads.loads == 2 and reads.kernels == {"triton_red_fused_0": 2}
-    assert reads.extern == ["torch.ops.inductor_ce.ce_fwd.default"]      # not the mm's out=
+    # the mm writes buf0 (out=) and reads buf9, a transposed (d, V) weight: neither counts
+    assert reads.extern == ["torch.ops.inductor_ce.ce_fwd.default"]
     # C++: the vectorized body and the scalar gather count; the masked tail does not
     reads = _codegen.logits_reads(CPP, 100)
     assert (reads.loads, reads.extern) == (2, [])

@@ -138,10 +138,20 @@ def test_enable_disable_restore_the_users_pass():
             assert _compat.get_pre_grad_pass().uuid() is None
 
 
-def test_cache_keys_follow_the_routing_state(tmp_path, monkeypatch):
+# torch 2.13 runs a keyed pre-grad pass after the cache lookup ("late"); 2.11 always runs it
+# before ("early"), where the cache sees our routed graph. 2.13 can be told to do the same.
+TIMINGS = ["default"] + (["early"] if hasattr(_compat.inductor_config,
+                                              "pre_grad_pass_timing") else [])
+
+
+@pytest.mark.parametrize("timing", TIMINGS)
+def test_cache_keys_follow_the_routing_state(timing, tmp_path, monkeypatch):
     """FX graph cache and AOTAutograd cache on: a stock compile, then the same function
-    compiled afresh with routing on, must not reuse the stock graph, and the reverse."""
+    compiled afresh with routing on, must not reuse the stock graph, and the reverse; and
+    the routed graph is cached too."""
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
+    if timing != "default":
+        monkeypatch.setattr(_compat.inductor_config, "pre_grad_pass_timing", timing)
 
     def f(x, t):
         loss = F.cross_entropy(x, t, label_smoothing=0.1)
