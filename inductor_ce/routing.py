@@ -217,15 +217,12 @@ def _is_view(node) -> bool:
 
 
 def _is_upcast(node) -> bool:
-    """x.float(), x.to(torch.float32) or x.type(torch.float32) of bf16/fp16/fp32 x."""
+    """x.float(), x.to(torch.float32) or x.type(torch.float32) (or dtype=) of float x."""
     if not (isinstance(node, fx.Node) and node.op == "call_method" and node.target in _CASTS):
         return False
-    args, kwargs = node.args[1:], dict(node.kwargs)
-    if node.target == "float":
-        ok = not args and not kwargs
-    else:
-        dtype = args[0] if len(args) == 1 and not kwargs else kwargs.pop("dtype", None)
-        ok = dtype is torch.float32 and len(args) + len(kwargs) <= 1 - (not args)
+    rest = (tuple(node.args[1:]), dict(node.kwargs))
+    ok = rest == ((), {}) if node.target == "float" \
+        else rest in (((torch.float32,), {}), ((), {"dtype": torch.float32}))
     src, out = _val(node.args[0]), _val(node)
     return ok and isinstance(src, torch.Tensor) and src.dtype in _FLOATS \
         and isinstance(out, torch.Tensor) and out.dtype == torch.float32
@@ -249,8 +246,8 @@ def _strip_row_merges(x: fx.Node) -> fx.Node:
 def _views_to_upcast(x: fx.Node):
     """(upcast node, [view nodes from it to x]) when x = views(upcast(logits)), else None."""
     chain = []
-    while _is_view(x):
-        chain.append(x)
+    while _is_view(x) and not any(isinstance(a, torch.dtype) for a in x.args):
+        chain.append(x)      # (x.view(dtype) reinterprets bytes: not replayable on bf16)
         x = x.args[0]
     return (x, chain[::-1]) if _is_upcast(x) else None
 
@@ -320,19 +317,18 @@ def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
         if x is None:
             return False
         dead = list(_walk(call.input, x))   # the views and the log_softmax
-    if class_dim == -1:
-        src = _strip_row_merges(x)
-        found = _views_to_upcast(src)
-        if found is not None and _no_mutation_between(found[0], node):
-            upcast, views = found
-            dead += [x] + [n for n in _walk(x, upcast)] + [upcast]
-            with graph.inserting_before(node):
-                x = upcast.args[0]
-                for view in views:
-                    x = _replay(graph, view, x)
-        elif src is not x and _no_mutation_between(src, node):
-            dead += list(_walk(x, src))
-            x = src
+    src = _strip_row_merges(x) if class_dim == -1 else x
+    found = _views_to_upcast(src)
+    if found is not None and _no_mutation_between(found[0], node):
+        upcast, views = found
+        dead += list(_walk(x, upcast)) + [upcast]
+        with graph.inserting_before(node):
+            x = upcast.args[0]
+            for view in views:
+                x = _replay(graph, view, x)
+    elif src is not x and _no_mutation_between(src, node):
+        dead += list(_walk(x, src))
+        x = src
     with graph.inserting_before(node):
         new = graph.call_function(
             _fused_cross_entropy, (x, call.target, call.weight),
@@ -425,9 +421,9 @@ def disable() -> None:
     current = _compat.get_pre_grad_pass() if _compat.ROUTING_AVAILABLE else None
     if isinstance(current, _RoutingPass):
         _compat.set_pre_grad_pass(current.inner)
+    # (Else someone wrapped our pass since: it stays in their chain, as a no-op.)
     if _compat.ROUTING_AVAILABLE:
         _compat.mark_cacheable(_fused_cross_entropy, None)
-    # Else someone wrapped our pass since: it stays in their chain, as a no-op.
 
 
 def is_enabled() -> bool:

@@ -297,6 +297,14 @@ def test_upcast_is_dropped_and_stock_dtypes_kept():
     ref = upcast_loss(h, w, t, torch.float64)   # the same bf16 logits, in float64
     torch.testing.assert_close(loss, ref.float(), rtol=1e-5, atol=0)
 
+    def class_dim_1_loss(h, w, t):     # the class dim moved to 1 by a view of the upcast
+        return F.cross_entropy((h @ w.T).float().transpose(1, 2), t, reduction="none")
+
+    loss, graph = _run_routed_graph(class_dim_1_loss, h, w, t)
+    assert [x.dtype for x in _routed_inputs(graph)] == [torch.bfloat16]
+    ref = F.cross_entropy((h @ w.T).double().transpose(1, 2), t, reduction="none")
+    torch.testing.assert_close(loss, ref.float(), rtol=1e-5, atol=0)
+
     loss, graph = _run_routed_graph(bf16_loss, h, w, t)
     assert len(_routed_inputs(graph)) == 1 and loss.dtype == torch.bfloat16
     ref = F.cross_entropy((h @ w.T).double().view(-1, V), t.view(-1), reduction="none")
