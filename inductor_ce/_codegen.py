@@ -140,7 +140,7 @@ def uses_fused_op(code: str) -> bool:
 # --- Structure and normalized text of a graph (codegen_snapshots/, inductor_ce.inspect) -------
 
 _REUSE = re.compile(r"^\s*(\w+) = (\w+); del \2  # reuse", re.M)
-_GET_ARG = re.compile(r"^    (\w+) = rand_strided\(\(([^()]*)\), \([^()]*\), device='[^']*', "
+_GET_ARG = re.compile(r"^    (\w+) = rand_strided\(" + _SHAPE + r", device='[^']*', "
                       r"dtype=torch\.(\w+)\)", re.M)
 _SHORT_DTYPE = {"float32": "f32", "bfloat16": "bf16", "float16": "f16", "float64": "f64",
                 "int64": "i64", "int32": "i32", "bool": "b8", "uint8": "u8", "int8": "i8"}
@@ -152,7 +152,7 @@ def graph_inputs(code: str) -> dict[str, str]:
     """The graph's arguments as ``name -> "bf16[4096, 128256]"`` (or ``"int"`` for a size),
     read from the ``get_args()`` that Inductor appends to a wrapper (sizes are hints there)."""
     body = code[code.find("def get_args():"):]
-    out = {m[1]: f"{_SHORT_DTYPE.get(m[3], m[3])}[{', '.join(_dims(m[2]))}]"
+    out = {m[1]: f"{_SHORT_DTYPE.get(m[4], m[4])}[{', '.join(_dims(m[2]))}]"
            for m in _GET_ARG.finditer(body)}
     for name in re.findall(r"^    (\w+) = -?\d+$", body, re.M):
         out[name] = "int"
@@ -164,7 +164,8 @@ def logits_buffers(code: str, vocab_size) -> set[str]:
     """Every name a (rows, V) tensor goes by: ``buffers_with_last_dim``, arguments of that
     shape, and the names a ``# reuse`` line gives their storage."""
     names = buffers_with_last_dim(code, vocab_size)
-    names |= {n for n, t in graph_inputs(code).items() if t.endswith(f", {vocab_size}]")}
+    names |= {m[1] for m in _GET_ARG.finditer(code[code.find("def get_args():"):])
+              if _rows_of(m[2], m[3], vocab_size)}
     for new, old in _REUSE.findall(code):
         if old in names:
             names.add(new)

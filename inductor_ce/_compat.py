@@ -332,3 +332,97 @@ def _exception_chain(e):
         seen.append(e)
         e = getattr(e, "inner_exception", None) or e.__cause__ or e.__context__
     return seen
+
+
+# === Generated code without compiling or running it (codegen_snapshots/, inductor_ce.inspect) ===
+# AOTAutograd normally compiles the backward graph lazily, at the first backward call;
+# ``torch._functorch.config.force_non_lazy_backward_lowering`` (present in 2.11 and 2.13)
+# compiles it right after the forward. With ``GraphLowering.compile_to_module`` replaced by
+# "generate the code, keep it, return a module whose call() stops", one call of a compiled
+# function yields the code of both graphs; no kernel is compiled and nothing runs, so the
+# inputs may be uninitialized (``torch.empty``) and as large as a real model's.
+
+class _NotRun(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _pinned_codegen_machine():
+    """What the code generator reads from the host, pinned so that the code does not depend
+    on the machine that generates it: the CPU "SM count" (used by Inductor's reduction-split
+    heuristic for CPU tensors under cpu_backend="triton"), the C++ SIMD width (AVX2) and the
+    C++ thread count (``dynamic_threads``: per-thread arrays sized at run time)."""
+    from unittest import mock
+    from torch._dynamo.device_interface import CpuInterface, CpuDeviceProperties
+    with mock.patch.object(CpuInterface.Worker, "get_device_properties",
+                           staticmethod(lambda device=None: CpuDeviceProperties(8))), \
+            patch_inductor_config(**{"cpp.simdlen": 256, "cpp.dynamic_threads": True}):
+        yield
+
+
+def cpp_vec_isa() -> str:
+    """The SIMD instruction set the C++ backend generates for (with the pinned width)."""
+    from torch._inductor import cpu_vec_isa
+    with _pinned_codegen_machine():
+        return str(cpu_vec_isa.pick_vec_isa())
+
+
+def codegen_only(fn, *args, triton_on_cpu_tensors: bool = False, pin_machine: bool = True,
+                 **kwargs) -> list[str]:
+    """[wrapper + kernel source of each graph Inductor generates when fn calls a compiled
+    function]: forward, then backward when an input requires grad. Kernels are neither
+    compiled nor run; fn stops at its first call of a compiled graph. Dynamo is reset before
+    and after; caches are off (a hit would skip the code generator). ``pin_machine``: see
+    ``_pinned_codegen_machine`` (off: the code this machine gets)."""
+    from unittest import mock
+    import torch._functorch.config as functorch_config
+
+    codes: list[str] = []
+
+    class _Stop:
+        def call(self, *a, **k):
+            raise _NotRun
+
+    def generate(graph):
+        wrapper, kernels = graph.codegen_with_cpp_wrapper() if graph.cpp_wrapper \
+            else graph.codegen()
+        codes.append(wrapper.value + ("\n" + kernels.value if kernels else ""))
+        return _Stop()
+
+    stack = contextlib.ExitStack()
+    with stack:
+        if triton_on_cpu_tensors:
+            stack.enter_context(triton_on_cpu())
+        stack.enter_context(no_compile_caches())
+        # Nothing is compiled: no pool of compile worker processes to start.
+        stack.enter_context(patch_inductor_config(compile_threads=1))
+        stack.enter_context(functorch_config.patch(force_non_lazy_backward_lowering=True))
+        if pin_machine:
+            stack.enter_context(_pinned_codegen_machine())
+        stack.enter_context(mock.patch.object(_GraphLowering, "compile_to_module", generate))
+        torch.compiler.reset()
+        try:
+            fn(*args, **kwargs)
+        except Exception as e:
+            if not any(isinstance(x, _NotRun) for x in _exception_chain(e)):
+                raise
+        finally:
+            torch.compiler.reset()
+    if not codes:
+        raise RuntimeError("codegen_only: fn compiled no graph with Inductor")
+    return codes
+
+
+def fused_producers(box) -> list[str]:
+    """Names of the FX nodes computing an unrealized lowering argument: the pointwise
+    producers that our loads inline (e.g. ``convert_element_type``, ``div``); [] when the
+    argument is a buffer (a graph input or a realized result)."""
+    try:
+        data = box
+        while isinstance(data, (ir.TensorBox, ir.StorageBox, ir.BaseView)):
+            data = data.data  # a realized StorageBox holds a Buffer: the walk stops there
+        if not isinstance(data, ir.Pointwise):
+            return []
+        return sorted({str(n.name) for n in data.origins})
+    except Exception:  # a shape of IR we did not foresee: report nothing rather than fail
+        return []

@@ -37,7 +37,7 @@ import sys
 
 import torch
 
-from . import _compat
+from . import _compat, _log
 from ._compat import F32, ops
 
 # Chunk length of the two-level forward. The chunk must stay a persistent reduction (in
@@ -99,6 +99,10 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     n_chunks = 1 if single else _compat.ceildiv(vocab, CHUNK)
     has_tail = not single and (static_v is None or static_v % CHUNK != 0)
     ranges = rows if single else [*rows, n_chunks]
+    _log.lowering("ce_fwd", logits, target, weight,
+                  dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
+                  "C++ two-pass (max, then sum-exp)" if not _compat.is_triton(device) else
+                  "single pass" if single else f"two-level split, {n_chunks} chunks of {CHUNK}")
 
     def element(index, rindex):
         """(z, [j == t], column, in_range or None); padded tail columns have z = -inf."""
@@ -202,6 +206,9 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     w_at = None if weight is None else _compat.loader(weight)
     out_dtype = logits.get_dtype()
     logits_vocab = _compat.size(logits)[-1]
+    _log.lowering("ce_bwd", logits, target, weight,
+                  dict(ignore_index=ignore_index, softcap=softcap, smooth=c is not None),
+                  "one pointwise kernel")
 
     def grad(index):
         row, col = index[:-1], index[-1]

@@ -1,0 +1,382 @@
+# forward of ce(x, t, ignore_index=0, label_smoothing=0.1)
+def call(args):
+    primals_1, primals_2 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf7 = buf3; del buf3  # reuse
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = buf5; del buf5  # reuse
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf11 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    buf12 = buf10; del buf10  # reuse
+    cpp_fused_ce_fwd_0(buf7, buf9, buf1, buf12, primals_1, primals_2, buf4, buf6, buf8, buf11)
+    return (buf12, primals_1, primals_2, buf7, buf8, buf9, buf11, )
+
+
+extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
+                       float* in_out_ptr1,
+                       bool* in_out_ptr2,
+                       float* in_out_ptr3,
+                       const at::BFloat16* in_ptr0,
+                       const int64_t* in_ptr1,
+                       float* out_ptr1,
+                       float* out_ptr3,
+                       bool* out_ptr5,
+                       float* out_ptr7)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+    auto out_ptr0 = in_out_ptr0;
+    auto out_ptr2 = in_out_ptr1;
+    auto out_ptr4 = in_out_ptr2;
+    auto out_ptr6 = in_out_ptr3;
+    #pragma omp parallel
+    {
+        int tid = omp_get_thread_num();
+        {
+            #pragma omp for
+            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(1L))
+            {
+                {
+                    float tmp_acc0 = -std::numeric_limits<float>::infinity();
+                    at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(-std::numeric_limits<float>::infinity());
+                    for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
+                    {
+                        {
+                            if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(128256L)))
+                            {
+                                auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr0 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
+                                auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
+                                auto tmp2 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
+                                auto tmp3 = c10::convert<int64_t>(tmp1);
+                                auto tmp4 = static_cast<int64_t>(0);
+                                auto tmp5 = tmp3 != tmp4;
+                                auto tmp6 = tmp3 >= tmp4;
+                                auto tmp7 = static_cast<int64_t>(128256);
+                                auto tmp8 = tmp3 < tmp7;
+                                auto tmp9 = tmp6 && tmp8;
+                                auto tmp10 = tmp5 && tmp9;
+                                auto tmp11 = c10::convert<int32_t>(tmp3);
+                                auto tmp12 = static_cast<int32_t>(-1);
+                                auto tmp13 = tmp10 ? tmp11 : tmp12;
+                                auto tmp14 = x1;
+                                auto tmp15 = c10::convert<int32_t>(tmp14);
+                                auto tmp16 = at::vec::VectorizedN<int32_t,2>::arange(tmp15, 1);
+                                auto tmp17 = at::vec::VectorizedN<int32_t,2>(tmp13);
+                                auto tmp18 = at::vec::VecMask<int32_t,2>(tmp16 == tmp17);
+                                auto tmp19 = -std::numeric_limits<float>::infinity();
+                                auto tmp20 = at::vec::VectorizedN<float,2>(tmp19);
+                                auto tmp21 = decltype(tmp20)::blendv(tmp2, tmp20, tmp18.template cast<float,2>());
+                                tmp_acc0_vec = at::vec::maximum(tmp_acc0_vec, tmp21);
+                            }
+                        }
+                    }
+                    tmp_acc0 = max_propagate_nan(tmp_acc0, at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return at::vec::maximum(x, y); }, tmp_acc0_vec));
+                    out_ptr0[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
+                }
+                {
+                    float tmp_acc0 = 0;
+                    at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
+                    at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
+                    float tmp_acc1 = 0;
+                    at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
+                    at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
+                    float tmp_acc2 = 0;
+                    at::vec::VectorizedN<float,2> tmp_acc2_vec = at::vec::VectorizedN<float,2>(0);
+                    at::vec::VectorizedN<float,2> masked_tmp_acc2_vec = at::vec::VectorizedN<float,2>(0);
+                    CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
+                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
+                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
+                    CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
+                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
+                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
+                    CascadeSumHelper<float, 4096> scalar_cascade_helper2(static_cast<int64_t>(128256L));
+                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper2(static_cast<int64_t>(8016L));
+                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper2(static_cast<int64_t>(0L));
+                    for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
+                    {
+                        {
+                            if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(128256L)))
+                            {
+                                auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr0 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
+                                auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
+                                auto tmp22 = out_ptr0[static_cast<int64_t>(x0)];
+                                auto tmp2 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
+                                auto tmp3 = c10::convert<int64_t>(tmp1);
+                                auto tmp4 = static_cast<int64_t>(0);
+                                auto tmp5 = tmp3 != tmp4;
+                                auto tmp6 = tmp3 >= tmp4;
+                                auto tmp7 = static_cast<int64_t>(128256);
+                                auto tmp8 = tmp3 < tmp7;
+                                auto tmp9 = tmp6 && tmp8;
+                                auto tmp10 = tmp5 && tmp9;
+                                auto tmp11 = c10::convert<int32_t>(tmp3);
+                                auto tmp12 = static_cast<int32_t>(-1);
+                                auto tmp13 = tmp10 ? tmp11 : tmp12;
+                                auto tmp14 = x1;
+                                auto tmp15 = c10::convert<int32_t>(tmp14);
+                                auto tmp16 = at::vec::VectorizedN<int32_t,2>::arange(tmp15, 1);
+                                auto tmp17 = at::vec::VectorizedN<int32_t,2>(tmp13);
+                                auto tmp18 = at::vec::VecMask<int32_t,2>(tmp16 == tmp17);
+                                auto tmp19 = -std::numeric_limits<float>::infinity();
+                                auto tmp20 = at::vec::VectorizedN<float,2>(tmp19);
+                                auto tmp21 = decltype(tmp20)::blendv(tmp2, tmp20, tmp18.template cast<float,2>());
+                                auto tmp23 = tmp22 == tmp19;
+                                auto tmp24 = static_cast<float>(0.0);
+                                auto tmp25 = tmp23 ? tmp24 : tmp22;
+                                auto tmp26 = at::vec::VectorizedN<float,2>(tmp25);
+                                auto tmp27 = tmp21 - tmp26;
+                                auto tmp28 = static_cast<float>(1.4426950408889634);
+                                auto tmp29 = at::vec::VectorizedN<float,2>(tmp28);
+                                auto tmp30 = tmp27 * tmp29;
+                                auto tmp31 = tmp30.exp2();
+                                auto tmp32 = at::vec::VectorizedN<float,2>(tmp24);
+                                auto tmp33 = decltype(tmp2)::blendv(tmp32, tmp2, tmp18.template cast<float,2>());
+                                auto tmp34 = static_cast<float>(1.0);
+                                auto tmp35 = at::vec::VectorizedN<float,2>(tmp34);
+                                auto tmp36 = tmp35 * tmp2;
+                                tmp_acc0_vec = cascade_sum_combine(tmp31, &cascade_helper0);
+                                tmp_acc1_vec = cascade_sum_combine(tmp33, &cascade_helper1);
+                                tmp_acc2_vec = cascade_sum_combine(tmp36, &cascade_helper2);
+                            }
+                        }
+                    }
+                    tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
+                    tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
+                    masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
+                    tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
+                    tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
+                    masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
+                    tmp_acc2 = cascade_sum_final(&scalar_cascade_helper2);
+                    tmp_acc2_vec = cascade_sum_final(&cascade_helper2);
+                    masked_tmp_acc2_vec = cascade_sum_final(&masked_cascade_helper2);
+                    tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
+                    out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
+                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
+                    out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
+                    tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec + masked_tmp_acc2_vec);
+                    out_ptr3[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc2);
+                }
+            }
+        }
+    }
+    {
+        {
+            bool tmp_acc0 = 0;
+            at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
+            float tmp_acc1 = 0;
+            at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
+            float tmp_acc2 = 0;
+            at::vec::Vectorized<float> tmp_acc2_vec = at::vec::Vectorized<float>(0);
+            int max_threads = omp_get_max_threads();
+            at::vec::VecMask<float,1> tmp_acc0_vec_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc0_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
+            }
+            bool tmp_acc0_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc0_arr[i] = 0;
+            }
+            at::vec::Vectorized<float> tmp_acc1_vec_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc1_vec_arr[i] = at::vec::Vectorized<float>(0);
+            }
+            float tmp_acc1_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc1_arr[i] = 0;
+            }
+            at::vec::Vectorized<float> tmp_acc2_vec_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc2_vec_arr[i] = at::vec::Vectorized<float>(0);
+            }
+            float tmp_acc2_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc2_arr[i] = 0;
+            }
+            #pragma omp parallel
+            {
+                int tid = omp_get_thread_num();
+                at::vec::VecMask<float,1> tmp_acc0_vec_local = at::vec::VecMask<float,1>::from(0);
+                bool tmp_acc0_local = 0;
+                at::vec::Vectorized<float> tmp_acc1_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc1_local = 0;
+                at::vec::Vectorized<float> tmp_acc2_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc2_local = 0;
+                #pragma omp for
+                for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
+                {
+                    {
+                        if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
+                        {
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp16 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp17 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp21 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp37 = at::vec::Vectorized<float>::loadu(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = static_cast<int64_t>(0);
+                            auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp2);
+                            auto tmp3 = at::vec::VecMask<int64_t,2>(tmp0 == tmp1);
+                            auto tmp4 = at::vec::VecMask<int64_t,2>(tmp0 >= tmp1);
+                            auto tmp5 = static_cast<int64_t>(128256);
+                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
+                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp0 < tmp6);
+                            auto tmp8 = tmp4.template cast<int32_t,1>();
+                            auto tmp9 = tmp7.template cast<int32_t,1>();
+                            auto tmp10 = tmp8 & tmp9;
+                            auto tmp11 = tmp3.template cast<int32_t,1>();
+                            auto tmp12 = tmp10.template cast<int32_t,1>();
+                            auto tmp13 = tmp11 | tmp12;
+                            auto tmp14 = ~tmp13;
+                            auto tmp15 = tmp14.template cast<float,1>();
+                            auto tmp18 = tmp17.log();
+                            auto tmp19 = tmp16 + tmp18;
+                            auto tmp20 = at::vec::VecMask<int64_t,2>(tmp0 != tmp1);
+                            auto tmp22 = (tmp0);
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp22 != tmp1);
+                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp22 >= tmp1);
+                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp22 < tmp6);
+                            auto tmp26 = tmp24.template cast<int32_t,1>();
+                            auto tmp27 = tmp25.template cast<int32_t,1>();
+                            auto tmp28 = tmp26 & tmp27;
+                            auto tmp29 = tmp23.template cast<int32_t,1>();
+                            auto tmp30 = tmp28.template cast<int32_t,1>();
+                            auto tmp31 = tmp29 & tmp30;
+                            auto tmp32 = at::vec::convert<int32_t,1,int64_t,2>(tmp22);
+                            auto tmp33 = static_cast<int32_t>(-1);
+                            auto tmp34 = at::vec::Vectorized<int32_t>(tmp33);
+                            auto tmp35 = decltype(tmp32)::blendv(tmp34, tmp32, tmp31.template cast<int32_t,1>());
+                            auto tmp36 = static_cast<int32_t>(0);
+                            auto tmp38 = at::vec::Vectorized<int32_t>(tmp36);
+                            auto tmp39 = at::vec::VecMask<int32_t,1>(tmp35 >= tmp38);
+                            auto tmp40 = -std::numeric_limits<float>::infinity();
+                            auto tmp41 = at::vec::Vectorized<float>(tmp40);
+                            auto tmp42 = decltype(tmp21)::blendv(tmp41, tmp21, tmp39.template cast<float,1>());
+                            auto tmp43 = static_cast<float>(0.0);
+                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
+                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp20.template cast<float,1>());
+                            auto tmp46 = tmp20.to<float,1>();
+                            auto tmp47 = static_cast<float>(0.9);
+                            auto tmp48 = at::vec::Vectorized<float>(tmp47);
+                            auto tmp49 = tmp46 * tmp48;
+                            auto tmp50 = decltype(tmp19)::blendv(tmp44, tmp19, tmp20.template cast<float,1>());
+                            auto tmp51 = tmp50 - tmp45;
+                            auto tmp52 = static_cast<float>(20.0);
+                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
+                            auto tmp54 = at::vec::VecMask<float,1>(tmp51 > tmp53);
+                            auto tmp55 = tmp51.exp();
+                            auto tmp56 = tmp55.log1p();
+                            auto tmp57 = decltype(tmp51)::blendv(tmp56, tmp51, tmp54.template cast<float,1>());
+                            auto tmp58 = tmp49 * tmp57;
+                            auto tmp59 = at::vec::VecMask<float,1>(tmp50 == tmp50);
+                            auto tmp60 = tmp50.abs();
+                            auto tmp61 = std::numeric_limits<float>::infinity();
+                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
+                            auto tmp63 = at::vec::VecMask<float,1>(tmp60 != tmp62);
+                            auto tmp64 = tmp59.template cast<int32_t,1>();
+                            auto tmp65 = tmp63.template cast<int32_t,1>();
+                            auto tmp66 = tmp64 & tmp65;
+                            auto tmp67 = ~tmp66;
+                            auto tmp68 = at::vec::VecMask<float,1>(tmp50 == tmp45);
+                            auto tmp69 = tmp67.template cast<int32_t,1>();
+                            auto tmp70 = tmp68.template cast<int32_t,1>();
+                            auto tmp71 = tmp69 & tmp70;
+                            auto tmp72 = at::vec::VecMask<float,1>(tmp50 >= tmp45);
+                            auto tmp73 = decltype(tmp50)::blendv(tmp45, tmp50, tmp72.template cast<float,1>());
+                            auto tmp74 = decltype(tmp45)::blendv(tmp50, tmp45, tmp72.template cast<float,1>());
+                            auto tmp75 = tmp74 - tmp73;
+                            auto tmp76 = tmp75.exp();
+                            auto tmp77 = tmp76.log1p();
+                            auto tmp78 = tmp73 + tmp77;
+                            auto tmp79 = decltype(tmp50)::blendv(tmp78, tmp50, tmp71.template cast<float,1>());
+                            auto tmp80 = static_cast<float>(128256.0);
+                            auto tmp81 = at::vec::Vectorized<float>(tmp80);
+                            auto tmp82 = tmp79 * tmp81;
+                            auto tmp83 = decltype(tmp37)::blendv(tmp44, tmp37, tmp20.template cast<float,1>());
+                            auto tmp84 = tmp82 - tmp83;
+                            auto tmp85 = static_cast<float>(7.796906187624751e-07);
+                            auto tmp86 = at::vec::Vectorized<float>(tmp85);
+                            auto tmp87 = tmp84 * tmp86;
+                            auto tmp88 = tmp58 + tmp87;
+                            auto tmp89 = decltype(tmp88)::blendv(tmp44, tmp88, tmp20.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp15;
+                            tmp19.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp20.store(out_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp45.store(in_out_ptr1 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp89;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp46;
+                        }
+                    }
+                }
+                tmp_acc0_vec_arr[tid] = tmp_acc0_vec_local;
+                tmp_acc0_arr[tid] = tmp_acc0_local;
+                tmp_acc1_vec_arr[tid] = tmp_acc1_vec_local;
+                tmp_acc1_arr[tid] = tmp_acc1_local;
+                tmp_acc2_vec_arr[tid] = tmp_acc2_vec_local;
+                tmp_acc2_arr[tid] = tmp_acc2_local;
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc0_vec = tmp_acc0_vec | tmp_acc0_vec_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc0 = tmp_acc0 || tmp_acc0_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc1_vec = tmp_acc1_vec + tmp_acc1_vec_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc1 = tmp_acc1 + tmp_acc1_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc2_vec = tmp_acc2_vec + tmp_acc2_vec_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
+            }
+            tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
+            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+        }
+    }
+    {
+        {
+            {
+                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+            }
+        }
+    }
+    {
+        {
+            {
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
+                auto tmp1 = tmp0 / tmp2;
+                in_out_ptr3[static_cast<int64_t>(0L)] = tmp1;
+            }
+        }
+    }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}

@@ -1,0 +1,53 @@
+"""python -m inductor_ce.inspect: code generation only, on a machine without a GPU."""
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from inductor_ce import inspect as ce_inspect
+
+
+def _table(out: str) -> dict[str, list[str]]:
+    table = out[out.rindex("forward"):]
+    return {m[1].strip(): m[2].split() for m in re.finditer(r"^(\D+?) {2,}(\S+ +\S+)$", table,
+                                                            re.M)}
+
+
+@pytest.mark.parametrize("backend, fwd_loads", [("triton", "1"), ("cpp", "2")])
+def test_inspect_prints_kernels_and_table(capsys, backend, fwd_loads):
+    ce_inspect.main(["--rows", "64", "--vocab", "5000", "--dtype", "bfloat16", "--softcap", "30",
+                     "--label-smoothing", "0.1", "--backend", backend, "--device", "cpu"])
+    out = capsys.readouterr().out
+    assert "ce_fwd" in out and "ce_bwd" in out  # both graphs printed
+    assert ("def triton_per_fused_ce_fwd" if backend == "triton" else "cpp_fused_ce_fwd") in out
+    table = _table(out)
+    assert table["loads of the logits"] == [fwd_loads, "1"]
+    assert table["stores of a (rows, V) tensor"] == ["0", "1"]
+    # bf16: 2 bytes per element; backward reads the logits and writes the gradient once each.
+    assert table["minimum bytes per token"] == ["10,000", "20,000"]
+    assert table["x minimum"] == [f"{int(fwd_loads):.2f}", "1.00"]
+    assert "primals_1: bf16[64, 5000]" in out  # the bf16 logits are what the forward saves
+
+
+def test_lowering_logs_strategy_and_fused_producers(caplog):
+    """The ``inductor_ce`` logger (``TORCH_LOGS=+inductor_ce``): one line per lowering."""
+    import torch
+    import inductor_ce
+    from inductor_ce import _compat
+
+    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.zeros(8, dtype=torch.long)
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x.float() / 0.7, t, softcap=30.0),
+                       fullgraph=True)
+    with caplog.at_level(logging.INFO, logger="inductor_ce"):
+        _compat.codegen_only(fn, x, t, triton_on_cpu_tensors=True)
+    lines = [r.getMessage() for r in caplog.records if r.name == "inductor_ce"]
+    fwd, bwd = ([m for m in lines if m.startswith(op)] for op in ("ce_fwd", "ce_bwd"))
+    assert len(fwd) == 1 and len(bwd) == 1, lines
+    assert "logits float32[8, 5000] on cpu" in fwd[0] and "softcap=30.0" in fwd[0]
+    assert "two-level split, 5 chunks of 1024" in fwd[0]
+    # The cast and the temperature are inlined into the loads, in forward and backward.
+    for line in (fwd[0], bwd[0]):
+        assert line.endswith("fused into the logits load: convert_element_type, div"), line
