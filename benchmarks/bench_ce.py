@@ -99,6 +99,8 @@ class _Chunked:
 
 
 CHUNKS: list[int] = []
+ONLY: list[str] = []
+NO_REF = False
 
 
 def contenders(dynamic: bool):
@@ -137,7 +139,7 @@ def bench_shape(spec: str, bw: float, dynamic: bool, skip_eager: bool):
     floor = 3 * T * V * size / bw * 1e3
     rows = []
     for name, fn in contenders(dynamic).items():
-        if skip_eager and name.endswith("eager"):
+        if skip_eager and name.endswith("eager") or ONLY and name not in ONLY:
             continue
         label = name + (" dyn" if dynamic else "")
         try:
@@ -159,7 +161,7 @@ def bench_shape(spec: str, bw: float, dynamic: bool, skip_eager: bool):
         del xg
         gc.collect()
         torch.cuda.empty_cache()
-    if not dynamic and dtype == torch.bfloat16:
+    if not dynamic and dtype == torch.bfloat16 and not NO_REF:
         chunk, warps = (8192, 8) if V >= 65536 else (4096, 4)
         ms = do_bench(lambda: triton_ref_forward(x, t, chunk, warps), warmup=25, rep=200,
                       return_mode="median")
@@ -249,11 +251,16 @@ def main():
                    help="shapes also measured with the row dimension marked dynamic")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--skip-eager", action="store_true")
+    p.add_argument("--only", nargs="*", default=[], help="run only these contenders")
+    p.add_argument("--no-ref", action="store_true", help="skip the hand-written yardstick")
     p.add_argument("--chunks", nargs="*", type=int, default=[],
                    help="also compile ours with these forward chunk lengths (tuning)")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
     args = p.parse_args()
     CHUNKS.extend(args.chunks)
+    ONLY.extend(args.only)
+    global NO_REF
+    NO_REF = args.no_ref
     torch.backends.cuda.matmul.allow_tf32 = False
     bw = copy_bandwidth()
     gpu = torch.cuda.get_device_name().replace(" ", "-")

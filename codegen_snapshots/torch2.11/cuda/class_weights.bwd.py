@@ -1,0 +1,108 @@
+# backward of ce(x, t, weight=w), w: f32[128256]
+def call(args):
+    primals_1, primals_2, getitem, ne, mul_1, sum_2, mul_4, tangents_1 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1))
+    assert_size_stride(primals_2, (4096, ), (1, ))
+    assert_size_stride(getitem, (4096, ), (1, ))
+    assert_size_stride(ne, (4096, ), (1, ))
+    assert_size_stride(mul_1, (4096, ), (1, ))
+    assert_size_stride(sum_2, (), ())
+    assert_size_stride(mul_4, (4096, ), (1, ))
+    assert_size_stride(tangents_1, (), ())
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        buf0 = mul_4; del mul_4  # reuse
+        buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_poi_fused_0.run(buf0, ne, tangents_1, sum_2, mul_1, buf1, buf2, 4096)
+        del buf0
+        del mul_1
+        del ne
+        del sum_2
+        del tangents_1
+        buf3 = empty_strided_cuda((4096, 128256), (128256, 1), torch.bfloat16)
+        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf2, buf1, buf3, 525336576)
+        del buf1
+        del buf2
+        del getitem
+        del primals_1
+        del primals_2
+    return (buf3, None, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton.jit
+def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + (x0), None)
+    tmp1 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
+    tmp2 = tl.load(in_ptr1 + (0))
+    tmp3 = tl.broadcast_to(tmp2, [XBLOCK])
+    tmp4 = tl.load(in_ptr2 + (0))
+    tmp5 = tl.broadcast_to(tmp4, [XBLOCK])
+    tmp6 = tl.load(in_ptr3 + (x0), None)
+    tmp7 = tl.full([1], 20.0, tl.float32)
+    tmp8 = tmp0 > tmp7
+    tmp9 = (tmp3 / tmp5)
+    tmp10 = tl.full([1], 0.0, tl.float32)
+    tmp11 = tl.where(tmp1, tmp9, tmp10)
+    tmp12 = tmp11 * tmp6
+    tmp13 = libdevice.exp(tmp0)
+    tmp14 = tmp12 * tmp13
+    tmp15 = tl.full([1], 1.0, tl.float32)
+    tmp16 = tmp13 + tmp15
+    tmp17 = (tmp14 / tmp16)
+    tmp18 = tl.where(tmp8, tmp12, tmp17)
+    tmp19 = tl.where(tmp1, tmp18, tmp10)
+    tmp20 = -tmp18
+    tmp21 = tl.where(tmp1, tmp20, tmp10)
+    tl.store(out_ptr0 + (x0), tmp19, None)
+    tl.store(out_ptr1 + (x0), tmp21, None)
+
+
+@triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton.jit
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 525336576
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x2 = xindex
+    x1 = xindex // 128256
+    x0 = (xindex % 128256)
+    tmp0 = tl.load(in_ptr0 + (x2), None).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (x1), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (x1), None, eviction_policy='evict_last')
+    tmp5 = tmp0.to(tl.float32)
+    tmp6 = tmp1.to(tl.int64)
+    tmp7 = tl.full([1], -100, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tl.full([1], 0, tl.int64)
+    tmp10 = tmp6 >= tmp9
+    tmp11 = tl.full([1], 128256, tl.int64)
+    tmp12 = tmp6 < tmp11
+    tmp13 = tmp10 & tmp12
+    tmp14 = tmp8 & tmp13
+    tmp15 = tmp6.to(tl.int32)
+    tmp16 = tl.full([1], -1, tl.int32)
+    tmp17 = tl.where(tmp14, tmp15, tmp16)
+    tmp18 = x0
+    tmp19 = tmp18 == tmp17
+    tmp20 = tl.full([1], float("-inf"), tl.float32)
+    tmp21 = tmp2 == tmp20
+    tmp22 = tl.full([1], 0.0, tl.float32)
+    tmp23 = tl.where(tmp21, tmp22, tmp2)
+    tmp24 = tmp5 - tmp23
+    tmp25 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp26 = tmp24 * tmp25
+    tmp27 = libdevice.exp2(tmp26)
+    tmp28 = tmp4 * tmp27
+    tmp29 = tl.where(tmp19, tmp3, tmp28)
+    tmp30 = tmp29.to(tl.float32)
+    tl.store(out_ptr0 + (x2), tmp30, None)

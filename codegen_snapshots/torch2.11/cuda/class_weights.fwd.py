@@ -1,0 +1,257 @@
+# forward of ce(x, t, weight=w), w: f32[128256]
+def call(args):
+    primals_1, primals_2, primals_3 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1))
+    assert_size_stride(primals_2, (4096, ), (1, ))
+    assert_size_stride(primals_3, (128256, ), (1, ))
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        buf3 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        buf4 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        buf5 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
+        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 126)
+        del buf5
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_2.run(buf3, buf4, buf6, buf7, 4096, 126)
+        del buf3
+        del buf4
+        buf9 = buf6; del buf6  # reuse
+        buf10 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf15 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf14 = empty_strided_cuda((), (), torch.float32)
+        buf13 = empty_strided_cuda((), (), torch.float32)
+        buf16 = buf13; del buf13  # reuse
+        triton_red_fused_ce_fwd_3.run(buf9, buf16, buf7, primals_2, primals_3, buf8, buf10, buf11, buf15, buf14, 1, 4096)
+        del buf7
+        del buf8
+        del primals_3
+    return (buf16, primals_1, primals_2, buf9, buf10, buf11, buf14, buf15, )
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton.jit
+def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 516096
+    r0_numel = 1024
+    R0_BLOCK: tl.constexpr = 1024
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_2 = r0_index
+    x0 = (xindex % 126)
+    x1 = xindex // 126
+    x3 = xindex
+    tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp1 = r0_2 + 1024*x0
+    tmp2 = tl.full([1, 1], 128256, tl.int32)
+    tmp3 = tmp1 < tmp2
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 1024*x0 + 128256*x1), tmp3, other=0.0).to(tl.float32)
+    tmp5 = tmp4.to(tl.float32)
+    tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
+    tmp7 = tl.where(tmp3, tmp5, tmp6)
+    tmp8 = tmp0.to(tl.int64)
+    tmp9 = tl.full([1, 1], -100, tl.int64)
+    tmp10 = tmp8 != tmp9
+    tmp11 = tl.full([1, 1], 0, tl.int64)
+    tmp12 = tmp8 >= tmp11
+    tmp13 = tl.full([1, 1], 128256, tl.int64)
+    tmp14 = tmp8 < tmp13
+    tmp15 = tmp12 & tmp14
+    tmp16 = tmp10 & tmp15
+    tmp17 = tmp8.to(tl.int32)
+    tmp18 = tl.full([1, 1], -1, tl.int32)
+    tmp19 = tl.where(tmp16, tmp17, tmp18)
+    tmp20 = tmp1 == tmp19
+    tmp21 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp22 = tl.where(tmp20, tmp21, tmp7)
+    tmp23 = tl.broadcast_to(tmp22, [XBLOCK, R0_BLOCK])
+    tmp24 = triton_helpers.max2(tmp23, 1)[:, None].to(tl.float32)
+    tmp25 = tmp24 == tmp21
+    tmp26 = tl.full([1, 1], 0.0, tl.float32)
+    tmp27 = tl.where(tmp25, tmp26, tmp24)
+    tmp28 = tmp22 - tmp27
+    tmp29 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp30 = tmp28 * tmp29
+    tmp31 = libdevice.exp2(tmp30)
+    tmp32 = tl.broadcast_to(tmp31, [XBLOCK, R0_BLOCK])
+    tmp33 = tl.sum(tmp32, 1)[:, None].to(tl.float32)
+    tmp34 = tl.where(tmp20, tmp7, tmp26)
+    tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
+    tmp36 = tl.sum(tmp35, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp24, None)
+    tl.store(out_ptr1 + (x3), tmp33, None)
+    tl.store(out_ptr2 + (x3), tmp36, None)
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
+@triton.jit
+def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    r0_numel = 126
+    R0_BLOCK: tl.constexpr = 128
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp2 = tl.where(r0_mask, tmp1, 0)
+    tmp3 = tl.sum(tmp2, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp3, None)
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton.jit
+def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    r0_numel = 126
+    R0_BLOCK: tl.constexpr = 128
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.where(r0_mask, tmp2, float("-inf"))
+    tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)
+    tmp5 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp6 = tmp4 == tmp5
+    tmp7 = tl.full([1, 1], 0.0, tl.float32)
+    tmp8 = tl.where(tmp6, tmp7, tmp4)
+    tmp9 = tmp0 - tmp8
+    tmp10 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = libdevice.exp2(tmp11)
+    tmp13 = tmp1 * tmp12
+    tmp14 = tmp0 == tmp5
+    tmp15 = tl.where(tmp14, tmp7, tmp13)
+    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
+    tmp17 = tl.where(r0_mask, tmp16, 0)
+    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp4, None)
+    tl.store(out_ptr1 + (x0), tmp18, None)
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr3: *fp32, out_ptr4: *fp32
+@triton.jit
+def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp3 = tl.load(in_ptr3 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp4 = tl_math.log(tmp1)
+        tmp5 = tmp0 + tmp4
+        tmp6 = tl.full([1, 1], -100, tl.int64)
+        tmp7 = tmp2 == tmp6
+        tmp8 = tl.full([1, 1], 0, tl.int64)
+        tmp9 = tmp2 >= tmp8
+        tmp10 = tl.full([1, 1], 128256, tl.int64)
+        tmp11 = tmp2 < tmp10
+        tmp12 = tmp9 & tmp11
+        tmp13 = tmp7 | tmp12
+        tmp14 = tmp13 == 0
+        tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+        tmp16 = _tmp0 | tmp15
+        _tmp0 = tl.where(r0_mask, tmp16, _tmp0)
+        tmp17 = tmp2 != tmp6
+        tmp18 = tl.where(tmp17, tmp2, tmp8)
+        tmp19 = tl.full([1, 1], 128256, tl.int32)
+        tmp20 = tmp18 + tmp19
+        tmp21 = tmp18 < 0
+        tmp22 = tl.where(tmp21, tmp20, tmp18)
+        tl.device_assert(((0 <= tmp22) & (tmp22 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp22 < 128256")
+        tmp23 = tl.load(in_ptr2 + (tmp22), r0_mask, eviction_policy='evict_last')
+        tmp24 = tl.full([1, 1], 0.0, tl.float32)
+        tmp25 = tl.where(tmp17, tmp23, tmp24)
+        tmp26 = tl.full([1, 1], 1.0, tl.float32)
+        tmp27 = tmp25 * tmp26
+        tmp28 = tl.where(tmp17, tmp5, tmp24)
+        tmp29 = tmp2.to(tl.int64)
+        tmp30 = tmp29 != tmp6
+        tmp31 = tmp29 >= tmp8
+        tmp32 = tmp29 < tmp10
+        tmp33 = tmp31 & tmp32
+        tmp34 = tmp30 & tmp33
+        tmp35 = tmp29.to(tl.int32)
+        tmp36 = tl.full([1, 1], -1, tl.int32)
+        tmp37 = tl.where(tmp34, tmp35, tmp36)
+        tmp38 = tl.full([1, 1], 0, tl.int32)
+        tmp39 = tmp37 >= tmp38
+        tmp40 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp41 = tl.where(tmp39, tmp3, tmp40)
+        tmp42 = tl.where(tmp17, tmp41, tmp24)
+        tmp43 = tmp28 - tmp42
+        tmp44 = tl.full([1, 1], 20.0, tl.float32)
+        tmp45 = tmp43 > tmp44
+        tmp46 = libdevice.exp(tmp43)
+        tmp47 = libdevice.log1p(tmp46)
+        tmp48 = tl.where(tmp45, tmp43, tmp47)
+        tmp49 = tmp27 * tmp48
+        tmp50 = tmp43 * tmp26
+        tmp51 = tl.broadcast_to(tmp25, [XBLOCK, R0_BLOCK])
+        tmp52 = _tmp1 + tmp51
+        _tmp1 = tl.where(r0_mask, tmp52, _tmp1)
+        tmp53 = tl.where(tmp17, tmp49, tmp24)
+        tmp54 = tl.broadcast_to(tmp53, [XBLOCK, R0_BLOCK])
+        tmp55 = _tmp2 + tmp54
+        _tmp2 = tl.where(r0_mask, tmp55, _tmp2)
+        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp5, r0_mask)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp17, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp27, r0_mask)
+        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp50, r0_mask)
+    tmp56 = _tmp0.to(tl.int8)
+    tmp57 = triton_helpers.any(tmp56, 1)[:, None]
+    tmp58 = tl.sum(_tmp1, 1)[:, None]
+    tmp59 = tl.sum(_tmp2, 1)[:, None]
+    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
+    tmp60 = (tmp59 / tmp58)
+    tmp61 = tmp57 == 0
+    tl.device_assert(tmp61, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.debug_barrier()
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp60, None)

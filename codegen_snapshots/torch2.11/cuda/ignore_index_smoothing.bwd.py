@@ -1,0 +1,132 @@
+# backward of ce(x, t, ignore_index=0, label_smoothing=0.1)
+def call(args):
+    primals_1, primals_2, getitem, ne, where_1, sum_2, tangents_1 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1))
+    assert_size_stride(primals_2, (4096, ), (1, ))
+    assert_size_stride(getitem, (4096, ), (1, ))
+    assert_size_stride(ne, (4096, ), (1, ))
+    assert_size_stride(where_1, (4096, ), (1, ))
+    assert_size_stride(sum_2, (), ())
+    assert_size_stride(tangents_1, (), ())
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_poi_fused_0.run(ne, getitem, where_1, tangents_1, sum_2, buf1, buf2, buf3, 4096)
+        del ne
+        del sum_2
+        del tangents_1
+        del where_1
+        buf4 = empty_strided_cuda((4096, 128256), (128256, 1), torch.bfloat16)
+        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf2, buf1, buf3, buf4, 525336576)
+        del buf1
+        del buf2
+        del buf3
+        del getitem
+        del primals_1
+        del primals_2
+    return (buf4, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr1: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
+@triton.jit
+def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, out_ptr2, out_ptr3, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
+    tmp1 = tl.load(in_ptr1 + (x0), None)
+    tmp2 = tl.load(in_ptr2 + (x0), None)
+    tmp3 = tl.load(in_ptr3 + (0))
+    tmp4 = tl.broadcast_to(tmp3, [XBLOCK])
+    tmp5 = tl.load(in_ptr4 + (0))
+    tmp6 = tl.broadcast_to(tmp5, [XBLOCK])
+    tmp7 = tl.full([1], 0.0, tl.float32)
+    tmp8 = tl.where(tmp0, tmp1, tmp7)
+    tmp9 = tmp8 - tmp2
+    tmp10 = tl.full([1], 1.0, tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = tl.full([1], 20.0, tl.float32)
+    tmp13 = tmp11 > tmp12
+    tmp14 = (tmp4 / tmp6)
+    tmp15 = tl.where(tmp0, tmp14, tmp7)
+    tmp16 = tmp0.to(tl.float32)
+    tmp17 = tl.full([1], 0.9, tl.float32)
+    tmp18 = tmp16 * tmp17
+    tmp19 = tmp15 * tmp18
+    tmp20 = libdevice.exp(tmp11)
+    tmp21 = tmp19 * tmp20
+    tmp22 = tmp20 + tmp10
+    tmp23 = (tmp21 / tmp22)
+    tmp24 = tl.where(tmp13, tmp19, tmp23)
+    tmp25 = tl.full([1], 7.796906187624751e-07, tl.float32)
+    tmp26 = tmp15 * tmp25
+    tmp27 = tl.full([1], 128256.0, tl.float32)
+    tmp28 = tmp26 * tmp27
+    tmp29 = tmp2 - tmp8
+    tmp30 = libdevice.exp(tmp29)
+    tmp31 = tmp30 + tmp10
+    tmp32 = (tmp28 / tmp31)
+    tmp33 = tmp24 + tmp32
+    tmp34 = tl.where(tmp0, tmp33, tmp7)
+    tmp35 = -tmp24
+    tmp36 = libdevice.exp(tmp9)
+    tmp37 = tmp36 + tmp10
+    tmp38 = (tmp28 / tmp37)
+    tmp39 = tmp35 + tmp38
+    tmp40 = tl.where(tmp0, tmp39, tmp7)
+    tmp41 = -tmp26
+    tmp42 = tl.where(tmp0, tmp41, tmp7)
+    tl.store(out_ptr1 + (x0), tmp34, None)
+    tl.store(out_ptr2 + (x0), tmp40, None)
+    tl.store(out_ptr3 + (x0), tmp42, None)
+
+
+@triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, in_ptr5: *fp32, out_ptr0: *bf16
+@triton.jit
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 525336576
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x2 = xindex
+    x1 = xindex // 128256
+    x0 = (xindex % 128256)
+    tmp0 = tl.load(in_ptr0 + (x2), None).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (x1), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (x1), None, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr5 + (x1), None, eviction_policy='evict_last')
+    tmp6 = tmp0.to(tl.float32)
+    tmp7 = tmp1.to(tl.int64)
+    tmp8 = tl.full([1], 0, tl.int64)
+    tmp9 = tmp7 != tmp8
+    tmp10 = tmp7 >= tmp8
+    tmp11 = tl.full([1], 128256, tl.int64)
+    tmp12 = tmp7 < tmp11
+    tmp13 = tmp10 & tmp12
+    tmp14 = tmp9 & tmp13
+    tmp15 = tmp7.to(tl.int32)
+    tmp16 = tl.full([1], -1, tl.int32)
+    tmp17 = tl.where(tmp14, tmp15, tmp16)
+    tmp18 = x0
+    tmp19 = tmp18 == tmp17
+    tmp20 = tl.full([1], float("-inf"), tl.float32)
+    tmp21 = tmp2 == tmp20
+    tmp22 = tl.full([1], 0.0, tl.float32)
+    tmp23 = tl.where(tmp21, tmp22, tmp2)
+    tmp24 = tmp6 - tmp23
+    tmp25 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp26 = tmp24 * tmp25
+    tmp27 = libdevice.exp2(tmp26)
+    tmp28 = tmp4 * tmp27
+    tmp29 = tl.where(tmp19, tmp3, tmp28)
+    tmp30 = tl.full([1], 1.0, tl.float32)
+    tmp31 = tmp5 * tmp30
+    tmp32 = tmp29 + tmp31
+    tmp33 = tmp32.to(tl.float32)
+    tl.store(out_ptr0 + (x2), tmp33, None)

@@ -1,0 +1,281 @@
+# forward of ce(x, t, ignore_index=0, label_smoothing=0.1)
+def call(args):
+    primals_1, primals_2 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1))
+    assert_size_stride(primals_2, (4096, ), (1, ))
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        triton_red_fused_0.run(primals_2, 1, 4096)
+        buf3 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        buf4 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        buf5 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        buf6 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
+        triton_per_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, buf5, buf6, 516096, 1024)
+        buf10 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf11 = buf7; del buf7  # reuse
+        buf12 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf13 = buf9; del buf9  # reuse
+        buf14 = buf10; del buf10  # reuse
+        triton_per_fused_ce_fwd_2.run(buf11, buf13, buf14, buf6, buf5, buf3, buf4, primals_2, buf12, 4096, 126)
+        del buf3
+        del buf4
+        del buf5
+        del buf6
+        buf15 = empty_strided_cuda((), (), torch.float32)
+        buf16 = empty_strided_cuda((), (), torch.float32)
+        buf17 = buf15; del buf15  # reuse
+        triton_red_fused_3.run(buf17, buf12, buf14, buf16, 1, 4096)
+        del buf14
+    return (buf17, primals_1, primals_2, buf11, buf12, buf13, buf16, )
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
+@triton.jit
+def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.full([1, 1], 0, tl.int64)
+        tmp2 = tmp0 == tmp1
+        tmp3 = tmp0 >= tmp1
+        tmp4 = tl.full([1, 1], 128256, tl.int64)
+        tmp5 = tmp0 < tmp4
+        tmp6 = tmp3 & tmp5
+        tmp7 = tmp2 | tmp6
+        tmp8 = tmp7 == 0
+        tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
+        tmp10 = _tmp0 | tmp9
+        _tmp0 = tl.where(r0_mask, tmp10, _tmp0)
+    tmp11 = _tmp0.to(tl.int8)
+    tmp12 = triton_helpers.any(tmp11, 1)[:, None]
+    tmp13 = tmp12 == 0
+    tl.device_assert(tmp13, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
+@triton.jit
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 516096
+    r0_numel = 1024
+    R0_BLOCK: tl.constexpr = 1024
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_2 = r0_index
+    x0 = (xindex % 126)
+    x1 = xindex // 126
+    x3 = xindex
+    tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp1 = r0_2 + 1024*x0
+    tmp2 = tl.full([1, 1], 128256, tl.int32)
+    tmp3 = tmp1 < tmp2
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 1024*x0 + 128256*x1), tmp3, other=0.0).to(tl.float32)
+    tmp5 = tmp4.to(tl.float32)
+    tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
+    tmp7 = tl.where(tmp3, tmp5, tmp6)
+    tmp8 = tmp0.to(tl.int64)
+    tmp9 = tl.full([1, 1], 0, tl.int64)
+    tmp10 = tmp8 != tmp9
+    tmp11 = tmp8 >= tmp9
+    tmp12 = tl.full([1, 1], 128256, tl.int64)
+    tmp13 = tmp8 < tmp12
+    tmp14 = tmp11 & tmp13
+    tmp15 = tmp10 & tmp14
+    tmp16 = tmp8.to(tl.int32)
+    tmp17 = tl.full([1, 1], -1, tl.int32)
+    tmp18 = tl.where(tmp15, tmp16, tmp17)
+    tmp19 = tmp1 == tmp18
+    tmp20 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp21 = tl.where(tmp19, tmp20, tmp7)
+    tmp22 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
+    tmp23 = triton_helpers.max2(tmp22, 1)[:, None].to(tl.float32)
+    tmp24 = tmp23 == tmp20
+    tmp25 = tl.full([1, 1], 0.0, tl.float32)
+    tmp26 = tl.where(tmp24, tmp25, tmp23)
+    tmp27 = tmp21 - tmp26
+    tmp28 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp29 = tmp27 * tmp28
+    tmp30 = libdevice.exp2(tmp29)
+    tmp31 = tl.broadcast_to(tmp30, [XBLOCK, R0_BLOCK])
+    tmp32 = tl.sum(tmp31, 1)[:, None].to(tl.float32)
+    tmp33 = tl.where(tmp19, tmp7, tmp25)
+    tmp34 = tl.broadcast_to(tmp33, [XBLOCK, R0_BLOCK])
+    tmp35 = tl.sum(tmp34, 1)[:, None].to(tl.float32)
+    tmp36 = tl.full([1, 1], 1.0, tl.float32)
+    tmp37 = tmp36 * tmp7
+    tmp38 = tl.where(tmp3, tmp37, tmp25)
+    tmp39 = tl.broadcast_to(tmp38, [XBLOCK, R0_BLOCK])
+    tmp40 = tl.sum(tmp39, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp23, None)
+    tl.store(out_ptr1 + (x3), tmp32, None)
+    tl.store(out_ptr2 + (x3), tmp35, None)
+    tl.store(out_ptr3 + (x3), tmp40, None)
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_out_ptr2: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *i64, out_ptr1: *i1
+@triton.jit
+def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_out_ptr2, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    r0_numel = 126
+    R0_BLOCK: tl.constexpr = 128
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp2 = tl.load(in_ptr2 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp3 = tl.load(in_ptr3 + (r0_1 + 126*x0), r0_mask, other=0.0)
+    tmp4 = tl.load(in_ptr4 + (x0), None, eviction_policy='evict_last')
+    tmp5 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp6 = tl.where(r0_mask, tmp5, 0)
+    tmp7 = tl.sum(tmp6, 1)[:, None].to(tl.float32)
+    tmp8 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+    tmp9 = tl.where(r0_mask, tmp8, 0)
+    tmp10 = tl.sum(tmp9, 1)[:, None].to(tl.float32)
+    tmp11 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+    tmp12 = tl.where(r0_mask, tmp11, float("-inf"))
+    tmp13 = triton_helpers.max2(tmp12, 1)[:, None].to(tl.float32)
+    tmp14 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp15 = tmp13 == tmp14
+    tmp16 = tl.full([1, 1], 0.0, tl.float32)
+    tmp17 = tl.where(tmp15, tmp16, tmp13)
+    tmp18 = tmp2 - tmp17
+    tmp19 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp20 = tmp18 * tmp19
+    tmp21 = libdevice.exp2(tmp20)
+    tmp22 = tmp3 * tmp21
+    tmp23 = tmp2 == tmp14
+    tmp24 = tl.where(tmp23, tmp16, tmp22)
+    tmp25 = tl.broadcast_to(tmp24, [XBLOCK, R0_BLOCK])
+    tmp26 = tl.where(r0_mask, tmp25, 0)
+    tmp27 = tl.sum(tmp26, 1)[:, None].to(tl.float32)
+    tmp28 = tl_math.log(tmp27)
+    tmp29 = tmp13 + tmp28
+    tmp30 = tl.full([1, 1], 0, tl.int64)
+    tmp31 = tmp4 != tmp30
+    tmp32 = tmp4.to(tl.int64)
+    tmp33 = tmp32 != tmp30
+    tmp34 = tmp32 >= tmp30
+    tmp35 = tl.full([1, 1], 128256, tl.int64)
+    tmp36 = tmp32 < tmp35
+    tmp37 = tmp34 & tmp36
+    tmp38 = tmp33 & tmp37
+    tmp39 = tmp32.to(tl.int32)
+    tmp40 = tl.full([1, 1], -1, tl.int32)
+    tmp41 = tl.where(tmp38, tmp39, tmp40)
+    tmp42 = tl.full([1, 1], 0, tl.int32)
+    tmp43 = tmp41 >= tmp42
+    tmp44 = tl.where(tmp43, tmp10, tmp14)
+    tmp45 = tl.where(tmp31, tmp44, tmp16)
+    tmp46 = tmp31.to(tl.float32)
+    tmp47 = tl.full([1, 1], 0.9, tl.float32)
+    tmp48 = tmp46 * tmp47
+    tmp49 = tl.where(tmp31, tmp29, tmp16)
+    tmp50 = tmp49 - tmp45
+    tmp51 = tl.full([1, 1], 20.0, tl.float32)
+    tmp52 = tmp50 > tmp51
+    tmp53 = libdevice.exp(tmp50)
+    tmp54 = libdevice.log1p(tmp53)
+    tmp55 = tl.where(tmp52, tmp50, tmp54)
+    tmp56 = tmp48 * tmp55
+    tmp57 = tmp49 == tmp49
+    tmp58 = tl_math.abs(tmp49)
+    tmp59 = tl.full([1, 1], float("inf"), tl.float32)
+    tmp60 = tmp58 != tmp59
+    tmp61 = tmp57 & tmp60
+    tmp62 = tmp61 == 0
+    tmp63 = tmp49 == tmp45
+    tmp64 = tmp62 & tmp63
+    tmp65 = tmp49 >= tmp45
+    tmp66 = tl.where(tmp65, tmp49, tmp45)
+    tmp67 = tl.where(tmp65, tmp45, tmp49)
+    tmp68 = tmp67 - tmp66
+    tmp69 = libdevice.exp(tmp68)
+    tmp70 = libdevice.log1p(tmp69)
+    tmp71 = tmp66 + tmp70
+    tmp72 = tl.where(tmp64, tmp49, tmp71)
+    tmp73 = tl.full([1, 1], 128256.0, tl.float32)
+    tmp74 = tmp72 * tmp73
+    tmp75 = tl.where(tmp31, tmp7, tmp16)
+    tmp76 = tmp74 - tmp75
+    tmp77 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+    tmp78 = tmp76 * tmp77
+    tmp79 = tmp56 + tmp78
+    tl.debug_barrier()
+    tl.store(in_out_ptr0 + (x0), tmp29, None)
+    tl.store(out_ptr1 + (x0), tmp31, None)
+    tl.debug_barrier()
+    tl.store(in_out_ptr1 + (x0), tmp45, None)
+    tl.debug_barrier()
+    tl.store(in_out_ptr2 + (x0), tmp79, None)
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
+@triton.jit
+def triton_red_fused_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+        tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tl.full([1, 1], 0.0, tl.float32)
+        tmp3 = tl.where(tmp0, tmp1, tmp2)
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5 = _tmp0 + tmp4
+        _tmp0 = tl.where(r0_mask, tmp5, _tmp0)
+        tmp6 = tmp0.to(tl.float32)
+        tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
+        tmp8 = _tmp1 + tmp7
+        _tmp1 = tl.where(r0_mask, tmp8, _tmp1)
+    tmp9 = tl.sum(_tmp0, 1)[:, None]
+    tmp10 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp10, None)
+    tmp11 = (tmp9 / tmp10)
+    tl.debug_barrier()
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp11, None)

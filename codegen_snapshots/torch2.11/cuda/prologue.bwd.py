@@ -1,0 +1,111 @@
+# backward of ce(x.float() / 0.7, t): a user-written cast and temperature
+def call(args):
+    primals_1, primals_2, getitem, ne, sum_2, mul_4, tangents_1 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1))
+    assert_size_stride(primals_2, (4096, ), (1, ))
+    assert_size_stride(getitem, (4096, ), (1, ))
+    assert_size_stride(ne, (4096, ), (1, ))
+    assert_size_stride(sum_2, (), ())
+    assert_size_stride(mul_4, (4096, ), (1, ))
+    assert_size_stride(tangents_1, (), ())
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        buf0 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_poi_fused_0.run(ne, mul_4, tangents_1, sum_2, buf0, buf1, 4096)
+        del mul_4
+        del ne
+        del sum_2
+        del tangents_1
+        buf3 = empty_strided_cuda((4096, 128256), (128256, 1), torch.bfloat16)
+        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf1, buf0, buf3, 525336576)
+        del buf0
+        del buf1
+        del getitem
+        del primals_1
+        del primals_2
+    return (buf3, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton.jit
+def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
+    tmp1 = tl.load(in_ptr1 + (x0), None)
+    tmp2 = tl.load(in_ptr2 + (0))
+    tmp3 = tl.broadcast_to(tmp2, [XBLOCK])
+    tmp4 = tl.load(in_ptr3 + (0))
+    tmp5 = tl.broadcast_to(tmp4, [XBLOCK])
+    tmp6 = tl.full([1], 20.0, tl.float32)
+    tmp7 = tmp1 > tmp6
+    tmp8 = (tmp3 / tmp5)
+    tmp9 = tl.full([1], 0.0, tl.float32)
+    tmp10 = tl.where(tmp0, tmp8, tmp9)
+    tmp11 = tmp0.to(tl.float32)
+    tmp12 = tl.full([1], 1.0, tl.float32)
+    tmp13 = tmp11 * tmp12
+    tmp14 = tmp10 * tmp13
+    tmp15 = libdevice.exp(tmp1)
+    tmp16 = tmp14 * tmp15
+    tmp17 = tmp15 + tmp12
+    tmp18 = (tmp16 / tmp17)
+    tmp19 = tl.where(tmp7, tmp14, tmp18)
+    tmp20 = tl.where(tmp0, tmp19, tmp9)
+    tmp21 = -tmp19
+    tmp22 = tl.where(tmp0, tmp21, tmp9)
+    tl.store(out_ptr0 + (x0), tmp20, None)
+    tl.store(out_ptr1 + (x0), tmp22, None)
+
+
+@triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr1: *bf16
+@triton.jit
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 525336576
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x2 = xindex
+    x1 = xindex // 128256
+    x0 = (xindex % 128256)
+    tmp0 = tl.load(in_ptr0 + (x2), None).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (x1), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (x1), None, eviction_policy='evict_last')
+    tmp5 = tmp0.to(tl.float32)
+    tmp6 = tl.full([1], 1.4285714285714286, tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = tmp1.to(tl.int64)
+    tmp10 = tl.full([1], -100, tl.int64)
+    tmp11 = tmp9 != tmp10
+    tmp12 = tl.full([1], 0, tl.int64)
+    tmp13 = tmp9 >= tmp12
+    tmp14 = tl.full([1], 128256, tl.int64)
+    tmp15 = tmp9 < tmp14
+    tmp16 = tmp13 & tmp15
+    tmp17 = tmp11 & tmp16
+    tmp18 = tmp9.to(tl.int32)
+    tmp19 = tl.full([1], -1, tl.int32)
+    tmp20 = tl.where(tmp17, tmp18, tmp19)
+    tmp21 = x0
+    tmp22 = tmp21 == tmp20
+    tmp23 = tl.full([1], float("-inf"), tl.float32)
+    tmp24 = tmp2 == tmp23
+    tmp25 = tl.full([1], 0.0, tl.float32)
+    tmp26 = tl.where(tmp24, tmp25, tmp2)
+    tmp27 = tmp8 - tmp26
+    tmp28 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp29 = tmp27 * tmp28
+    tmp30 = libdevice.exp2(tmp29)
+    tmp31 = tmp4 * tmp30
+    tmp32 = tl.where(tmp22, tmp3, tmp31)
+    tmp33 = tmp32.to(tl.float32)
+    tmp34 = tmp33 * tmp6
+    tmp35 = tmp34.to(tl.float32)
+    tl.store(out_ptr1 + (x2), tmp35, None)

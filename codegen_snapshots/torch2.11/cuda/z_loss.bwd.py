@@ -1,0 +1,138 @@
+# backward of ce(x, t, z_loss=1e-4)
+def call(args):
+    primals_1, primals_2, getitem, ne, where_1, ge_1, logical_and, sum_2, tangents_1 = args
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1))
+    assert_size_stride(primals_2, (4096, ), (1, ))
+    assert_size_stride(getitem, (4096, ), (1, ))
+    assert_size_stride(ne, (4096, ), (1, ))
+    assert_size_stride(where_1, (4096, ), (1, ))
+    assert_size_stride(ge_1, (4096, ), (1, ))
+    assert_size_stride(logical_and, (4096, ), (1, ))
+    assert_size_stride(sum_2, (), ())
+    assert_size_stride(tangents_1, (), ())
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_poi_fused_0.run(ne, tangents_1, sum_2, logical_and, getitem, ge_1, where_1, buf2, buf3, 4096)
+        del ge_1
+        del logical_and
+        del ne
+        del sum_2
+        del tangents_1
+        del where_1
+        buf4 = empty_strided_cuda((4096, 128256), (128256, 1), torch.bfloat16)
+        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 525336576)
+        del buf2
+        del buf3
+        del getitem
+        del primals_1
+        del primals_2
+    return (buf4, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *i1, in_ptr6: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
+@triton.jit
+def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr2, out_ptr3, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
+    tmp1 = tl.load(in_ptr1 + (0))
+    tmp2 = tl.broadcast_to(tmp1, [XBLOCK])
+    tmp3 = tl.load(in_ptr2 + (0))
+    tmp4 = tl.broadcast_to(tmp3, [XBLOCK])
+    tmp5 = tl.load(in_ptr3 + (x0), None).to(tl.int1)
+    tmp6 = tl.load(in_ptr4 + (x0), None)
+    tmp7 = tl.load(in_ptr5 + (x0), None).to(tl.int1)
+    tmp8 = tl.load(in_ptr6 + (x0), None)
+    tmp9 = (tmp2 / tmp4)
+    tmp10 = tl.full([1], 0.0, tl.float32)
+    tmp11 = tl.where(tmp0, tmp9, tmp10)
+    tmp12 = tmp0.to(tl.float32)
+    tmp13 = tl.full([1], 0.0001, tl.float32)
+    tmp14 = tmp12 * tmp13
+    tmp15 = tmp11 * tmp14
+    tmp16 = tl.where(tmp0, tmp6, tmp10)
+    tmp17 = tl.where(tmp7, tmp16, tmp8)
+    tmp18 = tl.where(tmp7, tmp8, tmp16)
+    tmp19 = tmp18 - tmp17
+    tmp20 = libdevice.exp(tmp19)
+    tmp21 = libdevice.log1p(tmp20)
+    tmp22 = tmp17 + tmp21
+    tmp23 = tl.where(tmp5, tmp16, tmp22)
+    tmp24 = tl.full([1], 2.0, tl.float32)
+    tmp25 = tmp23 * tmp24
+    tmp26 = tmp15 * tmp25
+    tmp27 = tmp16 - tmp8
+    tmp28 = tl.full([1], 1.0, tl.float32)
+    tmp29 = tmp27 * tmp28
+    tmp30 = tl.full([1], 20.0, tl.float32)
+    tmp31 = tmp29 > tmp30
+    tmp32 = tmp12 * tmp28
+    tmp33 = tmp11 * tmp32
+    tmp34 = libdevice.exp(tmp29)
+    tmp35 = tmp33 * tmp34
+    tmp36 = tmp34 + tmp28
+    tmp37 = (tmp35 / tmp36)
+    tmp38 = tl.where(tmp31, tmp33, tmp37)
+    tmp39 = tmp8 - tmp16
+    tmp40 = libdevice.exp(tmp39)
+    tmp41 = tmp40 + tmp28
+    tmp42 = (tmp26 / tmp41)
+    tmp43 = tmp38 + tmp42
+    tmp44 = tl.where(tmp0, tmp43, tmp10)
+    tmp45 = -tmp38
+    tmp46 = libdevice.exp(tmp27)
+    tmp47 = tmp46 + tmp28
+    tmp48 = (tmp26 / tmp47)
+    tmp49 = tmp45 + tmp48
+    tmp50 = tl.where(tmp0, tmp49, tmp10)
+    tl.store(out_ptr2 + (x0), tmp44, None)
+    tl.store(out_ptr3 + (x0), tmp50, None)
+
+
+@triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton.jit
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 525336576
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x2 = xindex
+    x1 = xindex // 128256
+    x0 = (xindex % 128256)
+    tmp0 = tl.load(in_ptr0 + (x2), None).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (x1), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (x1), None, eviction_policy='evict_last')
+    tmp5 = tmp0.to(tl.float32)
+    tmp6 = tmp1.to(tl.int64)
+    tmp7 = tl.full([1], -100, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tl.full([1], 0, tl.int64)
+    tmp10 = tmp6 >= tmp9
+    tmp11 = tl.full([1], 128256, tl.int64)
+    tmp12 = tmp6 < tmp11
+    tmp13 = tmp10 & tmp12
+    tmp14 = tmp8 & tmp13
+    tmp15 = tmp6.to(tl.int32)
+    tmp16 = tl.full([1], -1, tl.int32)
+    tmp17 = tl.where(tmp14, tmp15, tmp16)
+    tmp18 = x0
+    tmp19 = tmp18 == tmp17
+    tmp20 = tl.full([1], float("-inf"), tl.float32)
+    tmp21 = tmp2 == tmp20
+    tmp22 = tl.full([1], 0.0, tl.float32)
+    tmp23 = tl.where(tmp21, tmp22, tmp2)
+    tmp24 = tmp5 - tmp23
+    tmp25 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp26 = tmp24 * tmp25
+    tmp27 = libdevice.exp2(tmp26)
+    tmp28 = tmp4 * tmp27
+    tmp29 = tl.where(tmp19, tmp3, tmp28)
+    tmp30 = tmp29.to(tl.float32)
+    tl.store(out_ptr0 + (x2), tmp30, None)
