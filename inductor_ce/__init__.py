@@ -7,7 +7,7 @@ from .functional import CrossEntropyLoss, cross_entropy
 from .routing import disable, enable, enabled  # torch.compile any model's loss
 
 __version__ = "0.1.0"
-__all__ = ["cross_entropy", "CrossEntropyLoss", "__version__"]
+__all__ = ["cross_entropy", "CrossEntropyLoss", "enable", "disable", "enabled", "__version__"]
 
 from . import lowering as _lowering
 

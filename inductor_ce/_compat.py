@@ -15,7 +15,7 @@ import torch
 MISSING: list[str] = []
 
 try:  # --- lowering API -------------------------------------------------------------------
-    from torch._inductor import ir, lowering as _lowering
+    from torch._inductor import ir
     from torch._inductor.virtualized import V, ops
     from torch._inductor.lowering import register_lowering
     from torch._inductor.custom_graph_pass import CustomGraphPass
