@@ -16,7 +16,7 @@ MISSING: list[str] = []
 
 try:  # --- lowering API -------------------------------------------------------------------
     from torch._inductor import ir
-    from torch._inductor.virtualized import V, ops
+    from torch._inductor.virtualized import ops  # noqa: F401  (used by lowering.py)
     from torch._inductor.lowering import register_lowering
     from torch._inductor.custom_graph_pass import CustomGraphPass
     from torch._inductor import utils as _inductor_utils
