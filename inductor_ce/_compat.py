@@ -287,43 +287,19 @@ def no_compile_caches():
         yield
 
 
-class _Captured(Exception):
-    pass
-
-
 def generated_code(fn, *args, backend: str = "default", **kwargs) -> tuple[object, list[str]]:
     """(result, [wrapper+kernel source of each graph Inductor compiled while running fn]).
 
     ``backend="default"`` compiles and runs (``run_and_get_code``: forward, then backward
     code when fn runs a backward). ``backend="triton"`` on a machine without a GPU generates
-    the Triton code Inductor would emit for the CPU tensors and stops after the FIRST graph
-    (the forward): result is None. Both reset Dynamo first."""
+    the Triton code Inductor would emit for the CPU tensors without running it
+    (``codegen_only``: forward first): result is None."""
     if backend == "default":
         return run_and_get_code(fn, *args, **kwargs)
     if backend != "triton":
         raise ValueError(f"backend must be 'default' or 'triton', got {backend!r}")
-    codes: list[str] = []
-
-    def capture(graph):
-        wrapper, kernels = graph.codegen_with_cpp_wrapper() if graph.cpp_wrapper \
-            else graph.codegen()
-        codes.append(wrapper.value + ("\n" + kernels.value if kernels else ""))
-        raise _Captured
-
-    from unittest import mock
-    torch.compiler.reset()
-    # Caches off: a hit (say, of a graph triton_on_cpu(run=True) compiled) skips codegen.
-    with triton_on_cpu(), no_compile_caches(), \
-            mock.patch.object(_GraphLowering, "compile_to_module", capture):
-        try:
-            fn(*args, **kwargs)
-        except Exception as e:  # Dynamo wraps the backend's exception
-            if not any(isinstance(x, _Captured) for x in _exception_chain(e)):
-                raise
-    torch.compiler.reset()
-    if not codes:
-        raise RuntimeError("generated_code: fn compiled no graph with Inductor")
-    return None, codes
+    return None, codegen_only(fn, *args, triton_on_cpu_tensors=True, pin_machine=False,
+                              **kwargs)
 
 
 def _exception_chain(e):
