@@ -1,0 +1,97 @@
+"""Instructions per element of a generated Triton kernel, without a GPU.
+
+Triton's wheel carries ptxas and nvdisasm, so a kernel from a CUDA codegen snapshot can be
+compiled for sm_90 on any machine and its SASS counted. A persistent reduction has no loop,
+so the static count over the elements one program handles is what each element costs
+(Nsight Compute on the H200 measured 20.1 instructions per element for the forward kernel of
+codegen_snapshots/torch2.11/cuda/plain.fwd.py; this script counts 20.2 for it).
+
+    python benchmarks/sass_count.py codegen_snapshots/torch2.11/cuda/plain.fwd.py \
+        triton_per_fused_ce_fwd_1 --elements 1024 [--warps 1] [--xblock 1]
+
+Prints the instruction histogram and the count per element, so a change to the lowering can
+be weighed before spending device time on it (benchmarks/NOTES.md).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib.util
+import os
+import re
+import subprocess
+import tempfile
+
+import triton
+from triton.backends.compiler import GPUTarget
+
+HEADER = """import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+
+@triton.jit
+"""
+
+
+def kernel_source(snapshot: str, name: str) -> tuple[str, dict]:
+    """(module source with the kernel, its signature) from a normalized CUDA snapshot, whose
+    decorator line carries the pointer types as a comment ('# in_ptr0: *bf16, ...')."""
+    text = open(snapshot).read()
+    m = re.search(rf"^@triton_heuristics\.\w+\([^\n]*?\)  # ([^\n]*)\n@triton\.jit\n(def {name}\(.*?)"
+                  r"(?=\n\n\n|\n@triton_heuristics|\Z)", text, re.S | re.M)
+    if m is None:
+        raise SystemExit(f"kernel {name} not found in {snapshot}")
+    types = dict(p.split(": ") for p in m[1].split(", "))
+    params = re.match(r"def \w+\((.*?)\)", m[2])[1].split(", ")
+    sig = {}
+    for p in params:
+        p = p.split(":")[0].strip()
+        sig[p] = types.get(p, "constexpr" if p.isupper() or p.endswith("BLOCK") else "i32")
+    return HEADER + m[2] + "\n", sig
+
+
+def count(snapshot: str, name: str, elements: int, warps: int, xblock: int):
+    src, sig = kernel_source(snapshot, name)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "kernel.py")
+        open(path, "w").write(src)
+        spec = importlib.util.spec_from_file_location("kernel", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        constexprs = {p: xblock for p, t in sig.items() if t == "constexpr"}
+        # Inductor tells Triton that pointers (and 16-divisible sizes) are 16-byte aligned;
+        # without that hint the loads are not vectorized and the count is meaningless.
+        attrs = {(i,): [["tt.divisibility", 16]] for i, t in enumerate(sig.values())
+                 if t.startswith("*")}
+        compiled = triton.compile(
+            triton.compiler.ASTSource(fn=getattr(module, name), signature=sig,
+                                      constexprs=constexprs, attrs=attrs),
+            target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 1})
+        cubin = os.path.join(tmp, "kernel.cubin")
+        open(cubin, "wb").write(compiled.asm["cubin"])
+        nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/nvdisasm")
+        sass = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True).stdout
+    ops = re.findall(r"^\s+/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[0-9T] )?([A-Z0-9_]+)", sass, re.M)
+    per_thread = elements / (32 * warps)
+    return collections.Counter(ops), len(ops) / per_thread
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("snapshot")
+    p.add_argument("kernel")
+    p.add_argument("--elements", type=int, default=1024, help="elements one program handles")
+    p.add_argument("--warps", type=int, default=1)
+    p.add_argument("--xblock", type=int, default=1)
+    args = p.parse_args()
+    hist, per_element = count(args.snapshot, args.kernel, args.elements, args.warps,
+                              args.xblock)
+    threads_share = args.elements / (32 * args.warps)
+    for op, n in hist.most_common():
+        print(f"{op:10s} {n:5d}  {n / threads_share:5.2f} per element")
+    print(f"total {sum(hist.values())} instructions per thread, {per_element:.1f} per element")
+
+
+if __name__ == "__main__":
+    main()
