@@ -11,8 +11,9 @@ Contenders (same data, bf16 logits of randn*2, uniform targets, every 7th row ig
     liger            liger_kernel's cross-entropy, if installed (it writes the gradient into
                      the caller's logits, and its forward already computes the gradient)
     triton_ref       a hand-written two-level Triton forward (yardstick for the forward only)
-"dynamic" variants mark the row dimension dynamic, as torch.compile does by itself once the
-batch shape changes.
+"dyn" variants mark the row dimension dynamic, as torch.compile does by itself once the
+batch shape changes; "dyn-all" variants (--dynamic-all) compile with dynamic=True, every size
+symbolic (our lowering specializes the vocabulary back to a constant, with a guard).
 
 Floors (bytes over the device-to-device copy bandwidth measured in the same run):
     forward        T*V*s          (one read of the logits)
@@ -88,7 +89,7 @@ class _Chunked:
 
     def __init__(self, chunk, dynamic):
         self.chunk, self.fn = chunk, torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t),
-                                                   dynamic=dynamic or None)
+                                                   dynamic=dynamic == "all" or None)
 
     def __call__(self, x, t):
         saved, inductor_ce.lowering.CHUNK = inductor_ce.lowering.CHUNK, self.chunk
@@ -103,7 +104,8 @@ ONLY: list[str] = []
 NO_REF = False
 
 
-def contenders(dynamic: bool):
+def contenders(dynamic):
+    """dynamic: None (static), "rows" (rows marked dynamic) or "all" (dynamic=True)."""
     def ours(x, t):
         return inductor_ce.cross_entropy(x, t)
 
@@ -111,8 +113,8 @@ def contenders(dynamic: bool):
         return F.cross_entropy(x.float(), t)
 
     out = {
-        "ours/compile": torch.compile(ours, dynamic=dynamic or None),
-        "stock/compile": torch.compile(stock, dynamic=dynamic or None),
+        "ours/compile": torch.compile(ours, dynamic=dynamic == "all" or None),
+        "stock/compile": torch.compile(stock, dynamic=dynamic == "all" or None),
     }
     for chunk in CHUNKS:
         out[f"ours/compile chunk={chunk}"] = _Chunked(chunk, dynamic)
@@ -127,7 +129,7 @@ def contenders(dynamic: bool):
     return out
 
 
-def bench_shape(spec: str, bw: float, dynamic: bool, skip_eager: bool):
+def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
     dtype = torch.float32 if spec.startswith("fp32:") else torch.bfloat16
     T, V = (int(v) for v in spec.split(":")[-1].split("x"))
     gen = torch.Generator(device="cuda").manual_seed(0)
@@ -141,10 +143,10 @@ def bench_shape(spec: str, bw: float, dynamic: bool, skip_eager: bool):
     for name, fn in contenders(dynamic).items():
         if skip_eager and name.endswith("eager") or ONLY and name not in ONLY:
             continue
-        label = name + (" dyn" if dynamic else "")
+        label = name + {None: "", "rows": " dyn", "all": " dyn-all"}[dynamic]
         try:
             xg = x.clone().requires_grad_()
-            if dynamic:
+            if dynamic == "rows":
                 torch._dynamo.mark_dynamic(xg, 0)
                 torch._dynamo.mark_dynamic(t, 0)
             fn(xg, t).backward()  # compile, autotune
@@ -249,6 +251,8 @@ def main():
     p.add_argument("--no-dynamic", action="store_true")
     p.add_argument("--dynamic-shapes", nargs="*", default=LARGE,
                    help="shapes also measured with the row dimension marked dynamic")
+    p.add_argument("--dynamic-all", nargs="*", default=[],
+                   help="shapes also measured with dynamic=True (every size symbolic)")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--skip-eager", action="store_true")
     p.add_argument("--only", nargs="*", default=[], help="run only these contenders")
@@ -291,10 +295,13 @@ def main():
         print(memory, flush=True)
     for spec in args.shapes:
         torch._dynamo.reset()
-        rows += bench_shape(spec, bw, dynamic=False, skip_eager=args.skip_eager)
+        rows += bench_shape(spec, bw, dynamic=None, skip_eager=args.skip_eager)
         if not args.no_dynamic and spec in args.dynamic_shapes:
             torch._dynamo.reset()
-            rows += bench_shape(spec, bw, dynamic=True, skip_eager=True)
+            rows += bench_shape(spec, bw, dynamic="rows", skip_eager=True)
+        if spec in args.dynamic_all:
+            torch._dynamo.reset()
+            rows += bench_shape(spec, bw, dynamic="all", skip_eager=True)
         save()
         print(markdown([r for r in rows if r["shape"] == spec], bw).split("\n", 4)[-1],
               flush=True)

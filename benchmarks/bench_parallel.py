@@ -4,7 +4,8 @@
 
 1. Correctness (NCCL, eager and compiled): every option and the collapse margin grid, each
    rank's loss and gradient shard against a float64 reference of the full logits.
-2. Time (do_bench medians) and peak memory of a compiled forward+backward at T x V bf16 with
+2. Time (medians measured as do_bench does, see ``bench``) and peak memory of a compiled
+   forward+backward at T x V bf16 with
    V/world classes per rank: inductor_ce.parallel.vocab_parallel_cross_entropy against stock
    DTensor `loss_parallel()` (eager, and compiled where it compiles), with the per-rank floor
    3 * T * (V / world) * 2 bytes over the copy bandwidth measured on each rank.
@@ -110,6 +111,72 @@ def check_margins(rank, world, compiled, vocab=32000):
     return out
 
 
+def check_dtensor(rank, world, compiled, rows=512, vocab=32000):
+    """inductor_ce.cross_entropy of a Shard(-1) DTensor over NCCL (every option): a replicated
+    loss and a Shard(-1) gradient, against float64 of the full logits."""
+    import inductor_ce
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor import Replicate, Shard, distribute_tensor
+    mesh = init_device_mesh("cuda", (world,))
+    gen = torch.Generator(device="cuda").manual_seed(4)
+    full = (torch.randn(rows, vocab, device="cuda", generator=gen) * 2).to(torch.bfloat16)
+    t = torch.randint(0, vocab, (rows,), device="cuda", generator=gen)
+    t[::7] = -100
+    w = torch.rand(vocab, device="cuda", generator=gen) + 0.5
+    opts = dict(label_smoothing=0.1, z_loss=1e-4, softcap=30.0)
+    fn = lambda x, t: inductor_ce.cross_entropy(x, t, w, **opts)  # noqa: E731
+    if compiled:
+        torch._dynamo.reset()
+        fn = torch.compile(fn, fullgraph=True)
+    x = distribute_tensor(full, mesh, [Shard(-1)]).requires_grad_()
+    loss = fn(x, distribute_tensor(t, mesh, [Replicate()]))
+    loss.backward()
+    xr = full.double().requires_grad_()
+    ref = reference(xr, t, weight=w, **opts)
+    ref.backward()
+    loss_err = abs(loss.to_local().double().item() - ref.item()) / abs(ref.item())
+    gref = shard(xr.grad, rank, world)
+    grad = x.grad.to_local().double()
+    ulp = torch.finfo(torch.bfloat16).eps * torch.exp2(torch.floor(torch.log2(
+        gref.abs().clamp_min(1e-30))))
+    ulps = (((grad - gref).abs() - 1e-6 * gref.abs().max()).clamp_min(0) / ulp).max().item()
+    placements = (list(loss.placements), list(x.grad.placements))
+    (p,) = x.grad.placements
+    ok = (loss_err < 1e-5 and ulps <= 0.5 and placements[0] == [Replicate()]
+          and isinstance(p, Shard) and p.dim in (-1, 1))
+    return [dict(check="DTensor Shard(-1), every option", compiled=compiled,
+                 loss_rel_err=loss_err, grad_ulps=ulps, placements=str(placements), ok=ok)]
+
+
+def bench(step, x, warmup_ms=25.0, rep_ms=200.0):
+    """Median ms of step(x), measured as triton's do_bench does (L2 flushed before each run,
+    CUDA events, the median), but with iteration counts agreed by all ranks: do_bench picks
+    its counts from each process's own estimate, and ranks running different numbers of
+    collectives wait for each other forever (a run timed with do_bench hung, most likely so).
+    Returns the slowest rank's median."""
+    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+
+    def runs(n):
+        events = []
+        for _ in range(n):
+            x.grad = None
+            flush.zero_()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            step(x)
+            end.record()
+            events.append((start, end))
+        torch.cuda.synchronize()
+        return torch.tensor([s.elapsed_time(e) for s, e in events], device="cuda")
+
+    estimate = runs(5).mean().reshape(1)
+    dist.all_reduce(estimate, op=dist.ReduceOp.MAX)
+    runs(max(1, int(warmup_ms / estimate.item())))
+    median = runs(max(1, int(rep_ms / estimate.item()))).median().reshape(1)
+    dist.all_reduce(median, op=dist.ReduceOp.MAX)
+    return median.item()
+
+
 def timing(rank, world, rows, vocab, bw):
     from torch.distributed.device_mesh import init_device_mesh
     from torch.distributed.tensor import DTensor, Replicate, Shard
@@ -131,9 +198,10 @@ def timing(rank, world, rows, vocab, bw):
 
     def stock(x):
         # TorchTitan's pattern: logits sharded on the class dim, labels replicated.
+        # loss_parallel() must not nest (its exit pops the op handlers: KeyError); the step
+        # below enters it once around the loss and its backward, as TorchTitan does.
         dx = DTensor.from_local(x, mesh, [Shard(1)], run_check=False)
-        with loss_parallel():
-            return F.cross_entropy(dx, t_dt)
+        return F.cross_entropy(dx, t_dt)
 
     def stock_step(fn):
         def step(x):
@@ -158,8 +226,7 @@ def timing(rank, world, rows, vocab, bw):
             step(x)
             torch.cuda.synchronize()
             peak = (torch.cuda.max_memory_allocated() - base) / 2**30
-            ms = do_bench(lambda: step(x), warmup=25, rep=200, grad_to_none=[x],
-                          return_mode="median")
+            ms = bench(step, x)
             results.append(dict(impl=name, fwdbwd_ms=ms, x_floor=ms / floor,
                                 peak_gib_above_inputs=peak, floor_ms=floor))
         except Exception as e:  # noqa: BLE001
@@ -188,7 +255,7 @@ def main():
         f"NCCL_NVLS_ENABLE={os.environ.get('NCCL_NVLS_ENABLE')}")
     checks = []
     for compiled in () if args.skip_checks else (False, True):
-        for check in (check_options, check_margins):
+        for check in (check_options, check_margins, check_dtensor):
             try:
                 checks += check(rank, world, compiled)
             except Exception as e:  # noqa: BLE001  recorded as a failed check

@@ -59,6 +59,18 @@ def static_int(expr):
         return None
 
 
+def specialize_int(expr):
+    """The int value of a size, guarding on it when it is symbolic: the compiled code is then
+    reused only while the size keeps that value (a different one recompiles)."""
+    value = static_int(expr)
+    if value is None:
+        from torch._inductor.virtualized import V
+        sizevars = V.graph.sizevars
+        guard = getattr(sizevars, "guard_int", None) or sizevars.evaluate_static_shape
+        value = int(guard(expr))
+    return value
+
+
 def ceildiv(a, b):
     return _inductor_utils.ceildiv(a, b)
 

@@ -18,12 +18,6 @@ def _allocated_with_last_dim(code: str, size: int) -> list[str]:
             and len([d for d in m[2].split(",") if d.strip()]) >= 2]
 
 
-def _vocab_symbol(code: str) -> str:
-    """Under dynamic=True the vocabulary size is a symbol too: the last dimension of the
-    2-D graph input."""
-    return re.search(r"assert_size_stride\(\w+, \(\w+, (s\d+)\)", code)[1]
-
-
 def _logits_names(name: str, code: str, vocab) -> set[str]:
     """Names the logits go by in a generated module: buffers whose last dimension is the
     vocabulary (graph inputs that carry a size assert, allocations), plus the saved logits a

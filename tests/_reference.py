@@ -75,7 +75,7 @@ def reference(x: Tensor, target: Tensor, weight: Optional[Tensor] = None,
 def collapse_safe_reference(z: Tensor, target: Tensor):
     """Per-row loss and d(sum of per-row losses)/dz for 2-D ``z``, float64, collapse-safe."""
     z = z.double()
-    rows = torch.arange(z.shape[0])
+    rows = torch.arange(z.shape[0], device=z.device)
     is_t = torch.zeros_like(z, dtype=torch.bool)
     is_t[rows, target] = True
     z_t = z[rows, target]
@@ -111,7 +111,7 @@ def assert_loss_close(actual: Tensor, expected: Tensor, rtol: float = LOSS_RTOL,
 def ulp(x: Tensor, dtype: torch.dtype) -> Tensor:
     """Spacing of ``dtype`` numbers at |x| (the gap above |x| rounded to ``dtype``), float64."""
     r = x.abs().to(dtype)
-    return (torch.nextafter(r, torch.tensor(float("inf"), dtype=dtype)).double() - r.double())
+    return (torch.nextafter(r, torch.full_like(r, float("inf"))).double() - r.double())
 
 
 def grad_tolerance(expected: Tensor, dtype: torch.dtype) -> Tensor:

@@ -2,6 +2,9 @@
 the generated CUDA code. Skipped without a GPU (conftest marks ``gpu`` tests).
 
     INDUCTOR_CE_GPU_ROWS=4096 python -m pytest -q -m gpu tests/test_gpu.py
+
+``INDUCTOR_CE_GPU_DEVICE=cpu`` (with small ``INDUCTOR_CE_GPU_ROWS``/``_VOCAB``) dry-runs the
+eager checks on the CPU before spending GPU time.
 """
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ from _codegen_checks import _logits_kernel
 pytestmark = pytest.mark.gpu
 
 T = int(os.environ.get("INDUCTOR_CE_GPU_ROWS", "4096"))
-V = 128256
+V = int(os.environ.get("INDUCTOR_CE_GPU_VOCAB", "128256"))
+DEV = os.environ.get("INDUCTOR_CE_GPU_DEVICE", "cuda")
 OPTIONS = {
     "plain": dict(),
     "sum_ignore": dict(reduction="sum", ignore_index=3),
@@ -30,11 +34,11 @@ OPTIONS = {
 
 @pytest.fixture(scope="module")
 def data():
-    gen = torch.Generator(device="cuda").manual_seed(0)
-    x = (torch.randn(T, V, device="cuda", generator=gen) * 2).to(torch.bfloat16)
-    t = torch.randint(0, V, (T,), device="cuda", generator=gen)
+    gen = torch.Generator(device=DEV).manual_seed(0)
+    x = (torch.randn(T, V, device=DEV, generator=gen) * 2).to(torch.bfloat16)
+    t = torch.randint(0, V, (T,), device=DEV, generator=gen)
     t[::7] = -100
-    w = torch.rand(V, device="cuda", generator=gen) + 0.5
+    w = torch.rand(V, device=DEV, generator=gen) + 0.5
     return x, t, w
 
 

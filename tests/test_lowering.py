@@ -19,8 +19,7 @@ import torch
 
 import inductor_ce
 from _reference import assert_grad_close, assert_loss_close, reference
-from _codegen_checks import (_allocated_with_last_dim, _logits_kernel,
-                             _vocab_symbol)
+from _codegen_checks import (_allocated_with_last_dim, _logits_kernel)
 from inductor_ce import _codegen, _compat, lowering
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,7 +48,7 @@ def _case(cases, name):
 @pytest.mark.parametrize("name", TRITON_CASES)
 def test_forward_reads_the_logits_once(cases, name):
     case = _case(cases, name)
-    vocab = _vocab_symbol(case["fwd"]) if name == "dynamic" else case["vocab"]
+    vocab = case["vocab"]
     src = _logits_kernel(name, case["fwd"], vocab)
     assert "triton_per_" in src or "def triton_per" in src, "not a persistent reduction"
     assert "max2" in src and "tl.sum" in src and "exp2" in src  # max, sum-exp in that kernel
@@ -84,7 +83,7 @@ def test_small_vocabulary_is_one_kernel(cases):
 @pytest.mark.parametrize("name", TRITON_CASES)
 def test_backward_is_one_kernel(cases, name):
     case = _case(cases, name)
-    vocab = _vocab_symbol(case["fwd"]) if name == "dynamic" else case["vocab"]
+    vocab = case["vocab"]
     src = _logits_kernel(name, case["bwd"], vocab, allow_extern=name == "lm_head")
     assert "def triton_poi_" in src
     body = src[src.index("def triton_poi_"):]
@@ -114,11 +113,18 @@ def test_lm_head_gradient_reuses_the_logits_storage(cases):
                                                                    src)
 
 
-# --- 6. dynamic shapes: the case ran three row counts under error_on_recompile --------------
+# --- 6. dynamic shapes: rows symbolic (three row counts under error_on_recompile), the
+#        vocabulary specialized (constant in the kernels; another V recompiles) -------------
 
-def test_dynamic_rows_compile_once(cases):
+def test_dynamic_rows_compile_once_vocabulary_specialized(cases):
     case = _case(cases, "dynamic")
-    assert re.search(r"\bks?\d+\b", case["fwd"]), "sizes were specialized"
+    rows = re.search(r"assert_size_stride\(\w+, \((s\d+), (\w+)\)", case["fwd"])
+    assert rows and rows[2] == str(case["vocab"]), "rows symbolic, V a constant"
+    for code, v in ((case["fwd"], case["vocab"]), (case["bwd"], case["vocab"]),
+                    (case["fwd_other_vocab"], case["vocab"] + 200)):
+        src = _logits_kernel("dynamic", code, v)
+        assert not re.search(r"\bks\d+\b", src), "a symbolic size reached the logits' kernel"
+    assert case["recompiled_for_other_vocab"]
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
 
 

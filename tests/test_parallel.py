@@ -350,13 +350,16 @@ def dtensor_check(ctx, v, dtensor_target, backend=None):
           atol=1e-5 * xr.grad.abs().max().item())
 
 
-@case(2, 4)
+# Not on CUDA over gloo: seen on the H200 (torch 2.11), the process dies with SIGSEGV in the
+# first DTensor case (gloo with CUDA tensors is no configuration DTensor supports). DTensor on
+# CUDA is checked over NCCL by benchmarks/bench_parallel.py (check_dtensor).
+@case(2, 4, cuda=False)
 def case_dtensor(ctx):
     dtensor_check(ctx, 40, dtensor_target=False)
     dtensor_check(ctx, 41, dtensor_target=True)  # uneven (torch.chunk) shards
 
 
-@case(2, 4)
+@case(2, 4, cuda=False)
 def case_dtensor_rejects_other_placements(ctx):
     import inductor_ce
     from torch.distributed.tensor import Replicate, Shard, distribute_tensor
@@ -417,9 +420,11 @@ def run_compiled(ctx, backend):
     assert graphs["fw"].count("_c10d_functional.all_reduce") == 2, graphs["fw"]
     assert "_c10d_functional" not in graphs["bw"], graphs["bw"]
 
-    # A DTensor input compiles too (aot_eager: the ops are the same as above).
-    torch._dynamo.reset()
-    dtensor_check(ctx, 41, dtensor_target=True, backend="aot_eager")
+    # A DTensor input compiles too (aot_eager: the ops are the same as above). Not over gloo
+    # on CUDA (see case_dtensor).
+    if ctx.device.type == "cpu":
+        torch._dynamo.reset()
+        dtensor_check(ctx, 41, dtensor_target=True, backend="aot_eager")
 
 
 # ----------------------------------------------------------------------------- launcher
@@ -464,7 +469,9 @@ def _launch(suite, world):
 
 
 def _worker(suite, rank, world, port, out):
+    import faulthandler
     import torch.distributed as dist
+    faulthandler.enable()  # a crash in native code still names the case it happened in
     device = "cpu"
     if CUDA:
         device = f"cuda:{rank % torch.cuda.device_count()}"
@@ -489,11 +496,6 @@ def _worker(suite, rank, world, port, out):
         dist.barrier()
     with open(os.path.join(out, f"rank{rank}.json"), "w") as fh:
         json.dump(results, fh)
-    if CUDA:
-        # Seen on the H200 (torch 2.11): the process segfaults while tearing down gloo with
-        # CUDA tensors, after every case ran and reported. Leave without the teardown.
-        sys.stdout.flush()
-        os._exit(0)
     dist.destroy_process_group()
 
 
