@@ -1,8 +1,10 @@
 """Reading Inductor's generated code: how many times the kernels of a graph read a buffer.
 
 A "read" is one load instruction of the buffer's pointer in a kernel body: a pass over the
-logits in a reduction loop, or a gather of single elements. Loads that the code generator
-deduplicated inside one loop count once, which is what matters for memory traffic.
+logits in a reduction loop, or a gather of single elements (a load whose index depends on
+loaded data, e.g. the target logit of each row: one element per row, no pass). Loads that the
+code generator deduplicated inside one loop count once, which is what matters for memory
+traffic.
 
     loads of the logits = logits_reads(forward_code, vocab_size)
 
@@ -31,9 +33,18 @@ class Reads:
     loads: int = 0                                    # load instructions in kernels
     kernels: dict = field(default_factory=dict)       # kernel name -> its loads
     extern: list = field(default_factory=list)        # opaque calls that take the buffer
+    gathers: dict = field(default_factory=dict)       # kernel name -> its gather loads
+
+    @property
+    def passes(self) -> dict:
+        """kernel name -> its loads that are not gathers (passes over the buffer)."""
+        return {k: n - self.gathers.get(k, 0) for k, n in self.kernels.items()
+                if n > self.gathers.get(k, 0)}
 
     def __str__(self) -> str:
-        s = f"{self.loads} load{'s' * (self.loads != 1)}"
+        g = sum(self.gathers.values())
+        p = self.loads - g
+        s = f"{p} pass{'es' * (p != 1)}" + (f" + {g} per-row gather{'s' * (g != 1)}" if g else "")
         return s + (f" + extern {', '.join(self.extern)}" if self.extern else "")
 
 
@@ -88,20 +99,27 @@ def _params(kind: str, source: str) -> list[str]:
     return [re.findall(r"\w+", p)[-1] for p in _split_args(m[1])] if m else []
 
 
-def _count_loads(kind: str, source: str, param: str) -> int:
+_GATHER = re.compile(r"\btmp\d+")  # an index computed from loaded data
+
+
+def _count_loads(kind: str, source: str, param: str) -> tuple[int, int]:
+    """(loads, of which gathers) of ``param`` in a kernel's source."""
     if kind == "triton":
-        return len(re.findall(rf"tl\.load\(\s*{param}\b", source))
-    count, depth, tail_depth = 0, 0, None
+        idx = re.findall(rf"tl\.load\(\s*{param}\b([^,]*)", source)
+        return len(idx), sum(bool(_GATHER.search(i)) for i in idx)
+    count, gathers, depth, tail_depth = 0, 0, 0, None
     for line in source.splitlines():
+        m = re.search(rf"\b{param}\s*(\[[^]]*\]|\+ static_cast<\w+>\([^)]*\))", line)
         if "C10_UNLIKELY(" in line and tail_depth is None:
             tail_depth = depth
-        elif tail_depth is None and re.search(rf"\b{param}\s*(\+|\[)", line) \
+        elif tail_depth is None and m \
                 and not re.search(rf"\b{param}\s*\[[^]]*\]\s*=[^=]|\.store\(\s*{param}\b", line):
             count += 1
+            gathers += bool(_GATHER.search(m[1]))
         depth += line.count("{") - line.count("}")
         if tail_depth is not None and depth <= tail_depth and "}" in line:
             tail_depth = None
-    return count
+    return count, gathers
 
 
 def count_reads(code: str, buffers: set[str]) -> Reads:
@@ -116,11 +134,14 @@ def count_reads(code: str, buffers: set[str]) -> Reads:
         args = _split_args(m[2])
         if m[1] in kernels:
             kind, source = kernels[m[1]]
-            n = sum(_count_loads(kind, source, p) for p, a in zip(_params(kind, source), args)
-                    if _base(a) in buffers and not p.startswith("out_ptr"))
+            counts = [_count_loads(kind, source, p) for p, a in zip(_params(kind, source), args)
+                      if _base(a) in buffers and not p.startswith("out_ptr")]
+            n, g = sum(c[0] for c in counts), sum(c[1] for c in counts)
             if n:
                 reads.kernels[m[1]] = reads.kernels.get(m[1], 0) + n
                 reads.loads += n
+            if g:
+                reads.gathers[m[1]] = reads.gathers.get(m[1], 0) + g
         elif m[1] not in ("reinterpret_tensor", "assert_size_stride", "assert_alignment") \
                 and any(_base(a) in buffers for a in args if not a.startswith("out=")):
             reads.extern.append(m[1])
@@ -201,7 +222,7 @@ def _param_dtypes(kind: str, source: str) -> dict[str, str]:
 class Access:
     """One load or store instruction of a (rows, V) tensor in a kernel, or an extern call."""
     kernel: str
-    kind: str       # "load" | "store" | "extern load" | "extern store"
+    kind: str       # "load" (a pass) | "gather" (one element per row) | "store" | "extern ..."
     dtype: str      # of the element, e.g. "bf16" ("?" for extern calls)
 
     @property
@@ -226,8 +247,9 @@ def logits_accesses(code: str, vocab_size) -> list[Access]:
                 if _base(a) not in buffers:
                     continue
                 if not p.startswith("out_ptr"):
-                    out += [Access(m[1], "load", dtypes.get(p, "?"))] * \
-                        _count_loads(kind, source, p)
+                    loads, gathers = _count_loads(kind, source, p)
+                    out += [Access(m[1], "load", dtypes.get(p, "?"))] * (loads - gathers)
+                    out += [Access(m[1], "gather", dtypes.get(p, "?"))] * gathers
                 out += [Access(m[1], "store", dtypes.get(p, "?"))] * \
                     _count_stores(kind, source, p)
         else:
@@ -269,7 +291,8 @@ def structure(forward: str, backward: str | None, vocab_size) -> dict:
         per = lambda kind: {k: n for k in dict.fromkeys(a.kernel for a in acc)  # noqa: E731
                             if (n := sum(a.kernel == k and a.kind == kind for a in acc))}
         return {"kernels": [short.get(k, k) for k in launched_kernels(code)],
-                "logits_loads": per("load"), "logits_stores": per("store"),
+                "logits_loads": per("load"), "logits_gathers": per("gather"),
+                "logits_stores": per("store"),
                 "extern_calls_on_logits": [f"{a.kernel} ({a.kind.split()[1]})" for a in acc
                                            if a.kind.startswith("extern")],
                 "loops": {short.get(k, k): n for k, n in loops(code).items()},

@@ -43,14 +43,16 @@ def summary(fwd: str, bwd: str, vocab: int, dtype: torch.dtype) -> str:
     cols = {"forward": (fwd, vocab * elt), "backward": (bwd, 2 * vocab * elt)}
     rows: dict[str, list[str]] = {k: [] for k in (
         "kernels launched", "kernels touching (rows, V)", "loads of the logits",
-        "stores of a (rows, V) tensor", "loops in kernels", "bytes per token",
+        "gathers (1 per row)", "stores of a (rows, V) tensor", "loops in kernels", "bytes per token",
         "minimum bytes per token", "x minimum")}
     for code, minimum in cols.values():
         acc = _codegen.logits_accesses(code, vocab)
-        moved = sum(vocab * a.itemsize for a in acc if not a.kind.startswith("extern"))
+        moved = sum((1 if a.kind == "gather" else vocab) * a.itemsize for a in acc
+                    if not a.kind.startswith("extern"))
         rows["kernels launched"].append(str(len(_codegen.launched_kernels(code))))
         rows["kernels touching (rows, V)"].append(str(len({a.kernel for a in acc})))
         rows["loads of the logits"].append(str(sum(a.kind == "load" for a in acc)))
+        rows["gathers (1 per row)"].append(str(sum(a.kind == "gather" for a in acc)))
         rows["stores of a (rows, V) tensor"].append(str(sum(a.kind == "store" for a in acc)))
         rows["loops in kernels"].append(str(sum(_codegen.loops(code).values())))
         rows["bytes per token"].append(f"{moved:,}")

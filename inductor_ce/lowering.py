@@ -16,12 +16,13 @@ How is the forward parallelized? (Triton backends)
 
         m_c   = max_{j in c, j != t} z_j            chunk max of the non-target logits
         s_c   = sum_{j in c, j != t} exp(z_j - m_c) one exp per element (no online rescale)
-        zt_c  = sum_{j in c} (z_j if j == t else 0)
         swz_c = sum_{j in c} w_j z_j                (label smoothing only)
 
     A small kernel over the (R, nc) partials combines them:
-        M = max_c m_c,  lse_nt = M + log sum_c s_c exp(m_c - M),  z_t = sum_c zt_c
-        (-inf for a row without target column).
+        M = max_c m_c,  lse_nt = M + log sum_c s_c exp(m_c - M)
+    and gathers the target logit z_t = s(x[row, t]) (-inf for a row without target column):
+    one element per row, where a masked sum in the chunk kernel cost 5 of its ~20
+    instructions per element (benchmarks/NOTES.md).
     Few rows still spread over the GPU (R x nc programs), and a row never goes through
     Inductor's online-softmax loop, which costs two exponentials per element.
     When ``V <= C`` the partials are the result (one kernel).
@@ -139,18 +140,17 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         z_nt = ops.where(is_t, _f32(_NEG_INF), z)
         return _exp(ops.sub(z_nt, safe(m_at(index))))
 
-    def chunk_target(index, rindex):
-        # A sum, not a max: at most one column per row is the target, and Inductor's max
-        # (NaN-propagating) costs three instructions per element where a sum costs one.
-        z, is_t, _, _ = element(index, rindex)
-        return ops.where(is_t, z, _f32(0.0))
-
-    def with_target(row, value):  # rows with no target column get z_t = -inf
-        has_t = ops.ge(_target_column(t_at(row), ignore_index, vocab), ops.constant(0, torch.int32))
-        return ops.where(has_t, value, _f32(_NEG_INF))
+    def target_logit(row):
+        """z_t = s(x[row, t]), gathered (one element per row); -inf for a row with no target
+        column. The gather goes through the same loader, so a fused prologue applies."""
+        t_col = _target_column(t_at(row), ignore_index, vocab)
+        has_t = ops.ge(t_col, ops.constant(0, torch.int32))
+        col = ops.indirect_indexing(ops.where(has_t, t_col, ops.constant(0, torch.int32)),
+                                    vocab, check=False)
+        return ops.where(has_t, _logit(x_at([*row, col]), softcap), _f32(_NEG_INF))
 
     s = _compat.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
-    zt = _compat.reduction(device, chunk_target, ranges, [chunk], "sum")
+    z_t = _compat.pointwise(device, F32, target_logit, rows)
     if smooth:
         def chunk_wz(index, rindex):
             z, _, col, in_range = element(index, rindex)
@@ -160,14 +160,13 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
             wz = ops.mul(w, z)
             return wz if in_range is None else ops.where(in_range, wz, _f32(0.0))
         swz = _compat.reduction(device, chunk_wz, ranges, [chunk], "sum")
-    s_at, zt_at = _compat.loader(s), _compat.loader(zt)
+    s_at = _compat.loader(s)
 
     if single:
         def lse_nt_fn(index):
             # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
             return ops.add(m_at(index), ops.log(s_at(index)))
         lse_nt = _compat.pointwise(device, F32, lse_nt_fn, rows)
-        z_t = _compat.pointwise(device, F32, lambda i: with_target(i, zt_at(i)), rows)
         sum_wz = swz if smooth else _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
         return lse_nt, z_t, sum_wz
 
@@ -183,9 +182,6 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     big_s_at = _compat.loader(_compat.reduction(device, rescaled, rows, [n_chunks], "sum"))
     lse_nt = _compat.pointwise(
         device, F32, lambda i: ops.add(big_m_at(i), ops.log(big_s_at(i))), rows)
-    zt_sum_at = _compat.loader(
-        _compat.reduction(device, lambda i, r: zt_at([*i, r[0]]), rows, [n_chunks], "sum"))
-    z_t = _compat.pointwise(device, F32, lambda i: with_target(i, zt_sum_at(i)), rows)
     if smooth:
         swz_at = _compat.loader(swz)
         sum_wz = _compat.reduction(device, lambda i, r: swz_at([*i, r[0]]), rows, [n_chunks],

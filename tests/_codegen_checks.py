@@ -37,13 +37,18 @@ def _logits_names(name: str, code: str, vocab) -> set[str]:
     return names
 
 
-def _logits_kernel(name: str, code: str, vocab, allow_extern: bool = False) -> str:
-    """The source of the single kernel that reads the logits (asserting there is one).
-    ``allow_extern``: in the LM-head backward, the weight-gradient matmul reads the gradient,
-    which then lives in the logits' storage under the same buffer name."""
+def _logits_kernel(name: str, code: str, vocab, allow_extern: bool = False,
+                   gather: bool = False) -> str:
+    """The source of the single kernel that makes a pass over the logits (asserting there is
+    one, loading them once). ``gather``: the graph also gathers one logit per row (the
+    forward's target logit), once; otherwise nothing else reads them. ``allow_extern``: in
+    the LM-head backward, the weight-gradient matmul reads the gradient, which then lives in
+    the logits' storage under the same buffer name."""
     reads = _codegen.count_reads(code, _logits_names(name, code, vocab))
     assert allow_extern or not reads.extern, f"the logits go to an opaque call: {reads.extern}"
-    assert len(reads.kernels) == 1, f"{len(reads.kernels)} kernels read the logits: {reads}"
-    kernel, loads = next(iter(reads.kernels.items()))
+    passes = reads.passes
+    assert len(passes) == 1, f"{len(passes)} kernels make a pass over the logits: {reads}"
+    kernel, loads = next(iter(passes.items()))
     assert loads == 1, f"{kernel} loads the logits {loads} times"
+    assert sum(reads.gathers.values()) == int(gather), f"gathers: {reads.gathers}"
     return _kernels(code)[kernel]

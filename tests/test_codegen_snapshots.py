@@ -151,9 +151,10 @@ def _changes(old: dict, new: dict) -> list[str]:
             a, b = o.get(key), n.get(key)
             if a == b:
                 continue
-            if key in ("logits_loads", "logits_stores"):
-                what = "reads the logits" if key == "logits_loads" else \
-                    "writes a (rows, V) tensor"
+            if key in ("logits_loads", "logits_gathers", "logits_stores"):
+                what = {"logits_loads": "reads the logits",
+                        "logits_gathers": "gathers single logits (one per row)",
+                        "logits_stores": "writes a (rows, V) tensor"}[key]
                 sa, sb = sum((a or {}).values()), sum((b or {}).values())
                 out.append(f"{graph} now {what} {_times(sb)} (was {_times(sa)})" if sa != sb
                            else f"{graph} {what} in other kernels: {b} (was {a})")

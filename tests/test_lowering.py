@@ -19,7 +19,8 @@ import torch
 
 import inductor_ce
 from _reference import assert_grad_close, assert_loss_close, reference
-from _codegen_checks import (_allocated_with_last_dim, _logits_kernel)
+from _codegen_checks import _allocated_with_last_dim, _kernels as _codegen_kernels, \
+    _logits_kernel
 from inductor_ce import _codegen, _compat, lowering
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -43,30 +44,45 @@ def _case(cases, name):
     return case
 
 
-# --- 1. forward: one kernel, one load of the logits, no T x V write ------------------------
+# --- 1. forward: one pass over the logits in one kernel, plus a gather of one logit per row
+#        (the target's), no T x V write ------------------------------------------------------
 
 @pytest.mark.parametrize("name", TRITON_CASES)
 def test_forward_reads_the_logits_once(cases, name):
     case = _case(cases, name)
     vocab = case["vocab"]
-    src = _logits_kernel(name, case["fwd"], vocab)
+    src = _logits_kernel(name, case["fwd"], vocab, gather=True)
     assert "triton_per_" in src or "def triton_per" in src, "not a persistent reduction"
     assert "max2" in src and "tl.sum" in src and "exp2" in src  # max, sum-exp in that kernel
     expected = 1 if name == "lm_head" else 0  # the mm writes the logits; we write nothing
     assert len(_allocated_with_last_dim(case["fwd"], vocab)) == expected
 
 
+@pytest.mark.parametrize("name", ["plain", "prologue", "strided_3d"])
+def test_target_logit_is_a_gather_of_one_element_per_row(cases, name):
+    """z_t = s(x[row, t]): one load per row at a column read from the targets, in a kernel
+    over the rows only (not the chunk kernel), with a fused prologue applied to it too."""
+    case = _case(cases, name)
+    reads = _codegen.logits_reads(case["fwd"], case["vocab"])
+    (kernel, n), = reads.gathers.items()
+    assert n == 1 and kernel not in reads.passes, reads
+    src = dict(_codegen_kernels(case["fwd"]))[kernel]
+    assert re.search(r"tl\.load\(in_\w*ptr\d+ \+ \(tmp\d+ \+ [^)]*\)", src), src
+    if name == "prologue":
+        assert "tanh" in src  # the user's softcap, applied to the gathered logit
+
+
 def test_forward_kernel_carries_every_option(cases):
-    src = _logits_kernel("all_options", _case(cases, "all_options")["fwd"], 1100)
+    src = _logits_kernel("all_options", _case(cases, "all_options")["fwd"], 1100, gather=True)
     assert "tanh" in src  # softcap applied to the one load
-    assert src.count("tl.sum(") == 3  # sum-exp, target logit, label-smoothing sum w_j z_j
+    assert src.count("tl.sum(") == 2  # sum-exp, label-smoothing sum w_j z_j
     assert src.count("max2(") == 1  # chunk max
 
 
 def test_few_rows_spread_over_chunks(cases):
     """N=1, V=5000: the reading kernel runs over (row, chunk) pairs, 5 programs, not 1."""
     code = _case(cases, "few_rows")["fwd"]
-    name = next(iter(_codegen.logits_reads(code, 5000).kernels))
+    name = next(iter(_codegen.logits_reads(code, 5000).passes))
     launch = re.search(rf"{name}\.run\((.*)\)", code)[1]
     xnumel, rnumel = [int(v) for v in re.findall(r"\b\d+\b", launch)][-2:]
     assert (xnumel, rnumel) == (5, lowering.CHUNK)
@@ -74,7 +90,7 @@ def test_few_rows_spread_over_chunks(cases):
 
 def test_small_vocabulary_is_one_kernel(cases):
     code = _case(cases, "small_vocab")["fwd"]
-    _logits_kernel("small_vocab", code, 300)
+    _logits_kernel("small_vocab", code, 300, gather=True)
     assert len(re.findall(r"\bdef triton_per_fused_ce_fwd", code)) == 1  # no second level
 
 
@@ -97,7 +113,7 @@ def test_backward_is_one_kernel(cases, name):
 
 def test_prologue_fuses_and_saves_the_bf16_input(cases):
     case = _case(cases, "prologue")
-    src = _logits_kernel("prologue", case["fwd"], 1100)
+    src = _logits_kernel("prologue", case["fwd"], 1100, gather=True)
     assert "tanh" in src and "0.7" in src or "1.428" in src  # temperature and softcap inline
     assert not _allocated_with_last_dim(case["fwd"], 1100), "an fp32 copy is saved"
     saved = re.search(r"return \((.*)\)", case["fwd"])[1]
@@ -120,9 +136,9 @@ def test_dynamic_rows_compile_once_vocabulary_specialized(cases):
     case = _case(cases, "dynamic")
     rows = re.search(r"assert_size_stride\(\w+, \((s\d+), (\w+)\)", case["fwd"])
     assert rows and rows[2] == str(case["vocab"]), "rows symbolic, V a constant"
-    for code, v in ((case["fwd"], case["vocab"]), (case["bwd"], case["vocab"]),
-                    (case["fwd_other_vocab"], case["vocab"] + 200)):
-        src = _logits_kernel("dynamic", code, v)
+    for code, v, fwd in ((case["fwd"], case["vocab"], True), (case["bwd"], case["vocab"], False),
+                         (case["fwd_other_vocab"], case["vocab"] + 200, True)):
+        src = _logits_kernel("dynamic", code, v, gather=fwd)
         assert not re.search(r"\bks\d+\b", src), "a symbolic size reached the logits' kernel"
     assert case["recompiled_for_other_vocab"]
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5

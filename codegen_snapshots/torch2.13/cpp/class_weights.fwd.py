@@ -5,23 +5,21 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     assert_size_stride(primals_3, (128256, ), (1, ), 'input')
-    buf6 = buf3; del buf3  # reuse
+    buf5 = buf3; del buf3  # reuse
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf10 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
-    buf12 = buf9; del buf9  # reuse
-    cpp_fused_ce_fwd_0(buf6, buf1, buf12, primals_1, primals_2, primals_3, buf4, buf5, buf7, buf8, buf11, buf10)
+    buf11 = buf8; del buf8  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, buf11, primals_1, primals_2, primals_3, buf4, buf6, buf7, buf10, buf9)
     del buf1
     del buf4
-    del buf5
     del primals_3
-    return (buf12, primals_1, primals_2, buf6, buf7, buf8, buf10, buf11, )
+    return (buf11, primals_1, primals_2, buf5, buf6, buf7, buf9, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -31,17 +29,16 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const int64_t* in_ptr1,
                        const float* in_ptr2,
                        float* out_ptr1,
-                       float* out_ptr2,
-                       bool* out_ptr4,
+                       bool* out_ptr3,
+                       float* out_ptr4,
                        float* out_ptr5,
-                       float* out_ptr6,
-                       float* out_ptr8)
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr3 = in_out_ptr1;
-    auto out_ptr7 = in_out_ptr2;
+    auto out_ptr2 = in_out_ptr1;
+    auto out_ptr6 = in_out_ptr2;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -91,15 +88,9 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
                     at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    float tmp_acc1 = 0;
-                    at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
                     CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
                     for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
                     {
                         {
@@ -138,23 +129,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
                                 auto tmp31 = tmp28 * tmp30;
                                 auto tmp32 = tmp31.exp2();
-                                auto tmp33 = at::vec::VectorizedN<float,2>(tmp25);
-                                auto tmp34 = decltype(tmp2)::blendv(tmp33, tmp2, tmp19.template cast<float,2>());
                                 tmp_acc0_vec = cascade_sum_combine(tmp32, &cascade_helper0);
-                                tmp_acc1_vec = cascade_sum_combine(tmp34, &cascade_helper1);
                             }
                         }
                     }
                     tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
                     tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
                     masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
-                    tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
-                    tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
-                    masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
                     tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
-                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
-                    out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
                 }
             }
         }
@@ -216,7 +199,6 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp35 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp1 = tmp2.log();
                             auto tmp3 = tmp0 + tmp1;
                             auto tmp5 = static_cast<int64_t>(-100);
@@ -281,50 +263,78 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             ()
                             ;
                             auto tmp34 = static_cast<float>(0.0);
-                            auto tmp36 = at::vec::Vectorized<float>(tmp34);
-                            auto tmp37 = decltype(tmp33)::blendv(tmp36, tmp33, tmp22.template cast<float,1>());
-                            auto tmp38 = static_cast<float>(1.0);
-                            auto tmp39 = at::vec::Vectorized<float>(tmp38);
-                            auto tmp40 = tmp37 * tmp39;
-                            auto tmp41 = decltype(tmp3)::blendv(tmp36, tmp3, tmp22.template cast<float,1>());
-                            auto tmp42 = (tmp4);
-                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp42 != tmp6);
-                            auto tmp44 = at::vec::VecMask<int64_t,2>(tmp42 >= tmp9);
-                            auto tmp45 = at::vec::VecMask<int64_t,2>(tmp42 < tmp12);
+                            auto tmp35 = at::vec::Vectorized<float>(tmp34);
+                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp22.template cast<float,1>());
+                            auto tmp37 = static_cast<float>(1.0);
+                            auto tmp38 = at::vec::Vectorized<float>(tmp37);
+                            auto tmp39 = tmp36 * tmp38;
+                            auto tmp40 = decltype(tmp3)::blendv(tmp35, tmp3, tmp22.template cast<float,1>());
+                            auto tmp41 = (tmp4);
+                            auto tmp42 = at::vec::VecMask<int64_t,2>(tmp41 != tmp6);
+                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp41 >= tmp9);
+                            auto tmp44 = at::vec::VecMask<int64_t,2>(tmp41 < tmp12);
+                            auto tmp45 = tmp43.template cast<int32_t,1>();
                             auto tmp46 = tmp44.template cast<int32_t,1>();
-                            auto tmp47 = tmp45.template cast<int32_t,1>();
-                            auto tmp48 = tmp46 & tmp47;
-                            auto tmp49 = tmp43.template cast<int32_t,1>();
-                            auto tmp50 = tmp48.template cast<int32_t,1>();
-                            auto tmp51 = tmp49 & tmp50;
-                            auto tmp52 = at::vec::convert<int32_t,1,int64_t,2>(tmp42);
-                            auto tmp53 = static_cast<int32_t>(-1);
-                            auto tmp54 = at::vec::Vectorized<int32_t>(tmp53);
-                            auto tmp55 = decltype(tmp52)::blendv(tmp54, tmp52, tmp51.template cast<int32_t,1>());
-                            auto tmp56 = static_cast<int32_t>(0);
-                            auto tmp57 = at::vec::Vectorized<int32_t>(tmp56);
-                            auto tmp58 = at::vec::VecMask<int32_t,1>(tmp55 >= tmp57);
-                            auto tmp59 = -std::numeric_limits<float>::infinity();
-                            auto tmp60 = at::vec::Vectorized<float>(tmp59);
-                            auto tmp61 = decltype(tmp35)::blendv(tmp60, tmp35, tmp58.template cast<float,1>());
-                            auto tmp62 = decltype(tmp61)::blendv(tmp36, tmp61, tmp22.template cast<float,1>());
-                            auto tmp63 = tmp41 - tmp62;
-                            auto tmp64 = tmp63 * tmp39;
-                            auto tmp65 = static_cast<float>(20.0);
-                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
-                            auto tmp67 = at::vec::VecMask<float,1>(tmp63 > tmp66);
-                            auto tmp68 = tmp63.exp();
-                            auto tmp69 = tmp68.log1p();
-                            auto tmp70 = decltype(tmp63)::blendv(tmp69, tmp63, tmp67.template cast<float,1>());
-                            auto tmp71 = tmp40 * tmp70;
-                            auto tmp72 = decltype(tmp71)::blendv(tmp36, tmp71, tmp22.template cast<float,1>());
+                            auto tmp47 = tmp45 & tmp46;
+                            auto tmp48 = tmp42.template cast<int32_t,1>();
+                            auto tmp49 = tmp47.template cast<int32_t,1>();
+                            auto tmp50 = tmp48 & tmp49;
+                            auto tmp51 = at::vec::convert<int32_t,1,int64_t,2>(tmp41);
+                            auto tmp52 = static_cast<int32_t>(-1);
+                            auto tmp53 = at::vec::Vectorized<int32_t>(tmp52);
+                            auto tmp54 = decltype(tmp51)::blendv(tmp53, tmp51, tmp50.template cast<int32_t,1>());
+                            auto tmp55 = static_cast<int32_t>(0);
+                            auto tmp56 = at::vec::Vectorized<int32_t>(tmp55);
+                            auto tmp57 = at::vec::VecMask<int32_t,1>(tmp54 >= tmp56);
+                            auto tmp58 = decltype(tmp54)::blendv(tmp56, tmp54, tmp57.template cast<int32_t,1>());
+                            auto tmp59 = at::vec::convert<int64_t,2,int32_t,1>(tmp58);
+                            auto tmp60 = tmp59 + tmp26;
+                            auto tmp61 = at::vec::VecMask<int64_t,2>(tmp59 < tmp9);
+                            auto tmp62 = decltype(tmp60)::blendv(tmp59, tmp60, tmp61.template cast<int64_t,2>());
+                            auto tmp63 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp62.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp64 =
+                            [&]
+                            {
+                                __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp63[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                }
+                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp65 = at::vec::convert<float>(tmp64);
+                            auto tmp66 = -std::numeric_limits<float>::infinity();
+                            auto tmp67 = at::vec::Vectorized<float>(tmp66);
+                            auto tmp68 = decltype(tmp65)::blendv(tmp67, tmp65, tmp57.template cast<float,1>());
+                            auto tmp69 = decltype(tmp68)::blendv(tmp35, tmp68, tmp22.template cast<float,1>());
+                            auto tmp70 = tmp40 - tmp69;
+                            auto tmp71 = tmp70 * tmp38;
+                            auto tmp72 = static_cast<float>(20.0);
+                            auto tmp73 = at::vec::Vectorized<float>(tmp72);
+                            auto tmp74 = at::vec::VecMask<float,1>(tmp70 > tmp73);
+                            auto tmp75 = tmp70.exp();
+                            auto tmp76 = tmp75.log1p();
+                            auto tmp77 = decltype(tmp70)::blendv(tmp76, tmp70, tmp74.template cast<float,1>());
+                            auto tmp78 = tmp39 * tmp77;
+                            auto tmp79 = decltype(tmp78)::blendv(tmp35, tmp78, tmp22.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp21;
-                            tmp22.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp40.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp64.store(out_ptr6 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp37;
+                            tmp22.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp71.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp79;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp36;
                         }
                     }
                 }
@@ -360,17 +370,17 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
-            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
-            out_ptr8[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
@@ -379,8 +389,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr8[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
             }

@@ -6,36 +6,34 @@ def call(args):
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf7 = buf3; del buf3  # reuse
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf9 = buf5; del buf5  # reuse
+    buf6 = buf3; del buf3  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf9 = empty_strided_cpu((), (), torch.float32)
     buf10 = empty_strided_cpu((), (), torch.float32)
-    buf11 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
-    buf12 = buf10; del buf10  # reuse
-    cpp_fused_ce_fwd_0(buf7, buf9, buf1, buf12, primals_1, primals_2, buf4, buf6, buf8, buf11)
-    return (buf12, primals_1, primals_2, buf7, buf8, buf9, buf11, )
+    buf11 = buf9; del buf9  # reuse
+    cpp_fused_ce_fwd_0(buf6, buf1, buf11, primals_1, primals_2, buf4, buf5, buf7, buf8, buf10)
+    return (buf11, primals_1, primals_2, buf6, buf7, buf8, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
-                       bool* in_out_ptr2,
-                       float* in_out_ptr3,
+                       bool* in_out_ptr1,
+                       float* in_out_ptr2,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr3,
-                       bool* out_ptr5,
+                       float* out_ptr2,
+                       bool* out_ptr4,
+                       float* out_ptr5,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr2 = in_out_ptr1;
-    auto out_ptr4 = in_out_ptr2;
-    auto out_ptr6 = in_out_ptr3;
+    auto out_ptr3 = in_out_ptr1;
+    auto out_ptr6 = in_out_ptr2;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -87,18 +85,12 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     float tmp_acc1 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
                     at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
-                    float tmp_acc2 = 0;
-                    at::vec::VectorizedN<float,2> tmp_acc2_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc2_vec = at::vec::VectorizedN<float,2>(0);
                     CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
                     CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper2(static_cast<int64_t>(128256L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper2(static_cast<int64_t>(8016L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper2(static_cast<int64_t>(0L));
                     for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
                     {
                         {
@@ -136,14 +128,11 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 auto tmp29 = at::vec::VectorizedN<float,2>(tmp28);
                                 auto tmp30 = tmp27 * tmp29;
                                 auto tmp31 = tmp30.exp2();
-                                auto tmp32 = at::vec::VectorizedN<float,2>(tmp24);
-                                auto tmp33 = decltype(tmp2)::blendv(tmp32, tmp2, tmp18.template cast<float,2>());
-                                auto tmp34 = static_cast<float>(1.0);
-                                auto tmp35 = at::vec::VectorizedN<float,2>(tmp34);
-                                auto tmp36 = tmp35 * tmp2;
+                                auto tmp32 = static_cast<float>(1.0);
+                                auto tmp33 = at::vec::VectorizedN<float,2>(tmp32);
+                                auto tmp34 = tmp33 * tmp2;
                                 tmp_acc0_vec = cascade_sum_combine(tmp31, &cascade_helper0);
-                                tmp_acc1_vec = cascade_sum_combine(tmp33, &cascade_helper1);
-                                tmp_acc2_vec = cascade_sum_combine(tmp36, &cascade_helper2);
+                                tmp_acc1_vec = cascade_sum_combine(tmp34, &cascade_helper1);
                             }
                         }
                     }
@@ -153,15 +142,10 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
                     tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
                     masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
-                    tmp_acc2 = cascade_sum_final(&scalar_cascade_helper2);
-                    tmp_acc2_vec = cascade_sum_final(&cascade_helper2);
-                    masked_tmp_acc2_vec = cascade_sum_final(&masked_cascade_helper2);
                     tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
                     tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
                     out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
-                    tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec + masked_tmp_acc2_vec);
-                    out_ptr3[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc2);
                 }
             }
         }
@@ -223,8 +207,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp16 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp17 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp21 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp37 = at::vec::Vectorized<float>::loadu(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp35 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp2 = static_cast<int64_t>(0);
                             auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp2);
                             auto tmp3 = at::vec::VecMask<int64_t,2>(tmp0 == tmp1);
@@ -243,79 +226,110 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp18 = tmp17.log();
                             auto tmp19 = tmp16 + tmp18;
                             auto tmp20 = at::vec::VecMask<int64_t,2>(tmp0 != tmp1);
-                            auto tmp22 = (tmp0);
-                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp22 != tmp1);
-                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp22 >= tmp1);
-                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp22 < tmp6);
+                            auto tmp21 = (tmp0);
+                            auto tmp22 = at::vec::VecMask<int64_t,2>(tmp21 != tmp1);
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp21 >= tmp1);
+                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp21 < tmp6);
+                            auto tmp25 = tmp23.template cast<int32_t,1>();
                             auto tmp26 = tmp24.template cast<int32_t,1>();
-                            auto tmp27 = tmp25.template cast<int32_t,1>();
-                            auto tmp28 = tmp26 & tmp27;
-                            auto tmp29 = tmp23.template cast<int32_t,1>();
-                            auto tmp30 = tmp28.template cast<int32_t,1>();
-                            auto tmp31 = tmp29 & tmp30;
-                            auto tmp32 = at::vec::convert<int32_t,1,int64_t,2>(tmp22);
-                            auto tmp33 = static_cast<int32_t>(-1);
-                            auto tmp34 = at::vec::Vectorized<int32_t>(tmp33);
-                            auto tmp35 = decltype(tmp32)::blendv(tmp34, tmp32, tmp31.template cast<int32_t,1>());
+                            auto tmp27 = tmp25 & tmp26;
+                            auto tmp28 = tmp22.template cast<int32_t,1>();
+                            auto tmp29 = tmp27.template cast<int32_t,1>();
+                            auto tmp30 = tmp28 & tmp29;
+                            auto tmp31 = at::vec::convert<int32_t,1,int64_t,2>(tmp21);
+                            auto tmp32 = static_cast<int32_t>(-1);
+                            auto tmp33 = at::vec::Vectorized<int32_t>(tmp32);
+                            auto tmp34 = decltype(tmp31)::blendv(tmp33, tmp31, tmp30.template cast<int32_t,1>());
                             auto tmp36 = static_cast<int32_t>(0);
-                            auto tmp38 = at::vec::Vectorized<int32_t>(tmp36);
-                            auto tmp39 = at::vec::VecMask<int32_t,1>(tmp35 >= tmp38);
-                            auto tmp40 = -std::numeric_limits<float>::infinity();
-                            auto tmp41 = at::vec::Vectorized<float>(tmp40);
-                            auto tmp42 = decltype(tmp21)::blendv(tmp41, tmp21, tmp39.template cast<float,1>());
-                            auto tmp43 = static_cast<float>(0.0);
-                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
-                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp20.template cast<float,1>());
-                            auto tmp46 = tmp20.to<float,1>();
-                            auto tmp47 = static_cast<float>(0.9);
-                            auto tmp48 = at::vec::Vectorized<float>(tmp47);
-                            auto tmp49 = tmp46 * tmp48;
-                            auto tmp50 = decltype(tmp19)::blendv(tmp44, tmp19, tmp20.template cast<float,1>());
-                            auto tmp51 = tmp50 - tmp45;
-                            auto tmp52 = static_cast<float>(20.0);
-                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
-                            auto tmp54 = at::vec::VecMask<float,1>(tmp51 > tmp53);
-                            auto tmp55 = tmp51.exp();
-                            auto tmp56 = tmp55.log1p();
-                            auto tmp57 = decltype(tmp51)::blendv(tmp56, tmp51, tmp54.template cast<float,1>());
-                            auto tmp58 = tmp49 * tmp57;
-                            auto tmp59 = at::vec::VecMask<float,1>(tmp50 == tmp50);
-                            auto tmp60 = tmp50.abs();
-                            auto tmp61 = std::numeric_limits<float>::infinity();
-                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
-                            auto tmp63 = at::vec::VecMask<float,1>(tmp60 != tmp62);
-                            auto tmp64 = tmp59.template cast<int32_t,1>();
-                            auto tmp65 = tmp63.template cast<int32_t,1>();
-                            auto tmp66 = tmp64 & tmp65;
-                            auto tmp67 = ~tmp66;
-                            auto tmp68 = at::vec::VecMask<float,1>(tmp50 == tmp45);
-                            auto tmp69 = tmp67.template cast<int32_t,1>();
-                            auto tmp70 = tmp68.template cast<int32_t,1>();
-                            auto tmp71 = tmp69 & tmp70;
-                            auto tmp72 = at::vec::VecMask<float,1>(tmp50 >= tmp45);
-                            auto tmp73 = decltype(tmp50)::blendv(tmp45, tmp50, tmp72.template cast<float,1>());
-                            auto tmp74 = decltype(tmp45)::blendv(tmp50, tmp45, tmp72.template cast<float,1>());
-                            auto tmp75 = tmp74 - tmp73;
-                            auto tmp76 = tmp75.exp();
-                            auto tmp77 = tmp76.log1p();
-                            auto tmp78 = tmp73 + tmp77;
-                            auto tmp79 = decltype(tmp50)::blendv(tmp78, tmp50, tmp71.template cast<float,1>());
-                            auto tmp80 = static_cast<float>(128256.0);
-                            auto tmp81 = at::vec::Vectorized<float>(tmp80);
-                            auto tmp82 = tmp79 * tmp81;
-                            auto tmp83 = decltype(tmp37)::blendv(tmp44, tmp37, tmp20.template cast<float,1>());
-                            auto tmp84 = tmp82 - tmp83;
-                            auto tmp85 = static_cast<float>(7.796906187624751e-07);
-                            auto tmp86 = at::vec::Vectorized<float>(tmp85);
-                            auto tmp87 = tmp84 * tmp86;
-                            auto tmp88 = tmp58 + tmp87;
-                            auto tmp89 = decltype(tmp88)::blendv(tmp44, tmp88, tmp20.template cast<float,1>());
+                            auto tmp37 = at::vec::Vectorized<int32_t>(tmp36);
+                            auto tmp38 = at::vec::VecMask<int32_t,1>(tmp34 >= tmp37);
+                            auto tmp39 = decltype(tmp34)::blendv(tmp37, tmp34, tmp38.template cast<int32_t,1>());
+                            auto tmp40 = 128256L;
+                            auto tmp41 = c10::convert<int64_t>(tmp40);
+                            auto tmp42 = at::vec::convert<int64_t,2,int32_t,1>(tmp39);
+                            auto tmp43 = at::vec::VectorizedN<int64_t,2>(tmp41);
+                            auto tmp44 = tmp42 + tmp43;
+                            auto tmp45 = at::vec::VecMask<int64_t,2>(tmp42 < tmp1);
+                            auto tmp46 = decltype(tmp44)::blendv(tmp42, tmp44, tmp45.template cast<int64_t,2>());
+                            auto tmp47 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp46.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp48 =
+                            [&]
+                            {
+                                __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp47[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                }
+                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp49 = at::vec::convert<float>(tmp48);
+                            auto tmp50 = -std::numeric_limits<float>::infinity();
+                            auto tmp51 = at::vec::Vectorized<float>(tmp50);
+                            auto tmp52 = decltype(tmp49)::blendv(tmp51, tmp49, tmp38.template cast<float,1>());
+                            auto tmp53 = static_cast<float>(0.0);
+                            auto tmp54 = at::vec::Vectorized<float>(tmp53);
+                            auto tmp55 = decltype(tmp52)::blendv(tmp54, tmp52, tmp20.template cast<float,1>());
+                            auto tmp56 = tmp20.to<float,1>();
+                            auto tmp57 = static_cast<float>(0.9);
+                            auto tmp58 = at::vec::Vectorized<float>(tmp57);
+                            auto tmp59 = tmp56 * tmp58;
+                            auto tmp60 = decltype(tmp19)::blendv(tmp54, tmp19, tmp20.template cast<float,1>());
+                            auto tmp61 = tmp60 - tmp55;
+                            auto tmp62 = static_cast<float>(20.0);
+                            auto tmp63 = at::vec::Vectorized<float>(tmp62);
+                            auto tmp64 = at::vec::VecMask<float,1>(tmp61 > tmp63);
+                            auto tmp65 = tmp61.exp();
+                            auto tmp66 = tmp65.log1p();
+                            auto tmp67 = decltype(tmp61)::blendv(tmp66, tmp61, tmp64.template cast<float,1>());
+                            auto tmp68 = tmp59 * tmp67;
+                            auto tmp69 = at::vec::VecMask<float,1>(tmp60 == tmp60);
+                            auto tmp70 = tmp60.abs();
+                            auto tmp71 = std::numeric_limits<float>::infinity();
+                            auto tmp72 = at::vec::Vectorized<float>(tmp71);
+                            auto tmp73 = at::vec::VecMask<float,1>(tmp70 != tmp72);
+                            auto tmp74 = tmp69.template cast<int32_t,1>();
+                            auto tmp75 = tmp73.template cast<int32_t,1>();
+                            auto tmp76 = tmp74 & tmp75;
+                            auto tmp77 = ~tmp76;
+                            auto tmp78 = at::vec::VecMask<float,1>(tmp60 == tmp55);
+                            auto tmp79 = tmp77.template cast<int32_t,1>();
+                            auto tmp80 = tmp78.template cast<int32_t,1>();
+                            auto tmp81 = tmp79 & tmp80;
+                            auto tmp82 = at::vec::VecMask<float,1>(tmp60 >= tmp55);
+                            auto tmp83 = decltype(tmp60)::blendv(tmp55, tmp60, tmp82.template cast<float,1>());
+                            auto tmp84 = decltype(tmp55)::blendv(tmp60, tmp55, tmp82.template cast<float,1>());
+                            auto tmp85 = tmp84 - tmp83;
+                            auto tmp86 = tmp85.exp();
+                            auto tmp87 = tmp86.log1p();
+                            auto tmp88 = tmp83 + tmp87;
+                            auto tmp89 = decltype(tmp60)::blendv(tmp88, tmp60, tmp81.template cast<float,1>());
+                            auto tmp90 = static_cast<float>(128256.0);
+                            auto tmp91 = at::vec::Vectorized<float>(tmp90);
+                            auto tmp92 = tmp89 * tmp91;
+                            auto tmp93 = decltype(tmp35)::blendv(tmp54, tmp35, tmp20.template cast<float,1>());
+                            auto tmp94 = tmp92 - tmp93;
+                            auto tmp95 = static_cast<float>(7.796906187624751e-07);
+                            auto tmp96 = at::vec::Vectorized<float>(tmp95);
+                            auto tmp97 = tmp94 * tmp96;
+                            auto tmp98 = tmp68 + tmp97;
+                            auto tmp99 = decltype(tmp98)::blendv(tmp54, tmp98, tmp20.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp15;
                             tmp19.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp20.store(out_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp45.store(in_out_ptr1 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp89;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp46;
+                            tmp20.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp55.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp99;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp56;
                         }
                     }
                 }
@@ -351,7 +365,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
@@ -361,7 +375,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr3[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
@@ -373,7 +387,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
-                in_out_ptr3[static_cast<int64_t>(0L)] = tmp1;
+                in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
             }
         }
     }

@@ -8,17 +8,16 @@ def call(args):
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = buf4; del buf4  # reuse
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf6 = buf4; del buf4  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf1 = empty_strided_cpu((), (), torch.bool)
+    buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf10 = empty_strided_cpu((), (), torch.float32)
     buf2 = buf1; del buf1  # reuse
-    buf12 = buf9; del buf9  # reuse
-    cpp_fused_ce_fwd_0(buf7, buf2, buf12, buf0, primals_3, buf5, buf6, buf8, buf11, buf10)
-    return (buf12, primals_2, primals_3, buf0, buf7, buf8, buf10, buf11, primals_1, )
+    buf11 = buf8; del buf8  # reuse
+    cpp_fused_ce_fwd_0(buf6, buf2, buf11, buf0, primals_3, buf5, buf7, buf10, buf9)
+    return (buf11, primals_2, primals_3, buf0, buf6, buf7, buf9, buf10, primals_1, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -27,16 +26,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr2,
-                       bool* out_ptr3,
-                       float* out_ptr4,
-                       float* out_ptr7)
+                       bool* out_ptr2,
+                       float* out_ptr3,
+                       float* out_ptr6)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
-    auto out_ptr6 = in_out_ptr2;
+    auto out_ptr4 = in_out_ptr1;
+    auto out_ptr5 = in_out_ptr2;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -86,15 +84,9 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
                     at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    float tmp_acc1 = 0;
-                    at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
                     CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
                     for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
                     {
                         {
@@ -133,23 +125,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
                                 auto tmp31 = tmp28 * tmp30;
                                 auto tmp32 = tmp31.exp2();
-                                auto tmp33 = at::vec::VectorizedN<float,2>(tmp25);
-                                auto tmp34 = decltype(tmp2)::blendv(tmp33, tmp2, tmp19.template cast<float,2>());
                                 tmp_acc0_vec = cascade_sum_combine(tmp32, &cascade_helper0);
-                                tmp_acc1_vec = cascade_sum_combine(tmp34, &cascade_helper1);
                             }
                         }
                     }
                     tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
                     tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
                     masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
-                    tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
-                    tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
-                    masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
                     tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
-                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
-                    out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
                 }
             }
         }
@@ -211,7 +195,6 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp11 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp1 = tmp2.log();
                             auto tmp3 = tmp0 + tmp1;
                             auto tmp5 = static_cast<int64_t>(-100);
@@ -220,62 +203,93 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp8 = static_cast<float>(0.0);
                             auto tmp9 = at::vec::Vectorized<float>(tmp8);
                             auto tmp10 = decltype(tmp3)::blendv(tmp9, tmp3, tmp7.template cast<float,1>());
-                            auto tmp12 = (tmp4);
-                            auto tmp13 = at::vec::VecMask<int64_t,2>(tmp12 != tmp6);
-                            auto tmp14 = static_cast<int64_t>(0);
-                            auto tmp15 = at::vec::VectorizedN<int64_t,2>(tmp14);
-                            auto tmp16 = at::vec::VecMask<int64_t,2>(tmp12 >= tmp15);
-                            auto tmp17 = static_cast<int64_t>(128256);
-                            auto tmp18 = at::vec::VectorizedN<int64_t,2>(tmp17);
-                            auto tmp19 = at::vec::VecMask<int64_t,2>(tmp12 < tmp18);
-                            auto tmp20 = tmp16.template cast<int32_t,1>();
-                            auto tmp21 = tmp19.template cast<int32_t,1>();
-                            auto tmp22 = tmp20 & tmp21;
-                            auto tmp23 = tmp13.template cast<int32_t,1>();
-                            auto tmp24 = tmp22.template cast<int32_t,1>();
-                            auto tmp25 = tmp23 & tmp24;
-                            auto tmp26 = at::vec::convert<int32_t,1,int64_t,2>(tmp12);
-                            auto tmp27 = static_cast<int32_t>(-1);
-                            auto tmp28 = at::vec::Vectorized<int32_t>(tmp27);
-                            auto tmp29 = decltype(tmp26)::blendv(tmp28, tmp26, tmp25.template cast<int32_t,1>());
-                            auto tmp30 = static_cast<int32_t>(0);
-                            auto tmp31 = at::vec::Vectorized<int32_t>(tmp30);
-                            auto tmp32 = at::vec::VecMask<int32_t,1>(tmp29 >= tmp31);
-                            auto tmp33 = -std::numeric_limits<float>::infinity();
-                            auto tmp34 = at::vec::Vectorized<float>(tmp33);
-                            auto tmp35 = decltype(tmp11)::blendv(tmp34, tmp11, tmp32.template cast<float,1>());
-                            auto tmp36 = decltype(tmp35)::blendv(tmp9, tmp35, tmp7.template cast<float,1>());
-                            auto tmp37 = tmp10 - tmp36;
-                            auto tmp38 = static_cast<float>(1.0);
-                            auto tmp39 = at::vec::Vectorized<float>(tmp38);
-                            auto tmp40 = tmp37 * tmp39;
-                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp4 == tmp6);
-                            auto tmp42 = at::vec::VecMask<int64_t,2>(tmp4 >= tmp15);
-                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp4 < tmp18);
-                            auto tmp44 = tmp42.template cast<int32_t,1>();
-                            auto tmp45 = tmp43.template cast<int32_t,1>();
-                            auto tmp46 = tmp44 & tmp45;
-                            auto tmp47 = tmp41.template cast<int32_t,1>();
-                            auto tmp48 = tmp46.template cast<int32_t,1>();
-                            auto tmp49 = tmp47 | tmp48;
-                            auto tmp50 = ~tmp49;
-                            auto tmp51 = tmp50.template cast<float,1>();
-                            auto tmp52 = tmp7.to<float,1>();
-                            auto tmp53 = tmp52 * tmp39;
-                            auto tmp54 = static_cast<float>(20.0);
-                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
-                            auto tmp56 = at::vec::VecMask<float,1>(tmp37 > tmp55);
-                            auto tmp57 = tmp37.exp();
-                            auto tmp58 = tmp57.log1p();
-                            auto tmp59 = decltype(tmp37)::blendv(tmp58, tmp37, tmp56.template cast<float,1>());
-                            auto tmp60 = tmp53 * tmp59;
-                            auto tmp61 = decltype(tmp60)::blendv(tmp9, tmp60, tmp7.template cast<float,1>());
+                            auto tmp11 = (tmp4);
+                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp11 != tmp6);
+                            auto tmp13 = static_cast<int64_t>(0);
+                            auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
+                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp11 >= tmp14);
+                            auto tmp16 = static_cast<int64_t>(128256);
+                            auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
+                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp11 < tmp17);
+                            auto tmp19 = tmp15.template cast<int32_t,1>();
+                            auto tmp20 = tmp18.template cast<int32_t,1>();
+                            auto tmp21 = tmp19 & tmp20;
+                            auto tmp22 = tmp12.template cast<int32_t,1>();
+                            auto tmp23 = tmp21.template cast<int32_t,1>();
+                            auto tmp24 = tmp22 & tmp23;
+                            auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp11);
+                            auto tmp26 = static_cast<int32_t>(-1);
+                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
+                            auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
+                            auto tmp29 = static_cast<int32_t>(0);
+                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
+                            auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
+                            auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
+                            auto tmp33 = 128256L;
+                            auto tmp34 = c10::convert<int64_t>(tmp33);
+                            auto tmp35 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
+                            auto tmp36 = at::vec::VectorizedN<int64_t,2>(tmp34);
+                            auto tmp37 = tmp35 + tmp36;
+                            auto tmp38 = at::vec::VecMask<int64_t,2>(tmp35 < tmp14);
+                            auto tmp39 = decltype(tmp37)::blendv(tmp35, tmp37, tmp38.template cast<int64_t,2>());
+                            auto tmp40 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp39.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp41 =
+                            [&]
+                            {
+                                __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp40[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                }
+                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp42 = at::vec::convert<float>(tmp41);
+                            auto tmp43 = -std::numeric_limits<float>::infinity();
+                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
+                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp31.template cast<float,1>());
+                            auto tmp46 = decltype(tmp45)::blendv(tmp9, tmp45, tmp7.template cast<float,1>());
+                            auto tmp47 = tmp10 - tmp46;
+                            auto tmp48 = static_cast<float>(1.0);
+                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
+                            auto tmp50 = tmp47 * tmp49;
+                            auto tmp51 = at::vec::VecMask<int64_t,2>(tmp4 == tmp6);
+                            auto tmp52 = at::vec::VecMask<int64_t,2>(tmp4 >= tmp14);
+                            auto tmp53 = at::vec::VecMask<int64_t,2>(tmp4 < tmp17);
+                            auto tmp54 = tmp52.template cast<int32_t,1>();
+                            auto tmp55 = tmp53.template cast<int32_t,1>();
+                            auto tmp56 = tmp54 & tmp55;
+                            auto tmp57 = tmp51.template cast<int32_t,1>();
+                            auto tmp58 = tmp56.template cast<int32_t,1>();
+                            auto tmp59 = tmp57 | tmp58;
+                            auto tmp60 = ~tmp59;
+                            auto tmp61 = tmp60.template cast<float,1>();
+                            auto tmp62 = tmp7.to<float,1>();
+                            auto tmp63 = tmp62 * tmp49;
+                            auto tmp64 = static_cast<float>(20.0);
+                            auto tmp65 = at::vec::Vectorized<float>(tmp64);
+                            auto tmp66 = at::vec::VecMask<float,1>(tmp47 > tmp65);
+                            auto tmp67 = tmp47.exp();
+                            auto tmp68 = tmp67.log1p();
+                            auto tmp69 = decltype(tmp47)::blendv(tmp68, tmp47, tmp66.template cast<float,1>());
+                            auto tmp70 = tmp63 * tmp69;
+                            auto tmp71 = decltype(tmp70)::blendv(tmp9, tmp70, tmp7.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp7.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp40.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp51;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp61;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp52;
+                            tmp7.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp50.store(out_ptr3 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp61;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp71;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp62;
                         }
                     }
                 }
@@ -311,17 +325,17 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
-            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
-            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
@@ -330,8 +344,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
             }

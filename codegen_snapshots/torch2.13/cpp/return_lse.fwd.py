@@ -5,28 +5,27 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf6 = buf3; del buf3  # reuse
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = buf5; del buf5  # reuse
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf9 = empty_strided_cpu((), (), torch.float32)
     buf10 = empty_strided_cpu((), (), torch.float32)
-    buf11 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
-    buf12 = buf10; del buf10  # reuse
-    cpp_fused_ce_fwd_0(buf6, buf8, buf1, buf12, primals_1, primals_2, buf4, buf7, buf9, buf11)
-    return (buf12, buf9, primals_1, primals_2, buf6, buf7, buf8, buf11, )
+    buf11 = buf9; del buf9  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, buf11, primals_1, primals_2, buf4, buf6, buf7, buf8, buf10)
+    return (buf11, buf8, primals_1, primals_2, buf5, buf6, buf7, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
-                       bool* in_out_ptr2,
-                       float* in_out_ptr3,
+                       bool* in_out_ptr1,
+                       float* in_out_ptr2,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       bool* out_ptr4,
+                       bool* out_ptr3,
+                       float* out_ptr4,
                        float* out_ptr5,
                        float* out_ptr7)
 {
@@ -34,8 +33,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
     auto out_ptr2 = in_out_ptr1;
-    auto out_ptr3 = in_out_ptr2;
-    auto out_ptr6 = in_out_ptr3;
+    auto out_ptr6 = in_out_ptr2;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -85,15 +83,9 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
                     at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    float tmp_acc1 = 0;
-                    at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
                     CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
                     for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
                     {
                         {
@@ -132,23 +124,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
                                 auto tmp31 = tmp28 * tmp30;
                                 auto tmp32 = tmp31.exp2();
-                                auto tmp33 = at::vec::VectorizedN<float,2>(tmp25);
-                                auto tmp34 = decltype(tmp2)::blendv(tmp33, tmp2, tmp19.template cast<float,2>());
                                 tmp_acc0_vec = cascade_sum_combine(tmp32, &cascade_helper0);
-                                tmp_acc1_vec = cascade_sum_combine(tmp34, &cascade_helper1);
                             }
                         }
                     }
                     tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
                     tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
                     masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
-                    tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
-                    tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
-                    masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
                     tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
-                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
-                    out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
                 }
             }
         }
@@ -210,7 +194,6 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp18 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp23 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp2 = static_cast<int64_t>(-100);
                             auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp2);
                             auto tmp3 = at::vec::VecMask<int64_t,2>(tmp0 == tmp1);
@@ -231,72 +214,103 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp20 = tmp19.log();
                             auto tmp21 = tmp18 + tmp20;
                             auto tmp22 = at::vec::VecMask<int64_t,2>(tmp0 != tmp1);
-                            auto tmp24 = (tmp0);
-                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp24 != tmp1);
-                            auto tmp26 = at::vec::VecMask<int64_t,2>(tmp24 >= tmp5);
-                            auto tmp27 = at::vec::VecMask<int64_t,2>(tmp24 < tmp8);
+                            auto tmp23 = (tmp0);
+                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp23 != tmp1);
+                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp23 >= tmp5);
+                            auto tmp26 = at::vec::VecMask<int64_t,2>(tmp23 < tmp8);
+                            auto tmp27 = tmp25.template cast<int32_t,1>();
                             auto tmp28 = tmp26.template cast<int32_t,1>();
-                            auto tmp29 = tmp27.template cast<int32_t,1>();
-                            auto tmp30 = tmp28 & tmp29;
-                            auto tmp31 = tmp25.template cast<int32_t,1>();
-                            auto tmp32 = tmp30.template cast<int32_t,1>();
-                            auto tmp33 = tmp31 & tmp32;
-                            auto tmp34 = at::vec::convert<int32_t,1,int64_t,2>(tmp24);
-                            auto tmp35 = static_cast<int32_t>(-1);
-                            auto tmp36 = at::vec::Vectorized<int32_t>(tmp35);
-                            auto tmp37 = decltype(tmp34)::blendv(tmp36, tmp34, tmp33.template cast<int32_t,1>());
-                            auto tmp38 = static_cast<int32_t>(0);
-                            auto tmp39 = at::vec::Vectorized<int32_t>(tmp38);
-                            auto tmp40 = at::vec::VecMask<int32_t,1>(tmp37 >= tmp39);
-                            auto tmp41 = -std::numeric_limits<float>::infinity();
-                            auto tmp42 = at::vec::Vectorized<float>(tmp41);
-                            auto tmp43 = decltype(tmp23)::blendv(tmp42, tmp23, tmp40.template cast<float,1>());
-                            auto tmp44 = static_cast<float>(0.0);
-                            auto tmp45 = at::vec::Vectorized<float>(tmp44);
-                            auto tmp46 = decltype(tmp43)::blendv(tmp45, tmp43, tmp22.template cast<float,1>());
-                            auto tmp47 = decltype(tmp21)::blendv(tmp45, tmp21, tmp22.template cast<float,1>());
-                            auto tmp48 = at::vec::VecMask<float,1>(tmp47 == tmp47);
-                            auto tmp49 = tmp47.abs();
-                            auto tmp50 = std::numeric_limits<float>::infinity();
-                            auto tmp51 = at::vec::Vectorized<float>(tmp50);
-                            auto tmp52 = at::vec::VecMask<float,1>(tmp49 != tmp51);
-                            auto tmp53 = tmp48.template cast<int32_t,1>();
-                            auto tmp54 = tmp52.template cast<int32_t,1>();
-                            auto tmp55 = tmp53 & tmp54;
-                            auto tmp56 = ~tmp55;
-                            auto tmp57 = at::vec::VecMask<float,1>(tmp47 == tmp46);
-                            auto tmp58 = tmp56.template cast<int32_t,1>();
-                            auto tmp59 = tmp57.template cast<int32_t,1>();
-                            auto tmp60 = tmp58 & tmp59;
-                            auto tmp61 = at::vec::VecMask<float,1>(tmp47 >= tmp46);
-                            auto tmp62 = decltype(tmp47)::blendv(tmp46, tmp47, tmp61.template cast<float,1>());
-                            auto tmp63 = decltype(tmp46)::blendv(tmp47, tmp46, tmp61.template cast<float,1>());
-                            auto tmp64 = tmp63 - tmp62;
-                            auto tmp65 = tmp64.exp();
-                            auto tmp66 = tmp65.log1p();
-                            auto tmp67 = tmp62 + tmp66;
-                            auto tmp68 = decltype(tmp47)::blendv(tmp67, tmp47, tmp60.template cast<float,1>());
-                            auto tmp69 = decltype(tmp68)::blendv(tmp21, tmp68, tmp22.template cast<float,1>());
-                            auto tmp70 = tmp22.to<float,1>();
-                            auto tmp71 = static_cast<float>(1.0);
-                            auto tmp72 = at::vec::Vectorized<float>(tmp71);
-                            auto tmp73 = tmp70 * tmp72;
-                            auto tmp74 = tmp47 - tmp46;
-                            auto tmp75 = static_cast<float>(20.0);
-                            auto tmp76 = at::vec::Vectorized<float>(tmp75);
-                            auto tmp77 = at::vec::VecMask<float,1>(tmp74 > tmp76);
-                            auto tmp78 = tmp74.exp();
-                            auto tmp79 = tmp78.log1p();
-                            auto tmp80 = decltype(tmp74)::blendv(tmp79, tmp74, tmp77.template cast<float,1>());
-                            auto tmp81 = tmp73 * tmp80;
-                            auto tmp82 = decltype(tmp81)::blendv(tmp45, tmp81, tmp22.template cast<float,1>());
+                            auto tmp29 = tmp27 & tmp28;
+                            auto tmp30 = tmp24.template cast<int32_t,1>();
+                            auto tmp31 = tmp29.template cast<int32_t,1>();
+                            auto tmp32 = tmp30 & tmp31;
+                            auto tmp33 = at::vec::convert<int32_t,1,int64_t,2>(tmp23);
+                            auto tmp34 = static_cast<int32_t>(-1);
+                            auto tmp35 = at::vec::Vectorized<int32_t>(tmp34);
+                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp32.template cast<int32_t,1>());
+                            auto tmp37 = static_cast<int32_t>(0);
+                            auto tmp38 = at::vec::Vectorized<int32_t>(tmp37);
+                            auto tmp39 = at::vec::VecMask<int32_t,1>(tmp36 >= tmp38);
+                            auto tmp40 = decltype(tmp36)::blendv(tmp38, tmp36, tmp39.template cast<int32_t,1>());
+                            auto tmp41 = 128256L;
+                            auto tmp42 = c10::convert<int64_t>(tmp41);
+                            auto tmp43 = at::vec::convert<int64_t,2,int32_t,1>(tmp40);
+                            auto tmp44 = at::vec::VectorizedN<int64_t,2>(tmp42);
+                            auto tmp45 = tmp43 + tmp44;
+                            auto tmp46 = at::vec::VecMask<int64_t,2>(tmp43 < tmp5);
+                            auto tmp47 = decltype(tmp45)::blendv(tmp43, tmp45, tmp46.template cast<int64_t,2>());
+                            auto tmp48 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp47.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp49 =
+                            [&]
+                            {
+                                __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp48[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                }
+                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp50 = at::vec::convert<float>(tmp49);
+                            auto tmp51 = -std::numeric_limits<float>::infinity();
+                            auto tmp52 = at::vec::Vectorized<float>(tmp51);
+                            auto tmp53 = decltype(tmp50)::blendv(tmp52, tmp50, tmp39.template cast<float,1>());
+                            auto tmp54 = static_cast<float>(0.0);
+                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
+                            auto tmp56 = decltype(tmp53)::blendv(tmp55, tmp53, tmp22.template cast<float,1>());
+                            auto tmp57 = decltype(tmp21)::blendv(tmp55, tmp21, tmp22.template cast<float,1>());
+                            auto tmp58 = at::vec::VecMask<float,1>(tmp57 == tmp57);
+                            auto tmp59 = tmp57.abs();
+                            auto tmp60 = std::numeric_limits<float>::infinity();
+                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
+                            auto tmp62 = at::vec::VecMask<float,1>(tmp59 != tmp61);
+                            auto tmp63 = tmp58.template cast<int32_t,1>();
+                            auto tmp64 = tmp62.template cast<int32_t,1>();
+                            auto tmp65 = tmp63 & tmp64;
+                            auto tmp66 = ~tmp65;
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp57 == tmp56);
+                            auto tmp68 = tmp66.template cast<int32_t,1>();
+                            auto tmp69 = tmp67.template cast<int32_t,1>();
+                            auto tmp70 = tmp68 & tmp69;
+                            auto tmp71 = at::vec::VecMask<float,1>(tmp57 >= tmp56);
+                            auto tmp72 = decltype(tmp57)::blendv(tmp56, tmp57, tmp71.template cast<float,1>());
+                            auto tmp73 = decltype(tmp56)::blendv(tmp57, tmp56, tmp71.template cast<float,1>());
+                            auto tmp74 = tmp73 - tmp72;
+                            auto tmp75 = tmp74.exp();
+                            auto tmp76 = tmp75.log1p();
+                            auto tmp77 = tmp72 + tmp76;
+                            auto tmp78 = decltype(tmp57)::blendv(tmp77, tmp57, tmp70.template cast<float,1>());
+                            auto tmp79 = decltype(tmp78)::blendv(tmp21, tmp78, tmp22.template cast<float,1>());
+                            auto tmp80 = tmp22.to<float,1>();
+                            auto tmp81 = static_cast<float>(1.0);
+                            auto tmp82 = at::vec::Vectorized<float>(tmp81);
+                            auto tmp83 = tmp80 * tmp82;
+                            auto tmp84 = tmp57 - tmp56;
+                            auto tmp85 = static_cast<float>(20.0);
+                            auto tmp86 = at::vec::Vectorized<float>(tmp85);
+                            auto tmp87 = at::vec::VecMask<float,1>(tmp84 > tmp86);
+                            auto tmp88 = tmp84.exp();
+                            auto tmp89 = tmp88.log1p();
+                            auto tmp90 = decltype(tmp84)::blendv(tmp89, tmp84, tmp87.template cast<float,1>());
+                            auto tmp91 = tmp83 * tmp90;
+                            auto tmp92 = decltype(tmp91)::blendv(tmp55, tmp91, tmp22.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp17;
                             tmp21.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp22.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp46.store(in_out_ptr1 + static_cast<int64_t>(x0));
-                            tmp69.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp82;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp70;
+                            tmp22.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp56.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp79.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp92;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp80;
                         }
                     }
                 }
@@ -332,7 +346,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
@@ -342,7 +356,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
@@ -354,7 +368,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
-                in_out_ptr3[static_cast<int64_t>(0L)] = tmp1;
+                in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
             }
         }
     }

@@ -5,17 +5,16 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = buf3; del buf3  # reuse
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
     buf11 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf6, buf1, buf11, primals_1, primals_2, buf4, buf5, buf7, buf10, buf9)
-    return (buf11, primals_1, primals_2, buf6, buf7, buf9, buf10, )
+    cpp_fused_ce_fwd_0(buf5, buf1, buf11, primals_1, primals_2, buf4, buf6, buf10, buf9)
+    return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -24,15 +23,14 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr2,
                        bool* out_ptr3,
-                       float* out_ptr4,
+                       float* out_ptr5,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
+    auto out_ptr2 = in_out_ptr1;
     auto out_ptr6 = in_out_ptr2;
     #pragma omp parallel
     {
@@ -90,15 +88,9 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
                     at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    float tmp_acc1 = 0;
-                    at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
                     CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
                     for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
                     {
                         {
@@ -144,23 +136,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 auto tmp37 = at::vec::VectorizedN<float,2>(tmp36);
                                 auto tmp38 = tmp35 * tmp37;
                                 auto tmp39 = tmp38.exp2();
-                                auto tmp40 = at::vec::VectorizedN<float,2>(tmp32);
-                                auto tmp41 = decltype(tmp9)::blendv(tmp40, tmp9, tmp26.template cast<float,2>());
                                 tmp_acc0_vec = cascade_sum_combine(tmp39, &cascade_helper0);
-                                tmp_acc1_vec = cascade_sum_combine(tmp41, &cascade_helper1);
                             }
                         }
                     }
                     tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
                     tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
                     masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
-                    tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
-                    tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
-                    masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
                     tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
-                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
-                    out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
                 }
             }
         }
@@ -219,74 +203,111 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp5 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp11 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp3 = tmp2.log();
-                            auto tmp4 = tmp0 + tmp3;
-                            auto tmp6 = static_cast<int64_t>(-100);
-                            auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
-                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp5 != tmp7);
-                            auto tmp9 = static_cast<float>(0.0);
-                            auto tmp1 = at::vec::Vectorized<float>(tmp9);
-                            auto tmp10 = decltype(tmp4)::blendv(tmp1, tmp4, tmp8.template cast<float,1>());
-                            auto tmp12 = (tmp5);
-                            auto tmp13 = at::vec::VecMask<int64_t,2>(tmp12 != tmp7);
-                            auto tmp14 = static_cast<int64_t>(0);
-                            auto tmp15 = at::vec::VectorizedN<int64_t,2>(tmp14);
-                            auto tmp16 = at::vec::VecMask<int64_t,2>(tmp12 >= tmp15);
-                            auto tmp17 = static_cast<int64_t>(128256);
-                            auto tmp18 = at::vec::VectorizedN<int64_t,2>(tmp17);
-                            auto tmp19 = at::vec::VecMask<int64_t,2>(tmp12 < tmp18);
-                            auto tmp20 = tmp16.template cast<int32_t,1>();
-                            auto tmp21 = tmp19.template cast<int32_t,1>();
-                            auto tmp22 = tmp20 & tmp21;
-                            auto tmp23 = tmp13.template cast<int32_t,1>();
-                            auto tmp24 = tmp22.template cast<int32_t,1>();
-                            auto tmp25 = tmp23 & tmp24;
-                            auto tmp26 = at::vec::convert<int32_t,1,int64_t,2>(tmp12);
-                            auto tmp27 = static_cast<int32_t>(-1);
-                            auto tmp28 = at::vec::Vectorized<int32_t>(tmp27);
-                            auto tmp29 = decltype(tmp26)::blendv(tmp28, tmp26, tmp25.template cast<int32_t,1>());
-                            auto tmp30 = static_cast<int32_t>(0);
-                            auto tmp31 = at::vec::Vectorized<int32_t>(tmp30);
-                            auto tmp32 = at::vec::VecMask<int32_t,1>(tmp29 >= tmp31);
-                            auto tmp33 = -std::numeric_limits<float>::infinity();
-                            auto tmp34 = at::vec::Vectorized<float>(tmp33);
-                            auto tmp35 = decltype(tmp11)::blendv(tmp34, tmp11, tmp32.template cast<float,1>());
-                            auto tmp36 = decltype(tmp35)::blendv(tmp1, tmp35, tmp8.template cast<float,1>());
-                            auto tmp37 = tmp10 - tmp36;
-                            auto tmp38 = static_cast<float>(1.0);
-                            auto tmp39 = at::vec::Vectorized<float>(tmp38);
-                            auto tmp40 = tmp37 * tmp39;
-                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp5 == tmp7);
-                            auto tmp42 = at::vec::VecMask<int64_t,2>(tmp5 >= tmp15);
-                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp5 < tmp18);
-                            auto tmp44 = tmp42.template cast<int32_t,1>();
-                            auto tmp45 = tmp43.template cast<int32_t,1>();
-                            auto tmp46 = tmp44 & tmp45;
-                            auto tmp47 = tmp41.template cast<int32_t,1>();
-                            auto tmp48 = tmp46.template cast<int32_t,1>();
-                            auto tmp49 = tmp47 | tmp48;
-                            auto tmp50 = ~tmp49;
-                            auto tmp51 = tmp50.template cast<float,1>();
-                            auto tmp52 = tmp8.to<float,1>();
-                            auto tmp53 = tmp52 * tmp39;
-                            auto tmp54 = static_cast<float>(20.0);
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp18 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = static_cast<int64_t>(-100);
+                            auto tmp3 = at::vec::VectorizedN<int64_t,2>(tmp2);
+                            auto tmp4 = at::vec::VecMask<int64_t,2>(tmp0 == tmp3);
+                            auto tmp5 = static_cast<int64_t>(0);
+                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
+                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp0 >= tmp6);
+                            auto tmp8 = static_cast<int64_t>(128256);
+                            auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
+                            auto tmp1 = at::vec::VecMask<int64_t,2>(tmp0 < tmp9);
+                            auto tmp10 = tmp7.template cast<int32_t,1>();
+                            auto tmp11 = tmp1.template cast<int32_t,1>();
+                            auto tmp12 = tmp10 & tmp11;
+                            auto tmp13 = tmp4.template cast<int32_t,1>();
+                            auto tmp14 = tmp12.template cast<int32_t,1>();
+                            auto tmp15 = tmp13 | tmp14;
+                            auto tmp16 = ~tmp15;
+                            auto tmp17 = tmp16.template cast<float,1>();
+                            auto tmp20 = tmp19.log();
+                            auto tmp21 = tmp18 + tmp20;
+                            auto tmp22 = at::vec::VecMask<int64_t,2>(tmp0 != tmp3);
+                            auto tmp23 = static_cast<float>(0.0);
+                            auto tmp24 = at::vec::Vectorized<float>(tmp23);
+                            auto tmp25 = decltype(tmp21)::blendv(tmp24, tmp21, tmp22.template cast<float,1>());
+                            auto tmp26 = (tmp0);
+                            auto tmp27 = at::vec::VecMask<int64_t,2>(tmp26 != tmp3);
+                            auto tmp28 = at::vec::VecMask<int64_t,2>(tmp26 >= tmp6);
+                            auto tmp29 = at::vec::VecMask<int64_t,2>(tmp26 < tmp9);
+                            auto tmp30 = tmp28.template cast<int32_t,1>();
+                            auto tmp31 = tmp29.template cast<int32_t,1>();
+                            auto tmp32 = tmp30 & tmp31;
+                            auto tmp33 = tmp27.template cast<int32_t,1>();
+                            auto tmp34 = tmp32.template cast<int32_t,1>();
+                            auto tmp35 = tmp33 & tmp34;
+                            auto tmp36 = at::vec::convert<int32_t,1,int64_t,2>(tmp26);
+                            auto tmp37 = static_cast<int32_t>(-1);
+                            auto tmp38 = at::vec::Vectorized<int32_t>(tmp37);
+                            auto tmp39 = decltype(tmp36)::blendv(tmp38, tmp36, tmp35.template cast<int32_t,1>());
+                            auto tmp40 = static_cast<int32_t>(0);
+                            auto tmp41 = at::vec::Vectorized<int32_t>(tmp40);
+                            auto tmp42 = at::vec::VecMask<int32_t,1>(tmp39 >= tmp41);
+                            auto tmp43 = decltype(tmp39)::blendv(tmp41, tmp39, tmp42.template cast<int32_t,1>());
+                            auto tmp44 = 128256L;
+                            auto tmp45 = c10::convert<int64_t>(tmp44);
+                            auto tmp46 = at::vec::convert<int64_t,2,int32_t,1>(tmp43);
+                            auto tmp47 = at::vec::VectorizedN<int64_t,2>(tmp45);
+                            auto tmp48 = tmp46 + tmp47;
+                            auto tmp49 = at::vec::VecMask<int64_t,2>(tmp46 < tmp6);
+                            auto tmp50 = decltype(tmp48)::blendv(tmp46, tmp48, tmp49.template cast<int64_t,2>());
+                            auto tmp51 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp50.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp52 =
+                            [&]
+                            {
+                                __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp51[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                }
+                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp53 = at::vec::convert<float>(tmp52);
+                            auto tmp54 = static_cast<float>(0.03333333333333333);
                             auto tmp55 = at::vec::Vectorized<float>(tmp54);
-                            auto tmp56 = at::vec::VecMask<float,1>(tmp37 > tmp55);
-                            auto tmp57 = tmp37.exp();
-                            auto tmp58 = tmp57.log1p();
-                            auto tmp59 = decltype(tmp37)::blendv(tmp58, tmp37, tmp56.template cast<float,1>());
-                            auto tmp60 = tmp53 * tmp59;
-                            auto tmp61 = decltype(tmp60)::blendv(tmp1, tmp60, tmp8.template cast<float,1>());
-                            tmp4.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp8.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp40.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp51;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp61;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp52;
+                            auto tmp56 = tmp53 * tmp55;
+                            auto tmp57 = tmp56.tanh();
+                            auto tmp58 = static_cast<float>(30.0);
+                            auto tmp59 = at::vec::Vectorized<float>(tmp58);
+                            auto tmp60 = tmp59 * tmp57;
+                            auto tmp61 = -std::numeric_limits<float>::infinity();
+                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
+                            auto tmp63 = decltype(tmp60)::blendv(tmp62, tmp60, tmp42.template cast<float,1>());
+                            auto tmp64 = decltype(tmp63)::blendv(tmp24, tmp63, tmp22.template cast<float,1>());
+                            auto tmp65 = tmp25 - tmp64;
+                            auto tmp66 = static_cast<float>(1.0);
+                            auto tmp67 = at::vec::Vectorized<float>(tmp66);
+                            auto tmp68 = tmp65 * tmp67;
+                            auto tmp69 = tmp22.to<float,1>();
+                            auto tmp70 = tmp69 * tmp67;
+                            auto tmp71 = static_cast<float>(20.0);
+                            auto tmp72 = at::vec::Vectorized<float>(tmp71);
+                            auto tmp73 = at::vec::VecMask<float,1>(tmp65 > tmp72);
+                            auto tmp74 = tmp65.exp();
+                            auto tmp75 = tmp74.log1p();
+                            auto tmp76 = decltype(tmp65)::blendv(tmp75, tmp65, tmp73.template cast<float,1>());
+                            auto tmp77 = tmp70 * tmp76;
+                            auto tmp78 = decltype(tmp77)::blendv(tmp24, tmp77, tmp22.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp17;
+                            tmp21.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp22.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp68.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp78;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp69;
                         }
                     }
                 }
@@ -322,7 +343,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
@@ -332,7 +353,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }

@@ -5,29 +5,28 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf6 = buf3; del buf3  # reuse
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = buf5; del buf5  # reuse
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf9 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf10 = empty_strided_cpu((), (), torch.float32)
     buf11 = empty_strided_cpu((), (), torch.float32)
-    buf12 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
-    buf13 = buf11; del buf11  # reuse
-    cpp_fused_ce_fwd_0(buf6, buf8, buf1, buf13, primals_1, primals_2, buf4, buf7, buf9, buf10, buf12)
-    return (buf13, primals_1, primals_2, buf6, buf7, buf8, buf9, buf10, buf12, )
+    buf12 = buf10; del buf10  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, buf12, primals_1, primals_2, buf4, buf6, buf7, buf8, buf9, buf11)
+    return (buf12, primals_1, primals_2, buf5, buf6, buf7, buf8, buf9, buf11, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
-                       bool* in_out_ptr2,
-                       float* in_out_ptr3,
+                       bool* in_out_ptr1,
+                       float* in_out_ptr2,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       bool* out_ptr4,
+                       bool* out_ptr3,
+                       float* out_ptr4,
                        bool* out_ptr5,
                        bool* out_ptr6,
                        float* out_ptr8)
@@ -36,8 +35,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
     auto out_ptr2 = in_out_ptr1;
-    auto out_ptr3 = in_out_ptr2;
-    auto out_ptr7 = in_out_ptr3;
+    auto out_ptr7 = in_out_ptr2;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -87,15 +85,9 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
                     at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    float tmp_acc1 = 0;
-                    at::vec::VectorizedN<float,2> tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc1_vec = at::vec::VectorizedN<float,2>(0);
                     CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(128256L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(8016L));
                     CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper1(static_cast<int64_t>(128256L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper1(static_cast<int64_t>(8016L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper1(static_cast<int64_t>(0L));
                     for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(128256L); x1+=static_cast<int64_t>(16L))
                     {
                         {
@@ -134,23 +126,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
                                 auto tmp31 = tmp28 * tmp30;
                                 auto tmp32 = tmp31.exp2();
-                                auto tmp33 = at::vec::VectorizedN<float,2>(tmp25);
-                                auto tmp34 = decltype(tmp2)::blendv(tmp33, tmp2, tmp19.template cast<float,2>());
                                 tmp_acc0_vec = cascade_sum_combine(tmp32, &cascade_helper0);
-                                tmp_acc1_vec = cascade_sum_combine(tmp34, &cascade_helper1);
                             }
                         }
                     }
                     tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
                     tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
                     masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
-                    tmp_acc1 = cascade_sum_final(&scalar_cascade_helper1);
-                    tmp_acc1_vec = cascade_sum_final(&cascade_helper1);
-                    masked_tmp_acc1_vec = cascade_sum_final(&masked_cascade_helper1);
                     tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
-                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
-                    out_ptr2[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc1);
                 }
             }
         }
@@ -212,7 +196,6 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp18 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp23 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp2 = static_cast<int64_t>(-100);
                             auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp2);
                             auto tmp3 = at::vec::VecMask<int64_t,2>(tmp0 == tmp1);
@@ -233,78 +216,109 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp20 = tmp19.log();
                             auto tmp21 = tmp18 + tmp20;
                             auto tmp22 = at::vec::VecMask<int64_t,2>(tmp0 != tmp1);
-                            auto tmp24 = (tmp0);
-                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp24 != tmp1);
-                            auto tmp26 = at::vec::VecMask<int64_t,2>(tmp24 >= tmp5);
-                            auto tmp27 = at::vec::VecMask<int64_t,2>(tmp24 < tmp8);
+                            auto tmp23 = (tmp0);
+                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp23 != tmp1);
+                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp23 >= tmp5);
+                            auto tmp26 = at::vec::VecMask<int64_t,2>(tmp23 < tmp8);
+                            auto tmp27 = tmp25.template cast<int32_t,1>();
                             auto tmp28 = tmp26.template cast<int32_t,1>();
-                            auto tmp29 = tmp27.template cast<int32_t,1>();
-                            auto tmp30 = tmp28 & tmp29;
-                            auto tmp31 = tmp25.template cast<int32_t,1>();
-                            auto tmp32 = tmp30.template cast<int32_t,1>();
-                            auto tmp33 = tmp31 & tmp32;
-                            auto tmp34 = at::vec::convert<int32_t,1,int64_t,2>(tmp24);
-                            auto tmp35 = static_cast<int32_t>(-1);
-                            auto tmp36 = at::vec::Vectorized<int32_t>(tmp35);
-                            auto tmp37 = decltype(tmp34)::blendv(tmp36, tmp34, tmp33.template cast<int32_t,1>());
-                            auto tmp38 = static_cast<int32_t>(0);
-                            auto tmp39 = at::vec::Vectorized<int32_t>(tmp38);
-                            auto tmp40 = at::vec::VecMask<int32_t,1>(tmp37 >= tmp39);
-                            auto tmp41 = -std::numeric_limits<float>::infinity();
-                            auto tmp42 = at::vec::Vectorized<float>(tmp41);
-                            auto tmp43 = decltype(tmp23)::blendv(tmp42, tmp23, tmp40.template cast<float,1>());
-                            auto tmp44 = static_cast<float>(0.0);
-                            auto tmp45 = at::vec::Vectorized<float>(tmp44);
-                            auto tmp46 = decltype(tmp43)::blendv(tmp45, tmp43, tmp22.template cast<float,1>());
-                            auto tmp47 = decltype(tmp21)::blendv(tmp45, tmp21, tmp22.template cast<float,1>());
-                            auto tmp48 = at::vec::VecMask<float,1>(tmp47 >= tmp46);
-                            auto tmp49 = at::vec::VecMask<float,1>(tmp47 == tmp47);
-                            auto tmp50 = tmp47.abs();
-                            auto tmp51 = std::numeric_limits<float>::infinity();
+                            auto tmp29 = tmp27 & tmp28;
+                            auto tmp30 = tmp24.template cast<int32_t,1>();
+                            auto tmp31 = tmp29.template cast<int32_t,1>();
+                            auto tmp32 = tmp30 & tmp31;
+                            auto tmp33 = at::vec::convert<int32_t,1,int64_t,2>(tmp23);
+                            auto tmp34 = static_cast<int32_t>(-1);
+                            auto tmp35 = at::vec::Vectorized<int32_t>(tmp34);
+                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp32.template cast<int32_t,1>());
+                            auto tmp37 = static_cast<int32_t>(0);
+                            auto tmp38 = at::vec::Vectorized<int32_t>(tmp37);
+                            auto tmp39 = at::vec::VecMask<int32_t,1>(tmp36 >= tmp38);
+                            auto tmp40 = decltype(tmp36)::blendv(tmp38, tmp36, tmp39.template cast<int32_t,1>());
+                            auto tmp41 = 128256L;
+                            auto tmp42 = c10::convert<int64_t>(tmp41);
+                            auto tmp43 = at::vec::convert<int64_t,2,int32_t,1>(tmp40);
+                            auto tmp44 = at::vec::VectorizedN<int64_t,2>(tmp42);
+                            auto tmp45 = tmp43 + tmp44;
+                            auto tmp46 = at::vec::VecMask<int64_t,2>(tmp43 < tmp5);
+                            auto tmp47 = decltype(tmp45)::blendv(tmp43, tmp45, tmp46.template cast<int64_t,2>());
+                            auto tmp48 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp47.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp49 =
+                            [&]
+                            {
+                                __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp48[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                }
+                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp50 = at::vec::convert<float>(tmp49);
+                            auto tmp51 = -std::numeric_limits<float>::infinity();
                             auto tmp52 = at::vec::Vectorized<float>(tmp51);
-                            auto tmp53 = at::vec::VecMask<float,1>(tmp50 != tmp52);
-                            auto tmp54 = tmp49.template cast<int32_t,1>();
-                            auto tmp55 = tmp53.template cast<int32_t,1>();
-                            auto tmp56 = tmp54 & tmp55;
-                            auto tmp57 = ~tmp56;
-                            auto tmp58 = at::vec::VecMask<float,1>(tmp47 == tmp46);
-                            auto tmp59 = tmp57.template cast<int32_t,1>();
-                            auto tmp60 = tmp58.template cast<int32_t,1>();
-                            auto tmp61 = tmp59 & tmp60;
-                            auto tmp62 = tmp22.to<float,1>();
-                            auto tmp63 = static_cast<float>(1.0);
-                            auto tmp64 = at::vec::Vectorized<float>(tmp63);
-                            auto tmp65 = tmp62 * tmp64;
-                            auto tmp66 = tmp47 - tmp46;
-                            auto tmp67 = static_cast<float>(20.0);
-                            auto tmp68 = at::vec::Vectorized<float>(tmp67);
-                            auto tmp69 = at::vec::VecMask<float,1>(tmp66 > tmp68);
-                            auto tmp70 = tmp66.exp();
-                            auto tmp71 = tmp70.log1p();
-                            auto tmp72 = decltype(tmp66)::blendv(tmp71, tmp66, tmp69.template cast<float,1>());
-                            auto tmp73 = tmp65 * tmp72;
-                            auto tmp74 = static_cast<float>(0.0001);
-                            auto tmp75 = at::vec::Vectorized<float>(tmp74);
-                            auto tmp76 = tmp62 * tmp75;
-                            auto tmp77 = decltype(tmp47)::blendv(tmp46, tmp47, tmp48.template cast<float,1>());
-                            auto tmp78 = decltype(tmp46)::blendv(tmp47, tmp46, tmp48.template cast<float,1>());
-                            auto tmp79 = tmp78 - tmp77;
-                            auto tmp80 = tmp79.exp();
+                            auto tmp53 = decltype(tmp50)::blendv(tmp52, tmp50, tmp39.template cast<float,1>());
+                            auto tmp54 = static_cast<float>(0.0);
+                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
+                            auto tmp56 = decltype(tmp53)::blendv(tmp55, tmp53, tmp22.template cast<float,1>());
+                            auto tmp57 = decltype(tmp21)::blendv(tmp55, tmp21, tmp22.template cast<float,1>());
+                            auto tmp58 = at::vec::VecMask<float,1>(tmp57 >= tmp56);
+                            auto tmp59 = at::vec::VecMask<float,1>(tmp57 == tmp57);
+                            auto tmp60 = tmp57.abs();
+                            auto tmp61 = std::numeric_limits<float>::infinity();
+                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
+                            auto tmp63 = at::vec::VecMask<float,1>(tmp60 != tmp62);
+                            auto tmp64 = tmp59.template cast<int32_t,1>();
+                            auto tmp65 = tmp63.template cast<int32_t,1>();
+                            auto tmp66 = tmp64 & tmp65;
+                            auto tmp67 = ~tmp66;
+                            auto tmp68 = at::vec::VecMask<float,1>(tmp57 == tmp56);
+                            auto tmp69 = tmp67.template cast<int32_t,1>();
+                            auto tmp70 = tmp68.template cast<int32_t,1>();
+                            auto tmp71 = tmp69 & tmp70;
+                            auto tmp72 = tmp22.to<float,1>();
+                            auto tmp73 = static_cast<float>(1.0);
+                            auto tmp74 = at::vec::Vectorized<float>(tmp73);
+                            auto tmp75 = tmp72 * tmp74;
+                            auto tmp76 = tmp57 - tmp56;
+                            auto tmp77 = static_cast<float>(20.0);
+                            auto tmp78 = at::vec::Vectorized<float>(tmp77);
+                            auto tmp79 = at::vec::VecMask<float,1>(tmp76 > tmp78);
+                            auto tmp80 = tmp76.exp();
                             auto tmp81 = tmp80.log1p();
-                            auto tmp82 = tmp77 + tmp81;
-                            auto tmp83 = decltype(tmp47)::blendv(tmp82, tmp47, tmp61.template cast<float,1>());
-                            auto tmp84 = tmp83 * tmp83;
-                            auto tmp85 = tmp76 * tmp84;
-                            auto tmp86 = tmp73 + tmp85;
-                            auto tmp87 = decltype(tmp86)::blendv(tmp45, tmp86, tmp22.template cast<float,1>());
+                            auto tmp82 = decltype(tmp76)::blendv(tmp81, tmp76, tmp79.template cast<float,1>());
+                            auto tmp83 = tmp75 * tmp82;
+                            auto tmp84 = static_cast<float>(0.0001);
+                            auto tmp85 = at::vec::Vectorized<float>(tmp84);
+                            auto tmp86 = tmp72 * tmp85;
+                            auto tmp87 = decltype(tmp57)::blendv(tmp56, tmp57, tmp58.template cast<float,1>());
+                            auto tmp88 = decltype(tmp56)::blendv(tmp57, tmp56, tmp58.template cast<float,1>());
+                            auto tmp89 = tmp88 - tmp87;
+                            auto tmp90 = tmp89.exp();
+                            auto tmp91 = tmp90.log1p();
+                            auto tmp92 = tmp87 + tmp91;
+                            auto tmp93 = decltype(tmp57)::blendv(tmp92, tmp57, tmp71.template cast<float,1>());
+                            auto tmp94 = tmp93 * tmp93;
+                            auto tmp95 = tmp86 * tmp94;
+                            auto tmp96 = tmp83 + tmp95;
+                            auto tmp97 = decltype(tmp96)::blendv(tmp55, tmp96, tmp22.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp17;
                             tmp21.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp22.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp46.store(in_out_ptr1 + static_cast<int64_t>(x0));
-                            tmp48.store(out_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp61.store(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp87;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp62;
+                            tmp22.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp56.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp58.store(out_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp71.store(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp97;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp72;
                         }
                     }
                 }
@@ -340,7 +354,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
@@ -350,7 +364,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
@@ -362,7 +376,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 auto tmp0 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp2 = out_ptr8[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
-                in_out_ptr3[static_cast<int64_t>(0L)] = tmp1;
+                in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
             }
         }
     }

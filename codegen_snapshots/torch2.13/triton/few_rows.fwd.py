@@ -5,29 +5,25 @@ def call(args):
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
     buf3 = empty_strided_cpu((8, 126), (126, 1), torch.float32)
     buf4 = empty_strided_cpu((8, 126), (126, 1), torch.float32)
-    buf5 = empty_strided_cpu((8, 126), (126, 1), torch.float32)
-    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 1008, 1024)
-    buf8 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf5, buf8, 8, 126)
-    del buf5
+    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, 1008, 1024)
+    buf5 = empty_strided_cpu((8, ), (1, ), torch.float32)
     buf6 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_2.run(buf3, buf4, buf6, buf7, 8, 126)
+    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, buf6, 8, 126)
     del buf3
     del buf4
-    buf9 = buf6; del buf6  # reuse
-    buf10 = empty_strided_cpu((8, ), (1, ), torch.bool)
-    buf13 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf11 = empty_strided_cpu((), (), torch.float32)
-    buf12 = empty_strided_cpu((), (), torch.float32)
-    buf14 = buf11; del buf11  # reuse
-    triton_per_fused_ce_fwd_3.run(buf9, buf14, buf7, primals_2, buf8, buf10, buf13, buf12, 1, 8)
-    return (buf14, primals_1, primals_2, buf9, buf10, buf12, buf13, )
+    buf7 = buf5; del buf5  # reuse
+    buf8 = empty_strided_cpu((8, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf11 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf12 = buf9; del buf9  # reuse
+    triton_per_fused_ce_fwd_2.run(buf7, buf12, buf6, primals_2, primals_1, buf8, buf11, buf10, 1, 8)
+    return (buf12, primals_1, primals_2, buf7, buf8, buf10, buf11, )
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 1024, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 1024, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 1008
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -81,43 +77,13 @@ def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp33 = tl.broadcast_to(tmp32, [XBLOCK, R0_BLOCK])
     tmp34 = tl.where(xmask, tmp33, 0)
     tmp35 = tl.sum(tmp34, 1)[:, None].to(tl.float32)
-    tmp36 = tl.where(tmp20, tmp7, tmp27)
-    tmp37 = tl.broadcast_to(tmp36, [XBLOCK, R0_BLOCK])
-    tmp38 = tl.where(xmask, tmp37, 0)
-    tmp39 = tl.sum(tmp38, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp25, xmask)
     tl.store(out_ptr1 + (x3), tmp35, xmask)
-    tl.store(out_ptr2 + (x3), tmp39, xmask)
-
-
-@triton_heuristics.persistent_reduction(size_hints={'x': 8, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
-@triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    xnumel = 8
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = xindex < xnumel
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = r0_index < r0_numel
-    roffset = r0_offset
-    rindex = r0_index
-    r0_1 = r0_index
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask & xmask, tmp1, 0)
-    tmp3 = tl.sum(tmp2, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, xmask)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 8, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 8
     r0_numel = 126
     R0_BLOCK: tl.constexpr = 128
@@ -156,9 +122,9 @@ def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x0), tmp18, xmask)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 1, 'r0_': 8}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 1, 'r0_': 8}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 8
     R0_BLOCK: tl.constexpr = 8
@@ -176,61 +142,67 @@ def triton_per_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
     tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
     tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp3 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp4 = tl_math.log(tmp1)
-    tmp5 = tmp0 + tmp4
-    tmp6 = tl.full([1, 1], -100, tl.int64)
-    tmp7 = tmp2 != tmp6
-    tmp8 = tl.full([1, 1], 0.0, tl.float32)
-    tmp9 = tl.where(tmp7, tmp5, tmp8)
-    tmp10 = tmp2.to(tl.int64)
-    tmp11 = tmp10 != tmp6
-    tmp12 = tl.full([1, 1], 0, tl.int64)
-    tmp13 = tmp10 >= tmp12
-    tmp14 = tl.full([1, 1], 128256, tl.int64)
-    tmp15 = tmp10 < tmp14
-    tmp16 = tmp13 & tmp15
-    tmp17 = tmp11 & tmp16
-    tmp18 = tmp10.to(tl.int32)
-    tmp19 = tl.full([1, 1], -1, tl.int32)
-    tmp20 = tl.where(tmp17, tmp18, tmp19)
-    tmp21 = tl.full([1, 1], 0, tl.int32)
-    tmp22 = tmp20 >= tmp21
-    tmp23 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp24 = tl.where(tmp22, tmp3, tmp23)
-    tmp25 = tl.where(tmp7, tmp24, tmp8)
-    tmp26 = tmp9 - tmp25
-    tmp27 = tl.full([1, 1], 1.0, tl.float32)
-    tmp28 = tmp26 * tmp27
-    tmp29 = tmp2 == tmp6
-    tmp30 = tmp2 >= tmp12
-    tmp31 = tmp2 < tmp14
-    tmp32 = tmp30 & tmp31
-    tmp33 = tmp29 | tmp32
-    tmp34 = tmp33 == 0
-    tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-    tmp36 = tl.where(r0_mask, tmp35, False)
-    tmp37 = triton_helpers.any(tmp36, 1)[:, None].to(tl.int1)
-    tmp38 = tmp7.to(tl.float32)
-    tmp39 = tmp38 * tmp27
-    tmp40 = tl.full([1, 1], 20.0, tl.float32)
-    tmp41 = tmp26 > tmp40
-    tmp42 = libdevice.exp(tmp26)
-    tmp43 = libdevice.log1p(tmp42)
-    tmp44 = tl.where(tmp41, tmp26, tmp43)
-    tmp45 = tmp39 * tmp44
-    tmp46 = tl.where(tmp7, tmp45, tmp8)
-    tmp47 = tl.broadcast_to(tmp46, [XBLOCK, R0_BLOCK])
-    tmp48 = tl.where(r0_mask, tmp47, 0)
-    tmp49 = tl.sum(tmp48, 1)[:, None].to(tl.float32)
-    tmp50 = tl.broadcast_to(tmp38, [XBLOCK, R0_BLOCK])
-    tmp51 = tl.where(r0_mask, tmp50, 0)
-    tmp52 = tl.sum(tmp51, 1)[:, None].to(tl.float32)
-    tmp53 = (tmp49 / tmp52)
-    tmp54 = tmp37 == 0
-    tl.device_assert(tmp54, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp5, r0_mask)
-    tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp7, r0_mask)
-    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp53, None)
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp52, None)
+    tmp3 = tl_math.log(tmp1)
+    tmp4 = tmp0 + tmp3
+    tmp5 = tl.full([1, 1], -100, tl.int64)
+    tmp6 = tmp2 == tmp5
+    tmp7 = tl.full([1, 1], 0, tl.int64)
+    tmp8 = tmp2 >= tmp7
+    tmp9 = tl.full([1, 1], 128256, tl.int64)
+    tmp10 = tmp2 < tmp9
+    tmp11 = tmp8 & tmp10
+    tmp12 = tmp6 | tmp11
+    tmp13 = tmp12 == 0
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, False)
+    tmp16 = triton_helpers.any(tmp15, 1)[:, None].to(tl.int1)
+    tmp17 = tmp2 != tmp5
+    tmp18 = tmp17.to(tl.float32)
+    tmp19 = tl.full([1, 1], 1.0, tl.float32)
+    tmp20 = tmp18 * tmp19
+    tmp21 = tl.full([1, 1], 0.0, tl.float32)
+    tmp22 = tl.where(tmp17, tmp4, tmp21)
+    tmp23 = tmp2.to(tl.int64)
+    tmp24 = tmp23 != tmp5
+    tmp25 = tmp23 >= tmp7
+    tmp26 = tmp23 < tmp9
+    tmp27 = tmp25 & tmp26
+    tmp28 = tmp24 & tmp27
+    tmp29 = tmp23.to(tl.int32)
+    tmp30 = tl.full([1, 1], -1, tl.int32)
+    tmp31 = tl.where(tmp28, tmp29, tmp30)
+    tmp32 = tl.full([1, 1], 0, tl.int32)
+    tmp33 = tmp31 >= tmp32
+    tmp34 = tl.where(tmp33, tmp31, tmp32)
+    tmp35 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp36 = tmp34 + tmp35
+    tmp37 = tmp34 < 0
+    tmp38 = tl.where(tmp37, tmp36, tmp34)
+    tmp39 = tl.load(in_ptr2 + (tmp38 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp40 = tmp39.to(tl.float32)
+    tmp41 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp42 = tl.where(tmp33, tmp40, tmp41)
+    tmp43 = tl.where(tmp17, tmp42, tmp21)
+    tmp44 = tmp22 - tmp43
+    tmp45 = tl.full([1, 1], 20.0, tl.float32)
+    tmp46 = tmp44 > tmp45
+    tmp47 = libdevice.exp(tmp44)
+    tmp48 = libdevice.log1p(tmp47)
+    tmp49 = tl.where(tmp46, tmp44, tmp48)
+    tmp50 = tmp20 * tmp49
+    tmp51 = tl.where(tmp17, tmp50, tmp21)
+    tmp52 = tl.broadcast_to(tmp51, [XBLOCK, R0_BLOCK])
+    tmp53 = tl.where(r0_mask, tmp52, 0)
+    tmp54 = tl.sum(tmp53, 1)[:, None].to(tl.float32)
+    tmp55 = tmp44 * tmp19
+    tmp56 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
+    tmp57 = tl.where(r0_mask, tmp56, 0)
+    tmp58 = tl.sum(tmp57, 1)[:, None].to(tl.float32)
+    tmp59 = (tmp54 / tmp58)
+    tmp60 = tmp16 == 0
+    tl.device_assert(tmp60, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
+    tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp17, r0_mask)
+    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp55, r0_mask)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)

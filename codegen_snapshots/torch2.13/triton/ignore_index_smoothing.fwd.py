@@ -6,31 +6,27 @@ def call(args):
     buf3 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
     buf4 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
     buf5 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    buf6 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, buf6, 516096, 1024)
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf6, buf10, 4096, 126)
-    del buf6
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf11 = buf7; del buf7  # reuse
-    triton_per_fused_ce_fwd_2.run(buf11, buf3, buf4, 4096, 126)
+    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 126)
+    del buf5
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf9 = buf6; del buf6  # reuse
+    triton_per_fused_ce_fwd_2.run(buf9, buf3, buf4, 4096, 126)
     del buf3
     del buf4
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf5, buf9, 4096, 126)
-    del buf5
-    buf12 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf13 = buf9; del buf9  # reuse
-    buf14 = empty_strided_cpu((), (), torch.float32)
-    buf15 = empty_strided_cpu((), (), torch.float32)
-    buf16 = buf14; del buf14  # reuse
-    triton_red_fused_ce_fwd_3.run(buf13, buf16, primals_2, buf11, buf10, buf12, buf15, 1, 4096)
-    return (buf16, primals_1, primals_2, buf11, buf12, buf13, buf15, )
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf12 = empty_strided_cpu((), (), torch.float32)
+    buf13 = empty_strided_cpu((), (), torch.float32)
+    buf14 = buf12; del buf12  # reuse
+    triton_red_fused_ce_fwd_3.run(buf14, primals_2, primals_1, buf9, buf8, buf10, buf11, buf13, 1, 4096)
+    return (buf14, primals_1, primals_2, buf9, buf10, buf11, buf13, )
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 516096
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -81,18 +77,14 @@ def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, ou
     tmp30 = libdevice.exp2(tmp29)
     tmp31 = tl.broadcast_to(tmp30, [XBLOCK, R0_BLOCK])
     tmp32 = tl.sum(tmp31, 1)[:, None].to(tl.float32)
-    tmp33 = tl.where(tmp19, tmp7, tmp25)
-    tmp34 = tl.broadcast_to(tmp33, [XBLOCK, R0_BLOCK])
-    tmp35 = tl.sum(tmp34, 1)[:, None].to(tl.float32)
-    tmp36 = tl.full([1, 1], 1.0, tl.float32)
-    tmp37 = tmp36 * tmp7
-    tmp38 = tl.where(tmp3, tmp37, tmp25)
-    tmp39 = tl.broadcast_to(tmp38, [XBLOCK, R0_BLOCK])
-    tmp40 = tl.sum(tmp39, 1)[:, None].to(tl.float32)
+    tmp33 = tl.full([1, 1], 1.0, tl.float32)
+    tmp34 = tmp33 * tmp7
+    tmp35 = tl.where(tmp3, tmp34, tmp25)
+    tmp36 = tl.broadcast_to(tmp35, [XBLOCK, R0_BLOCK])
+    tmp37 = tl.sum(tmp36, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp23, None)
     tl.store(out_ptr1 + (x3), tmp32, None)
-    tl.store(out_ptr2 + (x3), tmp35, None)
-    tl.store(out_ptr3 + (x3), tmp40, None)
+    tl.store(out_ptr2 + (x3), tmp37, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
@@ -162,9 +154,9 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, X
     tl.store(in_out_ptr0 + (x0), tmp20, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_ptr0: *i64, in_ptr1: *bf16, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_3(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -184,85 +176,91 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         rindex = r0_index
         r0_0 = r0_index
         tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp3 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp4 = tl.full([1, 1], 0, tl.int64)
-        tmp5 = tmp0 == tmp4
-        tmp6 = tmp0 >= tmp4
-        tmp7 = tl.full([1, 1], 128256, tl.int64)
-        tmp8 = tmp0 < tmp7
-        tmp9 = tmp6 & tmp8
-        tmp10 = tmp5 | tmp9
-        tmp11 = tmp10 == 0
-        tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
-        tmp13 = _tmp0 | tmp12
-        _tmp0 = tl.where(r0_mask, tmp13, _tmp0)
-        tmp14 = tmp0 != tmp4
-        tmp15 = tmp0.to(tl.int64)
-        tmp16 = tmp15 != tmp4
-        tmp17 = tmp15 >= tmp4
-        tmp18 = tmp15 < tmp7
-        tmp19 = tmp17 & tmp18
-        tmp20 = tmp16 & tmp19
-        tmp21 = tmp15.to(tl.int32)
-        tmp22 = tl.full([1, 1], -1, tl.int32)
-        tmp23 = tl.where(tmp20, tmp21, tmp22)
-        tmp24 = tl.full([1, 1], 0, tl.int32)
-        tmp25 = tmp23 >= tmp24
-        tmp26 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp27 = tl.where(tmp25, tmp1, tmp26)
-        tmp28 = tl.full([1, 1], 0.0, tl.float32)
-        tmp29 = tl.where(tmp14, tmp27, tmp28)
-        tmp30 = tmp14.to(tl.float32)
-        tmp31 = tl.full([1, 1], 0.9, tl.float32)
-        tmp32 = tmp30 * tmp31
-        tmp33 = tl.where(tmp14, tmp2, tmp28)
-        tmp34 = tmp33 - tmp29
-        tmp35 = tl.full([1, 1], 20.0, tl.float32)
-        tmp36 = tmp34 > tmp35
-        tmp37 = libdevice.exp(tmp34)
-        tmp38 = libdevice.log1p(tmp37)
-        tmp39 = tl.where(tmp36, tmp34, tmp38)
-        tmp40 = tmp32 * tmp39
-        tmp41 = tmp33 == tmp33
-        tmp42 = tl_math.abs(tmp33)
-        tmp43 = tl.full([1, 1], float("inf"), tl.float32)
-        tmp44 = tmp42 != tmp43
-        tmp45 = tmp41 & tmp44
-        tmp46 = tmp45 == 0
-        tmp47 = tmp33 == tmp29
-        tmp48 = tmp46 & tmp47
-        tmp49 = tmp33 >= tmp29
-        tmp50 = tl.where(tmp49, tmp33, tmp29)
-        tmp51 = tl.where(tmp49, tmp29, tmp33)
-        tmp52 = tmp51 - tmp50
-        tmp53 = libdevice.exp(tmp52)
-        tmp54 = libdevice.log1p(tmp53)
-        tmp55 = tmp50 + tmp54
-        tmp56 = tl.where(tmp48, tmp33, tmp55)
-        tmp57 = tl.full([1, 1], 128256.0, tl.float32)
-        tmp58 = tmp56 * tmp57
-        tmp59 = tl.where(tmp14, tmp3, tmp28)
-        tmp60 = tmp58 - tmp59
-        tmp61 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-        tmp62 = tmp60 * tmp61
-        tmp63 = tmp40 + tmp62
-        tmp64 = tl.where(tmp14, tmp63, tmp28)
-        tmp65 = tl.broadcast_to(tmp64, [XBLOCK, R0_BLOCK])
-        tmp66 = _tmp1 + tmp65
-        _tmp1 = tl.where(r0_mask, tmp66, _tmp1)
-        tmp67 = tl.broadcast_to(tmp30, [XBLOCK, R0_BLOCK])
-        tmp68 = _tmp2 + tmp67
-        _tmp2 = tl.where(r0_mask, tmp68, _tmp2)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp14, r0_mask)
-        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp29, r0_mask)
-    tmp69 = _tmp0.to(tl.int8)
-    tmp70 = triton_helpers.any(tmp69, 1)[:, None]
-    tmp71 = tl.sum(_tmp1, 1)[:, None]
-    tmp72 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp72, None)
-    tmp73 = (tmp71 / tmp72)
-    tmp74 = tmp70 == 0
-    tl.device_assert(tmp74, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp73, None)
+        tmp1 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tl.load(in_ptr3 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp3 = tl.full([1, 1], 0, tl.int64)
+        tmp4 = tmp0 == tmp3
+        tmp5 = tmp0 >= tmp3
+        tmp6 = tl.full([1, 1], 128256, tl.int64)
+        tmp7 = tmp0 < tmp6
+        tmp8 = tmp5 & tmp7
+        tmp9 = tmp4 | tmp8
+        tmp10 = tmp9 == 0
+        tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+        tmp12 = _tmp0 | tmp11
+        _tmp0 = tl.where(r0_mask, tmp12, _tmp0)
+        tmp13 = tmp0 != tmp3
+        tmp14 = tmp0.to(tl.int64)
+        tmp15 = tmp14 != tmp3
+        tmp16 = tmp14 >= tmp3
+        tmp17 = tmp14 < tmp6
+        tmp18 = tmp16 & tmp17
+        tmp19 = tmp15 & tmp18
+        tmp20 = tmp14.to(tl.int32)
+        tmp21 = tl.full([1, 1], -1, tl.int32)
+        tmp22 = tl.where(tmp19, tmp20, tmp21)
+        tmp23 = tl.full([1, 1], 0, tl.int32)
+        tmp24 = tmp22 >= tmp23
+        tmp25 = tl.where(tmp24, tmp22, tmp23)
+        tmp26 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+        tmp27 = tmp25 + tmp26
+        tmp28 = tmp25 < 0
+        tmp29 = tl.where(tmp28, tmp27, tmp25)
+        tmp30 = tl.load(in_ptr1 + (tmp29 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp31 = tmp30.to(tl.float32)
+        tmp32 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp33 = tl.where(tmp24, tmp31, tmp32)
+        tmp34 = tl.full([1, 1], 0.0, tl.float32)
+        tmp35 = tl.where(tmp13, tmp33, tmp34)
+        tmp36 = tmp13.to(tl.float32)
+        tmp37 = tl.full([1, 1], 0.9, tl.float32)
+        tmp38 = tmp36 * tmp37
+        tmp39 = tl.where(tmp13, tmp1, tmp34)
+        tmp40 = tmp39 - tmp35
+        tmp41 = tl.full([1, 1], 20.0, tl.float32)
+        tmp42 = tmp40 > tmp41
+        tmp43 = libdevice.exp(tmp40)
+        tmp44 = libdevice.log1p(tmp43)
+        tmp45 = tl.where(tmp42, tmp40, tmp44)
+        tmp46 = tmp38 * tmp45
+        tmp47 = tmp39 == tmp39
+        tmp48 = tl_math.abs(tmp39)
+        tmp49 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp50 = tmp48 != tmp49
+        tmp51 = tmp47 & tmp50
+        tmp52 = tmp51 == 0
+        tmp53 = tmp39 == tmp35
+        tmp54 = tmp52 & tmp53
+        tmp55 = tmp39 >= tmp35
+        tmp56 = tl.where(tmp55, tmp39, tmp35)
+        tmp57 = tl.where(tmp55, tmp35, tmp39)
+        tmp58 = tmp57 - tmp56
+        tmp59 = libdevice.exp(tmp58)
+        tmp60 = libdevice.log1p(tmp59)
+        tmp61 = tmp56 + tmp60
+        tmp62 = tl.where(tmp54, tmp39, tmp61)
+        tmp63 = tl.full([1, 1], 128256.0, tl.float32)
+        tmp64 = tmp62 * tmp63
+        tmp65 = tl.where(tmp13, tmp2, tmp34)
+        tmp66 = tmp64 - tmp65
+        tmp67 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+        tmp68 = tmp66 * tmp67
+        tmp69 = tmp46 + tmp68
+        tmp70 = tl.where(tmp13, tmp69, tmp34)
+        tmp71 = tl.broadcast_to(tmp70, [XBLOCK, R0_BLOCK])
+        tmp72 = _tmp1 + tmp71
+        _tmp1 = tl.where(r0_mask, tmp72, _tmp1)
+        tmp73 = tl.broadcast_to(tmp36, [XBLOCK, R0_BLOCK])
+        tmp74 = _tmp2 + tmp73
+        _tmp2 = tl.where(r0_mask, tmp74, _tmp2)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp13, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp35, r0_mask)
+    tmp75 = _tmp0.to(tl.int8)
+    tmp76 = triton_helpers.any(tmp75, 1)[:, None]
+    tmp77 = tl.sum(_tmp1, 1)[:, None]
+    tmp78 = tl.sum(_tmp2, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp78, None)
+    tmp79 = (tmp77 / tmp78)
+    tmp80 = tmp76 == 0
+    tl.device_assert(tmp80, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp79, None)

@@ -5,29 +5,25 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
     buf4 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    buf5 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 126)
-    del buf5
+    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, 516096, 1024)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_2.run(buf3, buf4, buf6, buf7, 4096, 126)
+    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, buf6, 4096, 126)
     del buf3
     del buf4
-    buf9 = buf6; del buf6  # reuse
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf13 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf11 = empty_strided_cpu((), (), torch.float32)
-    buf12 = empty_strided_cpu((), (), torch.float32)
-    buf14 = buf11; del buf11  # reuse
-    triton_red_fused_ce_fwd_3.run(buf9, buf14, buf7, primals_2, buf8, buf10, buf13, buf12, 1, 4096)
-    return (buf14, primals_1, primals_2, buf9, buf10, buf12, buf13, )
+    buf7 = buf5; del buf5  # reuse
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf12 = buf9; del buf9  # reuse
+    triton_red_fused_ce_fwd_2.run(buf7, buf12, buf6, primals_2, primals_1, buf8, buf11, buf10, 1, 4096)
+    return (buf12, primals_1, primals_2, buf7, buf8, buf10, buf11, )
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 516096
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -79,42 +75,13 @@ def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp31 = libdevice.exp2(tmp30)
     tmp32 = tl.broadcast_to(tmp31, [XBLOCK, R0_BLOCK])
     tmp33 = tl.sum(tmp32, 1)[:, None].to(tl.float32)
-    tmp34 = tl.where(tmp20, tmp7, tmp26)
-    tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-    tmp36 = tl.sum(tmp35, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp24, None)
     tl.store(out_ptr1 + (x3), tmp33, None)
-    tl.store(out_ptr2 + (x3), tmp36, None)
-
-
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
-@triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    xnumel = 4096
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = r0_index < r0_numel
-    roffset = r0_offset
-    rindex = r0_index
-    r0_1 = r0_index
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask, tmp1, 0)
-    tmp3 = tl.sum(tmp2, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 126
     R0_BLOCK: tl.constexpr = 128
@@ -153,9 +120,9 @@ def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x0), tmp18, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -177,65 +144,71 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp3 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp4 = tl_math.log(tmp1)
-        tmp5 = tmp0 + tmp4
-        tmp6 = tl.full([1, 1], -100, tl.int64)
-        tmp7 = tmp2 != tmp6
-        tmp8 = tl.full([1, 1], 0.0, tl.float32)
-        tmp9 = tl.where(tmp7, tmp5, tmp8)
-        tmp10 = tmp2.to(tl.int64)
-        tmp11 = tmp10 != tmp6
-        tmp12 = tl.full([1, 1], 0, tl.int64)
-        tmp13 = tmp10 >= tmp12
-        tmp14 = tl.full([1, 1], 128256, tl.int64)
-        tmp15 = tmp10 < tmp14
-        tmp16 = tmp13 & tmp15
-        tmp17 = tmp11 & tmp16
-        tmp18 = tmp10.to(tl.int32)
-        tmp19 = tl.full([1, 1], -1, tl.int32)
-        tmp20 = tl.where(tmp17, tmp18, tmp19)
-        tmp21 = tl.full([1, 1], 0, tl.int32)
-        tmp22 = tmp20 >= tmp21
-        tmp23 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp24 = tl.where(tmp22, tmp3, tmp23)
-        tmp25 = tl.where(tmp7, tmp24, tmp8)
-        tmp26 = tmp9 - tmp25
-        tmp27 = tl.full([1, 1], 1.0, tl.float32)
-        tmp28 = tmp26 * tmp27
-        tmp29 = tmp2 == tmp6
-        tmp30 = tmp2 >= tmp12
-        tmp31 = tmp2 < tmp14
-        tmp32 = tmp30 & tmp31
-        tmp33 = tmp29 | tmp32
-        tmp34 = tmp33 == 0
-        tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-        tmp36 = _tmp0 | tmp35
-        _tmp0 = tl.where(r0_mask, tmp36, _tmp0)
-        tmp37 = tmp7.to(tl.float32)
-        tmp38 = tmp37 * tmp27
-        tmp39 = tl.full([1, 1], 20.0, tl.float32)
-        tmp40 = tmp26 > tmp39
-        tmp41 = libdevice.exp(tmp26)
-        tmp42 = libdevice.log1p(tmp41)
-        tmp43 = tl.where(tmp40, tmp26, tmp42)
-        tmp44 = tmp38 * tmp43
-        tmp45 = tl.where(tmp7, tmp44, tmp8)
-        tmp46 = tl.broadcast_to(tmp45, [XBLOCK, R0_BLOCK])
-        tmp47 = _tmp1 + tmp46
-        _tmp1 = tl.where(r0_mask, tmp47, _tmp1)
-        tmp48 = tl.broadcast_to(tmp37, [XBLOCK, R0_BLOCK])
-        tmp49 = _tmp2 + tmp48
-        _tmp2 = tl.where(r0_mask, tmp49, _tmp2)
-        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp5, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp7, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
-    tmp50 = _tmp0.to(tl.int8)
-    tmp51 = triton_helpers.any(tmp50, 1)[:, None]
-    tmp52 = tl.sum(_tmp1, 1)[:, None]
-    tmp53 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp53, None)
-    tmp54 = (tmp52 / tmp53)
-    tmp55 = tmp51 == 0
-    tl.device_assert(tmp55, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp54, None)
+        tmp3 = tl_math.log(tmp1)
+        tmp4 = tmp0 + tmp3
+        tmp5 = tl.full([1, 1], -100, tl.int64)
+        tmp6 = tmp2 == tmp5
+        tmp7 = tl.full([1, 1], 0, tl.int64)
+        tmp8 = tmp2 >= tmp7
+        tmp9 = tl.full([1, 1], 128256, tl.int64)
+        tmp10 = tmp2 < tmp9
+        tmp11 = tmp8 & tmp10
+        tmp12 = tmp6 | tmp11
+        tmp13 = tmp12 == 0
+        tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+        tmp15 = _tmp0 | tmp14
+        _tmp0 = tl.where(r0_mask, tmp15, _tmp0)
+        tmp16 = tmp2 != tmp5
+        tmp17 = tmp16.to(tl.float32)
+        tmp18 = tl.full([1, 1], 1.0, tl.float32)
+        tmp19 = tmp17 * tmp18
+        tmp20 = tl.full([1, 1], 0.0, tl.float32)
+        tmp21 = tl.where(tmp16, tmp4, tmp20)
+        tmp22 = tmp2.to(tl.int64)
+        tmp23 = tmp22 != tmp5
+        tmp24 = tmp22 >= tmp7
+        tmp25 = tmp22 < tmp9
+        tmp26 = tmp24 & tmp25
+        tmp27 = tmp23 & tmp26
+        tmp28 = tmp22.to(tl.int32)
+        tmp29 = tl.full([1, 1], -1, tl.int32)
+        tmp30 = tl.where(tmp27, tmp28, tmp29)
+        tmp31 = tl.full([1, 1], 0, tl.int32)
+        tmp32 = tmp30 >= tmp31
+        tmp33 = tl.where(tmp32, tmp30, tmp31)
+        tmp34 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+        tmp35 = tmp33 + tmp34
+        tmp36 = tmp33 < 0
+        tmp37 = tl.where(tmp36, tmp35, tmp33)
+        tmp38 = tl.load(in_ptr2 + (tmp37 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp39 = tmp38.to(tl.float32)
+        tmp40 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp41 = tl.where(tmp32, tmp39, tmp40)
+        tmp42 = tl.where(tmp16, tmp41, tmp20)
+        tmp43 = tmp21 - tmp42
+        tmp44 = tl.full([1, 1], 20.0, tl.float32)
+        tmp45 = tmp43 > tmp44
+        tmp46 = libdevice.exp(tmp43)
+        tmp47 = libdevice.log1p(tmp46)
+        tmp48 = tl.where(tmp45, tmp43, tmp47)
+        tmp49 = tmp19 * tmp48
+        tmp50 = tl.where(tmp16, tmp49, tmp20)
+        tmp51 = tl.broadcast_to(tmp50, [XBLOCK, R0_BLOCK])
+        tmp52 = _tmp1 + tmp51
+        _tmp1 = tl.where(r0_mask, tmp52, _tmp1)
+        tmp53 = tmp43 * tmp18
+        tmp54 = tl.broadcast_to(tmp17, [XBLOCK, R0_BLOCK])
+        tmp55 = _tmp2 + tmp54
+        _tmp2 = tl.where(r0_mask, tmp55, _tmp2)
+        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp16, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp53, r0_mask)
+    tmp56 = _tmp0.to(tl.int8)
+    tmp57 = triton_helpers.any(tmp56, 1)[:, None]
+    tmp58 = tl.sum(_tmp1, 1)[:, None]
+    tmp59 = tl.sum(_tmp2, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
+    tmp60 = (tmp58 / tmp59)
+    tmp61 = tmp57 == 0
+    tl.device_assert(tmp61, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp60, None)

@@ -1,33 +1,68 @@
 # forward of ce(x, t, softcap=30.0)
 def call(args):
     primals_1, primals_2 = args
-    assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    triton_red_fused_0.run(primals_2, 1, 4096)
+    assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     buf3 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
     buf4 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    buf5 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 126)
-    del buf5
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_2.run(buf3, buf4, buf6, buf7, 4096, 126)
+    triton_per_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, 516096, 1024)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = buf5; del buf5  # reuse
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf12 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_2.run(buf7, buf3, buf4, primals_2, primals_1, buf8, buf9, buf12, 4096, 126)
     del buf3
     del buf4
-    buf9 = buf6; del buf6  # reuse
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf13 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf10 = empty_strided_cpu((), (), torch.float32)
     buf11 = empty_strided_cpu((), (), torch.float32)
-    buf12 = empty_strided_cpu((), (), torch.float32)
-    buf14 = buf11; del buf11  # reuse
-    triton_red_fused_ce_fwd_3.run(buf9, buf14, buf7, primals_2, buf8, buf10, buf13, buf12, 1, 4096)
-    return (buf14, primals_1, primals_2, buf9, buf10, buf12, buf13, )
+    buf13 = buf10; del buf10  # reuse
+    triton_red_fused_3.run(buf13, buf8, buf9, buf11, 1, 4096)
+    return (buf13, primals_1, primals_2, buf7, buf8, buf11, buf12, )
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
 @triton.jit
-def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.full([1, 1], -100, tl.int64)
+        tmp2 = tmp0 == tmp1
+        tmp3 = tl.full([1, 1], 0, tl.int64)
+        tmp4 = tmp0 >= tmp3
+        tmp5 = tl.full([1, 1], 128256, tl.int64)
+        tmp6 = tmp0 < tmp5
+        tmp7 = tmp4 & tmp6
+        tmp8 = tmp2 | tmp7
+        tmp9 = tmp8 == 0
+        tmp10 = tl.broadcast_to(tmp9, [XBLOCK, R0_BLOCK])
+        tmp11 = _tmp0 | tmp10
+        _tmp0 = tl.where(r0_mask, tmp11, _tmp0)
+    tmp12 = _tmp0.to(tl.int8)
+    tmp13 = triton_helpers.any(tmp12, 1)[:, None]
+    tmp14 = tmp13 == 0
+    tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
+@triton.jit
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 516096
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -84,42 +119,13 @@ def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp36 = libdevice.exp2(tmp35)
     tmp37 = tl.broadcast_to(tmp36, [XBLOCK, R0_BLOCK])
     tmp38 = tl.sum(tmp37, 1)[:, None].to(tl.float32)
-    tmp39 = tl.where(tmp25, tmp12, tmp31)
-    tmp40 = tl.broadcast_to(tmp39, [XBLOCK, R0_BLOCK])
-    tmp41 = tl.sum(tmp40, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp29, None)
     tl.store(out_ptr1 + (x3), tmp38, None)
-    tl.store(out_ptr2 + (x3), tmp41, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    xnumel = 4096
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = r0_index < r0_numel
-    roffset = r0_offset
-    rindex = r0_index
-    r0_1 = r0_index
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask, tmp1, 0)
-    tmp3 = tl.sum(tmp2, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, None)
-
-
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
-@triton.jit
-def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 126
     R0_BLOCK: tl.constexpr = 128
@@ -137,30 +143,68 @@ def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
     tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp3 = tl.where(r0_mask, tmp2, float("-inf"))
-    tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)
-    tmp5 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp6 = tmp4 == tmp5
-    tmp7 = tl.full([1, 1], 0.0, tl.float32)
-    tmp8 = tl.where(tmp6, tmp7, tmp4)
-    tmp9 = tmp0 - tmp8
-    tmp10 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp11 = tmp9 * tmp10
-    tmp12 = libdevice.exp2(tmp11)
-    tmp13 = tmp1 * tmp12
-    tmp14 = tmp0 == tmp5
-    tmp15 = tl.where(tmp14, tmp7, tmp13)
-    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
-    tmp17 = tl.where(r0_mask, tmp16, 0)
-    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp4, None)
-    tl.store(out_ptr1 + (x0), tmp18, None)
+    tmp2 = tl.load(in_ptr2 + (x0), None)
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.where(r0_mask, tmp3, float("-inf"))
+    tmp5 = triton_helpers.max2(tmp4, 1)[:, None].to(tl.float32)
+    tmp6 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp7 = tmp5 == tmp6
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp7, tmp8, tmp5)
+    tmp10 = tmp0 - tmp9
+    tmp11 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = libdevice.exp2(tmp12)
+    tmp14 = tmp1 * tmp13
+    tmp15 = tmp0 == tmp6
+    tmp16 = tl.where(tmp15, tmp8, tmp14)
+    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
+    tmp18 = tl.where(r0_mask, tmp17, 0)
+    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
+    tmp20 = tl_math.log(tmp19)
+    tmp21 = tmp5 + tmp20
+    tmp22 = tl.full([1, 1], -100, tl.int64)
+    tmp23 = tmp2 != tmp22
+    tmp24 = tl.where(tmp23, tmp21, tmp8)
+    tmp25 = tmp2.to(tl.int64)
+    tmp26 = tmp25 != tmp22
+    tmp27 = tl.full([1, 1], 0, tl.int64)
+    tmp28 = tmp25 >= tmp27
+    tmp29 = tl.full([1, 1], 128256, tl.int64)
+    tmp30 = tmp25 < tmp29
+    tmp31 = tmp28 & tmp30
+    tmp32 = tmp26 & tmp31
+    tmp33 = tmp25.to(tl.int32)
+    tmp34 = tl.full([1, 1], -1, tl.int32)
+    tmp35 = tl.where(tmp32, tmp33, tmp34)
+    tmp36 = tl.full([1, 1], 0, tl.int32)
+    tmp37 = tmp35 >= tmp36
+    tmp38 = tl.where(tmp37, tmp35, tmp36)
+    tmp39 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp40 = tmp38 + tmp39
+    tmp41 = tmp38 < 0
+    tmp42 = tl.where(tmp41, tmp40, tmp38)
+    tmp43 = tl.load(in_ptr3 + (tmp42 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp44 = tmp43.to(tl.float32)
+    tmp45 = tl.full([1, 1], 0.03333333333333333, tl.float32)
+    tmp46 = tmp44 * tmp45
+    tmp47 = libdevice.tanh(tmp46)
+    tmp48 = tl.full([1, 1], 30.0, tl.float32)
+    tmp49 = tmp48 * tmp47
+    tmp50 = tl.where(tmp37, tmp49, tmp6)
+    tmp51 = tl.where(tmp23, tmp50, tmp8)
+    tmp52 = tmp24 - tmp51
+    tmp53 = tl.full([1, 1], 1.0, tl.float32)
+    tmp54 = tmp52 * tmp53
+    tl.store(in_out_ptr0 + (x0), tmp21, None)
+    tl.store(out_ptr1 + (x0), tmp23, None)
+    tl.store(out_ptr2 + (x0), tmp52, None)
+    tl.store(out_ptr3 + (x0), tmp54, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -170,77 +214,35 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
         rindex = r0_index
         r0_0 = r0_index
-        tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp3 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp4 = tl_math.log(tmp1)
-        tmp5 = tmp0 + tmp4
-        tmp6 = tl.full([1, 1], -100, tl.int64)
-        tmp7 = tmp2 != tmp6
-        tmp8 = tl.full([1, 1], 0.0, tl.float32)
-        tmp9 = tl.where(tmp7, tmp5, tmp8)
-        tmp10 = tmp2.to(tl.int64)
-        tmp11 = tmp10 != tmp6
-        tmp12 = tl.full([1, 1], 0, tl.int64)
-        tmp13 = tmp10 >= tmp12
-        tmp14 = tl.full([1, 1], 128256, tl.int64)
-        tmp15 = tmp10 < tmp14
-        tmp16 = tmp13 & tmp15
-        tmp17 = tmp11 & tmp16
-        tmp18 = tmp10.to(tl.int32)
-        tmp19 = tl.full([1, 1], -1, tl.int32)
-        tmp20 = tl.where(tmp17, tmp18, tmp19)
-        tmp21 = tl.full([1, 1], 0, tl.int32)
-        tmp22 = tmp20 >= tmp21
-        tmp23 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp24 = tl.where(tmp22, tmp3, tmp23)
-        tmp25 = tl.where(tmp7, tmp24, tmp8)
-        tmp26 = tmp9 - tmp25
-        tmp27 = tl.full([1, 1], 1.0, tl.float32)
-        tmp28 = tmp26 * tmp27
-        tmp29 = tmp2 == tmp6
-        tmp30 = tmp2 >= tmp12
-        tmp31 = tmp2 < tmp14
-        tmp32 = tmp30 & tmp31
-        tmp33 = tmp29 | tmp32
-        tmp34 = tmp33 == 0
-        tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-        tmp36 = _tmp0 | tmp35
-        _tmp0 = tl.where(r0_mask, tmp36, _tmp0)
-        tmp37 = tmp7.to(tl.float32)
-        tmp38 = tmp37 * tmp27
-        tmp39 = tl.full([1, 1], 20.0, tl.float32)
-        tmp40 = tmp26 > tmp39
-        tmp41 = libdevice.exp(tmp26)
-        tmp42 = libdevice.log1p(tmp41)
-        tmp43 = tl.where(tmp40, tmp26, tmp42)
-        tmp44 = tmp38 * tmp43
-        tmp45 = tl.where(tmp7, tmp44, tmp8)
-        tmp46 = tl.broadcast_to(tmp45, [XBLOCK, R0_BLOCK])
-        tmp47 = _tmp1 + tmp46
-        _tmp1 = tl.where(r0_mask, tmp47, _tmp1)
-        tmp48 = tl.broadcast_to(tmp37, [XBLOCK, R0_BLOCK])
-        tmp49 = _tmp2 + tmp48
-        _tmp2 = tl.where(r0_mask, tmp49, _tmp2)
-        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp5, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp7, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
-    tmp50 = _tmp0.to(tl.int8)
-    tmp51 = triton_helpers.any(tmp50, 1)[:, None]
-    tmp52 = tl.sum(_tmp1, 1)[:, None]
-    tmp53 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp53, None)
-    tmp54 = (tmp52 / tmp53)
-    tmp55 = tmp51 == 0
-    tl.device_assert(tmp55, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp54, None)
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+        tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tmp0.to(tl.float32)
+        tmp3 = tl.full([1, 1], 1.0, tl.float32)
+        tmp4 = tmp2 * tmp3
+        tmp5 = tl.full([1, 1], 20.0, tl.float32)
+        tmp6 = tmp1 > tmp5
+        tmp7 = libdevice.exp(tmp1)
+        tmp8 = libdevice.log1p(tmp7)
+        tmp9 = tl.where(tmp6, tmp1, tmp8)
+        tmp10 = tmp4 * tmp9
+        tmp11 = tl.full([1, 1], 0.0, tl.float32)
+        tmp12 = tl.where(tmp0, tmp10, tmp11)
+        tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
+        tmp14 = _tmp0 + tmp13
+        _tmp0 = tl.where(r0_mask, tmp14, _tmp0)
+        tmp15 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+        tmp16 = _tmp1 + tmp15
+        _tmp1 = tl.where(r0_mask, tmp16, _tmp1)
+    tmp17 = tl.sum(_tmp0, 1)[:, None]
+    tmp18 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp18, None)
+    tmp19 = (tmp17 / tmp18)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp19, None)
