@@ -8,33 +8,28 @@ def call(args):
         torch.cuda.set_device(0)
         buf3 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
         buf4 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
-        buf5 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
-        triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
-        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 126)
-        del buf5
+        triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, 516096, 1024)
+        buf5 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_2.run(buf3, buf4, buf6, buf7, 4096, 126)
+        triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, buf6, 4096, 126)
         del buf3
         del buf4
-        buf9 = buf6; del buf6  # reuse
-        buf10 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf15 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf14 = empty_strided_cuda((), (), torch.float32)
-        buf13 = empty_strided_cuda((), (), torch.float32)
-        buf16 = buf13; del buf13  # reuse
-        triton_red_fused_ce_fwd_3.run(buf9, buf16, buf7, primals_2, primals_3, buf8, buf10, buf11, buf15, buf14, 1, 4096)
-        del buf7
-        del buf8
+        buf7 = buf5; del buf5  # reuse
+        buf8 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf13 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf12 = empty_strided_cuda((), (), torch.float32)
+        buf11 = empty_strided_cuda((), (), torch.float32)
+        buf14 = buf11; del buf11  # reuse
+        triton_red_fused_ce_fwd_2.run(buf7, buf14, buf6, primals_2, primals_3, primals_1, buf8, buf9, buf13, buf12, 1, 4096)
+        del buf6
         del primals_3
-    return (buf16, primals_1, primals_2, buf9, buf10, buf11, buf14, buf15, )
+    return (buf14, primals_1, primals_2, buf7, buf8, buf9, buf12, buf13, )
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 516096
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -86,42 +81,13 @@ def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp31 = libdevice.exp2(tmp30)
     tmp32 = tl.broadcast_to(tmp31, [XBLOCK, R0_BLOCK])
     tmp33 = tl.sum(tmp32, 1)[:, None].to(tl.float32)
-    tmp34 = tl.where(tmp20, tmp7, tmp26)
-    tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-    tmp36 = tl.sum(tmp35, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp24, None)
     tl.store(out_ptr1 + (x3), tmp33, None)
-    tl.store(out_ptr2 + (x3), tmp36, None)
-
-
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
-@triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    xnumel = 4096
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = r0_index < r0_numel
-    roffset = r0_offset
-    rindex = r0_index
-    r0_1 = r0_index
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask, tmp1, 0)
-    tmp3 = tl.sum(tmp2, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 126
     R0_BLOCK: tl.constexpr = 128
@@ -160,9 +126,9 @@ def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x0), tmp18, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr3: *fp32, out_ptr4: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr3: *fp32, out_ptr4: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -184,74 +150,79 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp3 = tl.load(in_ptr3 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp4 = tl_math.log(tmp1)
-        tmp5 = tmp0 + tmp4
-        tmp6 = tl.full([1, 1], -100, tl.int64)
-        tmp7 = tmp2 == tmp6
-        tmp8 = tl.full([1, 1], 0, tl.int64)
-        tmp9 = tmp2 >= tmp8
-        tmp10 = tl.full([1, 1], 128256, tl.int64)
-        tmp11 = tmp2 < tmp10
-        tmp12 = tmp9 & tmp11
-        tmp13 = tmp7 | tmp12
-        tmp14 = tmp13 == 0
-        tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
-        tmp16 = _tmp0 | tmp15
-        _tmp0 = tl.where(r0_mask, tmp16, _tmp0)
-        tmp17 = tmp2 != tmp6
-        tmp18 = tl.where(tmp17, tmp2, tmp8)
-        tmp19 = tl.full([1, 1], 128256, tl.int32)
-        tmp20 = tmp18 + tmp19
-        tmp21 = tmp18 < 0
-        tmp22 = tl.where(tmp21, tmp20, tmp18)
-        tl.device_assert(((0 <= tmp22) & (tmp22 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp22 < 128256")
-        tmp23 = tl.load(in_ptr2 + (tmp22), r0_mask, eviction_policy='evict_last')
-        tmp24 = tl.full([1, 1], 0.0, tl.float32)
-        tmp25 = tl.where(tmp17, tmp23, tmp24)
-        tmp26 = tl.full([1, 1], 1.0, tl.float32)
-        tmp27 = tmp25 * tmp26
-        tmp28 = tl.where(tmp17, tmp5, tmp24)
-        tmp29 = tmp2.to(tl.int64)
-        tmp30 = tmp29 != tmp6
-        tmp31 = tmp29 >= tmp8
-        tmp32 = tmp29 < tmp10
-        tmp33 = tmp31 & tmp32
-        tmp34 = tmp30 & tmp33
-        tmp35 = tmp29.to(tl.int32)
-        tmp36 = tl.full([1, 1], -1, tl.int32)
-        tmp37 = tl.where(tmp34, tmp35, tmp36)
-        tmp38 = tl.full([1, 1], 0, tl.int32)
-        tmp39 = tmp37 >= tmp38
-        tmp40 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp41 = tl.where(tmp39, tmp3, tmp40)
-        tmp42 = tl.where(tmp17, tmp41, tmp24)
-        tmp43 = tmp28 - tmp42
-        tmp44 = tl.full([1, 1], 20.0, tl.float32)
-        tmp45 = tmp43 > tmp44
-        tmp46 = libdevice.exp(tmp43)
-        tmp47 = libdevice.log1p(tmp46)
-        tmp48 = tl.where(tmp45, tmp43, tmp47)
-        tmp49 = tmp27 * tmp48
-        tmp50 = tmp43 * tmp26
-        tmp51 = tl.broadcast_to(tmp25, [XBLOCK, R0_BLOCK])
-        tmp52 = _tmp1 + tmp51
-        _tmp1 = tl.where(r0_mask, tmp52, _tmp1)
-        tmp53 = tl.where(tmp17, tmp49, tmp24)
-        tmp54 = tl.broadcast_to(tmp53, [XBLOCK, R0_BLOCK])
-        tmp55 = _tmp2 + tmp54
-        _tmp2 = tl.where(r0_mask, tmp55, _tmp2)
-        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp5, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp17, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp27, r0_mask)
-        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp50, r0_mask)
-    tmp56 = _tmp0.to(tl.int8)
-    tmp57 = triton_helpers.any(tmp56, 1)[:, None]
-    tmp58 = tl.sum(_tmp1, 1)[:, None]
-    tmp59 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
-    tmp60 = (tmp59 / tmp58)
-    tmp61 = tmp57 == 0
-    tl.device_assert(tmp61, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tmp3 = tl_math.log(tmp1)
+        tmp4 = tmp0 + tmp3
+        tmp5 = tl.full([1, 1], -100, tl.int64)
+        tmp6 = tmp2 == tmp5
+        tmp7 = tl.full([1, 1], 0, tl.int64)
+        tmp8 = tmp2 >= tmp7
+        tmp9 = tl.full([1, 1], 128256, tl.int64)
+        tmp10 = tmp2 < tmp9
+        tmp11 = tmp8 & tmp10
+        tmp12 = tmp6 | tmp11
+        tmp13 = tmp12 == 0
+        tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+        tmp15 = _tmp0 | tmp14
+        _tmp0 = tl.where(r0_mask, tmp15, _tmp0)
+        tmp16 = tmp2 != tmp5
+        tmp17 = tl.where(tmp16, tmp2, tmp7)
+        tmp18 = tl.full([1, 1], 128256, tl.int32)
+        tmp19 = tmp17 + tmp18
+        tmp20 = tmp17 < 0
+        tmp21 = tl.where(tmp20, tmp19, tmp17)
+        tl.device_assert(((0 <= tmp21) & (tmp21 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp21 < 128256")
+        tmp22 = tl.load(in_ptr2 + (tmp21), r0_mask, eviction_policy='evict_last')
+        tmp23 = tl.full([1, 1], 0.0, tl.float32)
+        tmp24 = tl.where(tmp16, tmp22, tmp23)
+        tmp25 = tl.full([1, 1], 1.0, tl.float32)
+        tmp26 = tmp24 * tmp25
+        tmp27 = tl.where(tmp16, tmp4, tmp23)
+        tmp28 = tmp2.to(tl.int64)
+        tmp29 = tmp28 != tmp5
+        tmp30 = tmp28 >= tmp7
+        tmp31 = tmp28 < tmp9
+        tmp32 = tmp30 & tmp31
+        tmp33 = tmp29 & tmp32
+        tmp34 = tmp28.to(tl.int32)
+        tmp35 = tl.full([1, 1], -1, tl.int32)
+        tmp36 = tl.where(tmp33, tmp34, tmp35)
+        tmp37 = tl.full([1, 1], 0, tl.int32)
+        tmp38 = tmp36 >= tmp37
+        tmp39 = tl.where(tmp38, tmp36, tmp37)
+        tmp40 = tmp39 + tmp18
+        tmp41 = tmp39 < 0
+        tmp42 = tl.where(tmp41, tmp40, tmp39)
+        tmp43 = tl.load(in_ptr3 + (tmp42 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp44 = tmp43.to(tl.float32)
+        tmp45 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp46 = tl.where(tmp38, tmp44, tmp45)
+        tmp47 = tl.where(tmp16, tmp46, tmp23)
+        tmp48 = tmp27 - tmp47
+        tmp49 = tl.full([1, 1], 20.0, tl.float32)
+        tmp50 = tmp48 > tmp49
+        tmp51 = libdevice.exp(tmp48)
+        tmp52 = libdevice.log1p(tmp51)
+        tmp53 = tl.where(tmp50, tmp48, tmp52)
+        tmp54 = tmp48 * tmp25
+        tmp55 = tl.broadcast_to(tmp24, [XBLOCK, R0_BLOCK])
+        tmp56 = _tmp1 + tmp55
+        _tmp1 = tl.where(r0_mask, tmp56, _tmp1)
+        tmp57 = tmp26 * tmp53
+        tmp58 = tl.where(tmp16, tmp57, tmp23)
+        tmp59 = tl.broadcast_to(tmp58, [XBLOCK, R0_BLOCK])
+        tmp60 = _tmp2 + tmp59
+        _tmp2 = tl.where(r0_mask, tmp60, _tmp2)
+        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp16, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp26, r0_mask)
+        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
+    tmp61 = _tmp0.to(tl.int8)
+    tmp62 = triton_helpers.any(tmp61, 1)[:, None]
+    tmp63 = tl.sum(_tmp1, 1)[:, None]
+    tmp64 = tl.sum(_tmp2, 1)[:, None]
+    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp63, None)
+    tmp65 = (tmp64 / tmp63)
+    tmp66 = tmp62 == 0
+    tl.device_assert(tmp66, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp60, None)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp65, None)

@@ -9,26 +9,23 @@ def call(args):
         buf3 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
         buf4 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
         buf5 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
-        buf6 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
-        triton_per_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, buf5, buf6, 516096, 1024)
-        buf10 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf11 = buf7; del buf7  # reuse
-        buf12 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf13 = buf9; del buf9  # reuse
-        buf14 = buf10; del buf10  # reuse
-        triton_per_fused_ce_fwd_2.run(buf11, buf13, buf14, buf6, buf5, buf3, buf4, primals_2, buf12, 4096, 126)
+        triton_per_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
+        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf9 = buf6; del buf6  # reuse
+        buf10 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf12 = buf8; del buf8  # reuse
+        triton_per_fused_ce_fwd_2.run(buf9, buf12, buf5, buf3, buf4, primals_2, primals_1, buf10, buf11, 4096, 126)
         del buf3
         del buf4
         del buf5
-        del buf6
-        buf15 = empty_strided_cuda((), (), torch.float32)
-        buf16 = empty_strided_cuda((), (), torch.float32)
-        buf17 = buf15; del buf15  # reuse
-        triton_red_fused_3.run(buf17, buf12, buf14, buf16, 1, 4096)
-        del buf14
-    return (buf17, primals_1, primals_2, buf11, buf12, buf13, buf16, )
+        buf13 = empty_strided_cuda((), (), torch.float32)
+        buf14 = empty_strided_cuda((), (), torch.float32)
+        buf15 = buf13; del buf13  # reuse
+        triton_red_fused_3.run(buf15, buf10, buf12, buf14, 1, 4096)
+        del buf12
+    return (buf15, primals_1, primals_2, buf9, buf10, buf11, buf14, )
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
@@ -68,9 +65,9 @@ def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOC
     tl.device_assert(tmp13, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 516096
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -121,23 +118,19 @@ def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, ou
     tmp30 = libdevice.exp2(tmp29)
     tmp31 = tl.broadcast_to(tmp30, [XBLOCK, R0_BLOCK])
     tmp32 = tl.sum(tmp31, 1)[:, None].to(tl.float32)
-    tmp33 = tl.where(tmp19, tmp7, tmp25)
-    tmp34 = tl.broadcast_to(tmp33, [XBLOCK, R0_BLOCK])
-    tmp35 = tl.sum(tmp34, 1)[:, None].to(tl.float32)
-    tmp36 = tl.full([1, 1], 1.0, tl.float32)
-    tmp37 = tmp36 * tmp7
-    tmp38 = tl.where(tmp3, tmp37, tmp25)
-    tmp39 = tl.broadcast_to(tmp38, [XBLOCK, R0_BLOCK])
-    tmp40 = tl.sum(tmp39, 1)[:, None].to(tl.float32)
+    tmp33 = tl.full([1, 1], 1.0, tl.float32)
+    tmp34 = tmp33 * tmp7
+    tmp35 = tl.where(tmp3, tmp34, tmp25)
+    tmp36 = tl.broadcast_to(tmp35, [XBLOCK, R0_BLOCK])
+    tmp37 = tl.sum(tmp36, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp23, None)
     tl.store(out_ptr1 + (x3), tmp32, None)
-    tl.store(out_ptr2 + (x3), tmp35, None)
-    tl.store(out_ptr3 + (x3), tmp40, None)
+    tl.store(out_ptr2 + (x3), tmp37, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_out_ptr2: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *i64, out_ptr1: *i1
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i64, in_ptr4: *bf16, out_ptr1: *i1, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_out_ptr2, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 126
     R0_BLOCK: tl.constexpr = 128
@@ -156,90 +149,92 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_out_ptr2, in_ptr0, in
     tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, other=0.0)
     tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, other=0.0)
     tmp2 = tl.load(in_ptr2 + (r0_1 + 126*x0), r0_mask, other=0.0)
-    tmp3 = tl.load(in_ptr3 + (r0_1 + 126*x0), r0_mask, other=0.0)
-    tmp4 = tl.load(in_ptr4 + (x0), None, eviction_policy='evict_last')
-    tmp5 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp6 = tl.where(r0_mask, tmp5, 0)
-    tmp7 = tl.sum(tmp6, 1)[:, None].to(tl.float32)
-    tmp8 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
-    tmp9 = tl.where(r0_mask, tmp8, 0)
-    tmp10 = tl.sum(tmp9, 1)[:, None].to(tl.float32)
-    tmp11 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
-    tmp12 = tl.where(r0_mask, tmp11, float("-inf"))
-    tmp13 = triton_helpers.max2(tmp12, 1)[:, None].to(tl.float32)
-    tmp14 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp15 = tmp13 == tmp14
-    tmp16 = tl.full([1, 1], 0.0, tl.float32)
-    tmp17 = tl.where(tmp15, tmp16, tmp13)
-    tmp18 = tmp2 - tmp17
-    tmp19 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp20 = tmp18 * tmp19
-    tmp21 = libdevice.exp2(tmp20)
-    tmp22 = tmp3 * tmp21
-    tmp23 = tmp2 == tmp14
-    tmp24 = tl.where(tmp23, tmp16, tmp22)
-    tmp25 = tl.broadcast_to(tmp24, [XBLOCK, R0_BLOCK])
-    tmp26 = tl.where(r0_mask, tmp25, 0)
-    tmp27 = tl.sum(tmp26, 1)[:, None].to(tl.float32)
-    tmp28 = tl_math.log(tmp27)
-    tmp29 = tmp13 + tmp28
-    tmp30 = tl.full([1, 1], 0, tl.int64)
-    tmp31 = tmp4 != tmp30
-    tmp32 = tmp4.to(tl.int64)
-    tmp33 = tmp32 != tmp30
-    tmp34 = tmp32 >= tmp30
-    tmp35 = tl.full([1, 1], 128256, tl.int64)
-    tmp36 = tmp32 < tmp35
-    tmp37 = tmp34 & tmp36
-    tmp38 = tmp33 & tmp37
-    tmp39 = tmp32.to(tl.int32)
-    tmp40 = tl.full([1, 1], -1, tl.int32)
-    tmp41 = tl.where(tmp38, tmp39, tmp40)
-    tmp42 = tl.full([1, 1], 0, tl.int32)
-    tmp43 = tmp41 >= tmp42
-    tmp44 = tl.where(tmp43, tmp10, tmp14)
-    tmp45 = tl.where(tmp31, tmp44, tmp16)
-    tmp46 = tmp31.to(tl.float32)
-    tmp47 = tl.full([1, 1], 0.9, tl.float32)
-    tmp48 = tmp46 * tmp47
-    tmp49 = tl.where(tmp31, tmp29, tmp16)
-    tmp50 = tmp49 - tmp45
-    tmp51 = tl.full([1, 1], 20.0, tl.float32)
-    tmp52 = tmp50 > tmp51
-    tmp53 = libdevice.exp(tmp50)
-    tmp54 = libdevice.log1p(tmp53)
-    tmp55 = tl.where(tmp52, tmp50, tmp54)
-    tmp56 = tmp48 * tmp55
-    tmp57 = tmp49 == tmp49
-    tmp58 = tl_math.abs(tmp49)
-    tmp59 = tl.full([1, 1], float("inf"), tl.float32)
-    tmp60 = tmp58 != tmp59
-    tmp61 = tmp57 & tmp60
-    tmp62 = tmp61 == 0
-    tmp63 = tmp49 == tmp45
-    tmp64 = tmp62 & tmp63
-    tmp65 = tmp49 >= tmp45
-    tmp66 = tl.where(tmp65, tmp49, tmp45)
-    tmp67 = tl.where(tmp65, tmp45, tmp49)
-    tmp68 = tmp67 - tmp66
-    tmp69 = libdevice.exp(tmp68)
-    tmp70 = libdevice.log1p(tmp69)
-    tmp71 = tmp66 + tmp70
-    tmp72 = tl.where(tmp64, tmp49, tmp71)
-    tmp73 = tl.full([1, 1], 128256.0, tl.float32)
-    tmp74 = tmp72 * tmp73
-    tmp75 = tl.where(tmp31, tmp7, tmp16)
-    tmp76 = tmp74 - tmp75
-    tmp77 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-    tmp78 = tmp76 * tmp77
-    tmp79 = tmp56 + tmp78
+    tmp3 = tl.load(in_ptr3 + (x0), None, eviction_policy='evict_last')
+    tmp4 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp5 = tl.where(r0_mask, tmp4, 0)
+    tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
+    tmp7 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+    tmp8 = tl.where(r0_mask, tmp7, float("-inf"))
+    tmp9 = triton_helpers.max2(tmp8, 1)[:, None].to(tl.float32)
+    tmp10 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp11 = tmp9 == tmp10
+    tmp12 = tl.full([1, 1], 0.0, tl.float32)
+    tmp13 = tl.where(tmp11, tmp12, tmp9)
+    tmp14 = tmp1 - tmp13
+    tmp15 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp16 = tmp14 * tmp15
+    tmp17 = libdevice.exp2(tmp16)
+    tmp18 = tmp2 * tmp17
+    tmp19 = tmp1 == tmp10
+    tmp20 = tl.where(tmp19, tmp12, tmp18)
+    tmp21 = tl.broadcast_to(tmp20, [XBLOCK, R0_BLOCK])
+    tmp22 = tl.where(r0_mask, tmp21, 0)
+    tmp23 = tl.sum(tmp22, 1)[:, None].to(tl.float32)
+    tmp24 = tl_math.log(tmp23)
+    tmp25 = tmp9 + tmp24
+    tmp26 = tl.full([1, 1], 0, tl.int64)
+    tmp27 = tmp3 != tmp26
+    tmp28 = tmp3.to(tl.int64)
+    tmp29 = tmp28 != tmp26
+    tmp30 = tmp28 >= tmp26
+    tmp31 = tl.full([1, 1], 128256, tl.int64)
+    tmp32 = tmp28 < tmp31
+    tmp33 = tmp30 & tmp32
+    tmp34 = tmp29 & tmp33
+    tmp35 = tmp28.to(tl.int32)
+    tmp36 = tl.full([1, 1], -1, tl.int32)
+    tmp37 = tl.where(tmp34, tmp35, tmp36)
+    tmp38 = tl.full([1, 1], 0, tl.int32)
+    tmp39 = tmp37 >= tmp38
+    tmp40 = tl.where(tmp39, tmp37, tmp38)
+    tmp41 = tl.full([1, 1], 128256, tl.int32)
+    tmp42 = tmp40 + tmp41
+    tmp43 = tmp40 < 0
+    tmp44 = tl.where(tmp43, tmp42, tmp40)
+    tmp45 = tl.load(in_ptr4 + (tmp44 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp46 = tmp45.to(tl.float32)
+    tmp47 = tl.where(tmp39, tmp46, tmp10)
+    tmp48 = tl.where(tmp27, tmp47, tmp12)
+    tmp49 = tmp27.to(tl.float32)
+    tmp50 = tl.full([1, 1], 0.9, tl.float32)
+    tmp51 = tmp49 * tmp50
+    tmp52 = tl.where(tmp27, tmp25, tmp12)
+    tmp53 = tmp52 - tmp48
+    tmp54 = tl.full([1, 1], 20.0, tl.float32)
+    tmp55 = tmp53 > tmp54
+    tmp56 = libdevice.exp(tmp53)
+    tmp57 = libdevice.log1p(tmp56)
+    tmp58 = tl.where(tmp55, tmp53, tmp57)
+    tmp59 = tmp51 * tmp58
+    tmp60 = tmp52 == tmp52
+    tmp61 = tl_math.abs(tmp52)
+    tmp62 = tl.full([1, 1], float("inf"), tl.float32)
+    tmp63 = tmp61 != tmp62
+    tmp64 = tmp60 & tmp63
+    tmp65 = tmp64 == 0
+    tmp66 = tmp52 == tmp48
+    tmp67 = tmp65 & tmp66
+    tmp68 = tmp52 >= tmp48
+    tmp69 = tl.where(tmp68, tmp52, tmp48)
+    tmp70 = tl.where(tmp68, tmp48, tmp52)
+    tmp71 = tmp70 - tmp69
+    tmp72 = libdevice.exp(tmp71)
+    tmp73 = libdevice.log1p(tmp72)
+    tmp74 = tmp69 + tmp73
+    tmp75 = tl.where(tmp67, tmp52, tmp74)
+    tmp76 = tl.full([1, 1], 128256.0, tl.float32)
+    tmp77 = tmp75 * tmp76
+    tmp78 = tl.where(tmp27, tmp6, tmp12)
+    tmp79 = tmp77 - tmp78
+    tmp80 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+    tmp81 = tmp79 * tmp80
+    tmp82 = tmp59 + tmp81
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (x0), tmp29, None)
-    tl.store(out_ptr1 + (x0), tmp31, None)
+    tl.store(in_out_ptr0 + (x0), tmp25, None)
+    tl.store(out_ptr1 + (x0), tmp27, None)
+    tl.store(out_ptr2 + (x0), tmp48, None)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (x0), tmp45, None)
-    tl.debug_barrier()
-    tl.store(in_out_ptr2 + (x0), tmp79, None)
+    tl.store(in_out_ptr1 + (x0), tmp82, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32

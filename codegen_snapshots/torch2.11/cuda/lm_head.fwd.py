@@ -11,23 +11,21 @@ def call(args):
         triton_red_fused_0.run(primals_3, 1, 4096)
         buf4 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
         buf5 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
-        buf6 = empty_strided_cuda((4096, 126), (126, 1), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf0, primals_3, buf4, buf5, buf6, 516096, 1024)
-        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf10 = buf7; del buf7  # reuse
-        buf11 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf12 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf15 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_2.run(buf10, buf6, buf4, buf5, primals_3, buf11, buf12, buf15, 4096, 126)
+        triton_per_fused_ce_fwd_1.run(buf0, primals_3, buf4, buf5, 516096, 1024)
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf8 = buf6; del buf6  # reuse
+        buf9 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf10 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf13 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_2.run(buf8, buf4, buf5, primals_3, buf0, buf9, buf10, buf13, 4096, 126)
         del buf4
         del buf5
-        del buf6
-        buf13 = empty_strided_cuda((), (), torch.float32)
-        buf14 = empty_strided_cuda((), (), torch.float32)
-        buf16 = buf13; del buf13  # reuse
-        triton_red_fused_3.run(buf16, buf11, buf12, buf14, 1, 4096)
-        del buf12
-    return (buf16, primals_2, primals_3, buf0, buf10, buf11, buf14, buf15, primals_1, )
+        buf11 = empty_strided_cuda((), (), torch.float32)
+        buf12 = empty_strided_cuda((), (), torch.float32)
+        buf14 = buf11; del buf11  # reuse
+        triton_red_fused_3.run(buf14, buf9, buf10, buf12, 1, 4096)
+        del buf10
+    return (buf14, primals_2, primals_3, buf0, buf8, buf9, buf12, buf13, primals_1, )
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
@@ -68,9 +66,9 @@ def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOC
     tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 516096
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
@@ -122,17 +120,13 @@ def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp31 = libdevice.exp2(tmp30)
     tmp32 = tl.broadcast_to(tmp31, [XBLOCK, R0_BLOCK])
     tmp33 = tl.sum(tmp32, 1)[:, None].to(tl.float32)
-    tmp34 = tl.where(tmp20, tmp7, tmp26)
-    tmp35 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-    tmp36 = tl.sum(tmp35, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp24, None)
     tl.store(out_ptr1 + (x3), tmp33, None)
-    tl.store(out_ptr2 + (x3), tmp36, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i64, out_ptr2: *i1, out_ptr3: *fp32, out_ptr4: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr2, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 126
     R0_BLOCK: tl.constexpr = 128
@@ -150,64 +144,64 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, other=0.0)
     tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, other=0.0)
-    tmp2 = tl.load(in_ptr2 + (r0_1 + 126*x0), r0_mask, other=0.0)
-    tmp3 = tl.load(in_ptr3 + (x0), None, eviction_policy='evict_last')
-    tmp4 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp5 = tl.where(r0_mask, tmp4, 0)
-    tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
-    tmp7 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
-    tmp8 = tl.where(r0_mask, tmp7, float("-inf"))
-    tmp9 = triton_helpers.max2(tmp8, 1)[:, None].to(tl.float32)
-    tmp10 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp11 = tmp9 == tmp10
-    tmp12 = tl.full([1, 1], 0.0, tl.float32)
-    tmp13 = tl.where(tmp11, tmp12, tmp9)
-    tmp14 = tmp1 - tmp13
-    tmp15 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp16 = tmp14 * tmp15
-    tmp17 = libdevice.exp2(tmp16)
-    tmp18 = tmp2 * tmp17
-    tmp19 = tmp1 == tmp10
-    tmp20 = tl.where(tmp19, tmp12, tmp18)
-    tmp21 = tl.broadcast_to(tmp20, [XBLOCK, R0_BLOCK])
-    tmp22 = tl.where(r0_mask, tmp21, 0)
-    tmp23 = tl.sum(tmp22, 1)[:, None].to(tl.float32)
-    tmp24 = tl_math.log(tmp23)
-    tmp25 = tmp9 + tmp24
-    tmp26 = tl.full([1, 1], -100, tl.int64)
-    tmp27 = tmp3 != tmp26
-    tmp28 = tmp27.to(tl.float32)
-    tmp29 = tl.full([1, 1], 1.0, tl.float32)
-    tmp30 = tmp28 * tmp29
-    tmp31 = tl.where(tmp27, tmp25, tmp12)
-    tmp32 = tmp3.to(tl.int64)
-    tmp33 = tmp32 != tmp26
-    tmp34 = tl.full([1, 1], 0, tl.int64)
-    tmp35 = tmp32 >= tmp34
-    tmp36 = tl.full([1, 1], 128256, tl.int64)
-    tmp37 = tmp32 < tmp36
-    tmp38 = tmp35 & tmp37
-    tmp39 = tmp33 & tmp38
-    tmp40 = tmp32.to(tl.int32)
-    tmp41 = tl.full([1, 1], -1, tl.int32)
-    tmp42 = tl.where(tmp39, tmp40, tmp41)
-    tmp43 = tl.full([1, 1], 0, tl.int32)
-    tmp44 = tmp42 >= tmp43
-    tmp45 = tl.where(tmp44, tmp6, tmp10)
-    tmp46 = tl.where(tmp27, tmp45, tmp12)
-    tmp47 = tmp31 - tmp46
+    tmp2 = tl.load(in_ptr2 + (x0), None, eviction_policy='evict_last')
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.where(r0_mask, tmp3, float("-inf"))
+    tmp5 = triton_helpers.max2(tmp4, 1)[:, None].to(tl.float32)
+    tmp6 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp7 = tmp5 == tmp6
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp7, tmp8, tmp5)
+    tmp10 = tmp0 - tmp9
+    tmp11 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = libdevice.exp2(tmp12)
+    tmp14 = tmp1 * tmp13
+    tmp15 = tmp0 == tmp6
+    tmp16 = tl.where(tmp15, tmp8, tmp14)
+    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
+    tmp18 = tl.where(r0_mask, tmp17, 0)
+    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
+    tmp20 = tl_math.log(tmp19)
+    tmp21 = tmp5 + tmp20
+    tmp22 = tl.full([1, 1], -100, tl.int64)
+    tmp23 = tmp2 != tmp22
+    tmp24 = tl.where(tmp23, tmp21, tmp8)
+    tmp25 = tmp2.to(tl.int64)
+    tmp26 = tmp25 != tmp22
+    tmp27 = tl.full([1, 1], 0, tl.int64)
+    tmp28 = tmp25 >= tmp27
+    tmp29 = tl.full([1, 1], 128256, tl.int64)
+    tmp30 = tmp25 < tmp29
+    tmp31 = tmp28 & tmp30
+    tmp32 = tmp26 & tmp31
+    tmp33 = tmp25.to(tl.int32)
+    tmp34 = tl.full([1, 1], -1, tl.int32)
+    tmp35 = tl.where(tmp32, tmp33, tmp34)
+    tmp36 = tl.full([1, 1], 0, tl.int32)
+    tmp37 = tmp35 >= tmp36
+    tmp38 = tl.where(tmp37, tmp35, tmp36)
+    tmp39 = tl.full([1, 1], 128256, tl.int32)
+    tmp40 = tmp38 + tmp39
+    tmp41 = tmp38 < 0
+    tmp42 = tl.where(tmp41, tmp40, tmp38)
+    tmp43 = tl.load(in_ptr3 + (tmp42 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp44 = tmp43.to(tl.float32)
+    tmp45 = tl.where(tmp37, tmp44, tmp6)
+    tmp46 = tl.where(tmp23, tmp45, tmp8)
+    tmp47 = tmp24 - tmp46
     tmp48 = tl.full([1, 1], 20.0, tl.float32)
     tmp49 = tmp47 > tmp48
     tmp50 = libdevice.exp(tmp47)
     tmp51 = libdevice.log1p(tmp50)
     tmp52 = tl.where(tmp49, tmp47, tmp51)
-    tmp53 = tmp30 * tmp52
-    tmp54 = tmp47 * tmp29
+    tmp53 = tl.full([1, 1], 1.0, tl.float32)
+    tmp54 = tmp47 * tmp53
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (x0), tmp25, None)
-    tl.store(out_ptr2 + (x0), tmp27, None)
-    tl.store(out_ptr3 + (x0), tmp53, None)
-    tl.store(out_ptr4 + (x0), tmp54, None)
+    tl.store(in_out_ptr0 + (x0), tmp21, None)
+    tl.store(out_ptr1 + (x0), tmp23, None)
+    tl.store(out_ptr2 + (x0), tmp52, None)
+    tl.store(out_ptr3 + (x0), tmp54, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
@@ -232,18 +226,21 @@ def triton_red_fused_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel
         r0_0 = r0_index
         tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
         tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp2 = tl.full([1, 1], 0.0, tl.float32)
-        tmp3 = tl.where(tmp0, tmp1, tmp2)
-        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
-        tmp5 = _tmp0 + tmp4
-        _tmp0 = tl.where(r0_mask, tmp5, _tmp0)
-        tmp6 = tmp0.to(tl.float32)
-        tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
-        tmp8 = _tmp1 + tmp7
-        _tmp1 = tl.where(r0_mask, tmp8, _tmp1)
-    tmp9 = tl.sum(_tmp0, 1)[:, None]
-    tmp10 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp10, None)
-    tmp11 = (tmp9 / tmp10)
+        tmp2 = tmp0.to(tl.float32)
+        tmp3 = tl.full([1, 1], 1.0, tl.float32)
+        tmp4 = tmp2 * tmp3
+        tmp5 = tmp4 * tmp1
+        tmp6 = tl.full([1, 1], 0.0, tl.float32)
+        tmp7 = tl.where(tmp0, tmp5, tmp6)
+        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+        tmp9 = _tmp0 + tmp8
+        _tmp0 = tl.where(r0_mask, tmp9, _tmp0)
+        tmp10 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+        tmp11 = _tmp1 + tmp10
+        _tmp1 = tl.where(r0_mask, tmp11, _tmp1)
+    tmp12 = tl.sum(_tmp0, 1)[:, None]
+    tmp13 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp13, None)
+    tmp14 = (tmp12 / tmp13)
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp11, None)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp14, None)
