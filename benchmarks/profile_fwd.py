@@ -1,6 +1,6 @@
 """One compiled forward of inductor_ce and of the hand-written reference, for Nsight Compute.
 
-    ncu --clock-control none --kernel-name regex:'ce_fwd_0|_chunk_stats' --launch-skip 2 \
+    ncu --clock-control none --kernel-name regex:'ce_fwd_1|_chunk_stats' --launch-skip 2 \
         --launch-count 2 --section SpeedOfLight python benchmarks/profile_fwd.py 16384 128256
 """
 import os
