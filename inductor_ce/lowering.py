@@ -97,7 +97,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     # The vocabulary is specialized (a guard: another V recompiles). It never changes while
     # a model trains, and a symbolic V costs every element: no 16-byte vector loads (the row
     # stride is unknown), a tail mask, and in the backward a division by a runtime value.
-    # Measured on the H200 under dynamic=True (32768x32000): 9.30 ms vs 2.23 ms static.
+    # Measured on the H200 under dynamic=True (32768x32000): 9.30 ms before, 2.68 ms after.
     vocab = _compat.specialize_int(vocab) if _compat.is_triton(device) else vocab
     static_v = _compat.static_int(vocab)
     single = not _compat.is_triton(device) or (static_v is not None and static_v <= CHUNK)
