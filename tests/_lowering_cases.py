@@ -120,6 +120,14 @@ def case_prologue():
     return _run(fn, x, t, ref)
 
 
+def case_column_prologue():
+    """A per-column prologue (x + bias[j]): the gathered target logit must see bias[t]."""
+    x, t = _data(4, seed=9)
+    bias = torch.linspace(-3.0, 3.0, V)
+    return _run(lambda x, t: inductor_ce.cross_entropy(x + bias, t), x, t,
+                lambda x, t: reference(x + bias.double(), t))
+
+
 def case_strided_3d():
     """logits[:, :-1] of a (B, T, V) tensor: strided rows, no copy."""
     x, _ = _data(2 * 4, seed=6)

@@ -26,6 +26,7 @@ from inductor_ce import _codegen, _compat, lowering
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
                 "dynamic", "lm_head"]
+EXTRA_CASES = ["column_prologue"]  # numerics only (see test_column_dependent_prologue)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def cases():
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=os.pathsep.join(
         [os.path.dirname(HERE), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, os.path.join(HERE, "_lowering_cases.py"),
-                          *TRITON_CASES], env=env, capture_output=True, text=True, timeout=1800)
+                          *TRITON_CASES, *EXTRA_CASES], env=env, capture_output=True, text=True, timeout=1800)
     assert out.returncode == 0, out.stderr[-5000:]
     return json.loads(out.stdout)
 
@@ -70,6 +71,14 @@ def test_target_logit_is_a_gather_of_one_element_per_row(cases, name):
     assert re.search(r"tl\.load\(in_\w*ptr\d+ \+ \(tmp\d+ \+ [^)]*\)", src), src
     if name == "prologue":
         assert "tanh" in src  # the user's softcap, applied to the gathered logit
+
+
+def test_column_dependent_prologue(cases):
+    """x + bias[j] fused into the loads: the pass and the gather both apply bias at their own
+    column (the gather at the target's), so the loss and gradient match float64."""
+    case = _case(cases, "column_prologue")
+    _logits_kernel("column_prologue", case["fwd"], case["vocab"], gather=True)
+    assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5, case
 
 
 def test_forward_kernel_carries_every_option(cases):
