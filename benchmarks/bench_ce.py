@@ -84,12 +84,18 @@ def triton_ref_forward(x, t, chunk=8192, warps=8):
 
 # --- contenders -----------------------------------------------------------------------------
 
+def _compile(fn, dynamic):
+    """torch.compile for a benchmark mode: dynamic=True only for "all" ("rows" marks the row
+    dimension of the inputs instead, see bench_shape)."""
+    return torch.compile(fn, dynamic=dynamic == "all" or None)
+
+
 class _Chunked:
     """ours/compile with the lowering's chunk length set while it compiles (tuning runs)."""
 
     def __init__(self, chunk, dynamic):
-        self.chunk, self.fn = chunk, torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t),
-                                                   dynamic=dynamic == "all" or None)
+        self.chunk, self.fn = chunk, _compile(lambda x, t: inductor_ce.cross_entropy(x, t),
+                                              dynamic)
 
     def __call__(self, x, t):
         saved, inductor_ce.lowering.CHUNK = inductor_ce.lowering.CHUNK, self.chunk
@@ -113,8 +119,8 @@ def contenders(dynamic):
         return F.cross_entropy(x.float(), t)
 
     out = {
-        "ours/compile": torch.compile(ours, dynamic=dynamic == "all" or None),
-        "stock/compile": torch.compile(stock, dynamic=dynamic == "all" or None),
+        "ours/compile": _compile(ours, dynamic),
+        "stock/compile": _compile(stock, dynamic),
     }
     for chunk in CHUNKS:
         out[f"ours/compile chunk={chunk}"] = _Chunked(chunk, dynamic)

@@ -49,6 +49,15 @@ def shard(x, rank, world):
     return x[..., rank * v:(rank + 1) * v]
 
 
+def bf16_ulps(grad, gref):
+    """Largest error of a bf16 gradient in bf16 ulps at the float64 reference (0.5: correctly
+    rounded), not counting 1e-6 of max|gref| (float32 slack)."""
+    ulp = torch.finfo(torch.bfloat16).eps * torch.exp2(torch.floor(torch.log2(
+        gref.abs().clamp_min(1e-30))))
+    return (((grad.double() - gref).abs() - 1e-6 * gref.abs().max()).clamp_min(0)
+            / ulp).max().item()
+
+
 def check_options(rank, world, compiled, rows=512, vocab=32000):
     out = []
     gen = torch.Generator(device="cuda").manual_seed(0)
@@ -73,10 +82,7 @@ def check_options(rank, world, compiled, rows=512, vocab=32000):
         (ref * g.double()).sum().backward()
         loss_err = ((loss.double() - ref).abs().max() / ref.abs().max()).item()
         gref = shard(xr.grad, rank, world)
-        ulp = torch.finfo(torch.bfloat16).eps * torch.exp2(torch.floor(torch.log2(
-            gref.abs().clamp_min(1e-30))))
-        ulps = (((x.grad.double() - gref).abs() - 1e-6 * gref.abs().max()).clamp_min(0)
-                / ulp).max().item()
+        ulps = bf16_ulps(x.grad, gref)
         out.append(dict(check=name, compiled=compiled, loss_rel_err=loss_err, grad_ulps=ulps,
                         ok=loss_err < 1e-5 and ulps <= 0.5))
     return out
@@ -136,10 +142,7 @@ def check_dtensor(rank, world, compiled, rows=512, vocab=32000):
     ref.backward()
     loss_err = abs(loss.to_local().double().item() - ref.item()) / abs(ref.item())
     gref = shard(xr.grad, rank, world)
-    grad = x.grad.to_local().double()
-    ulp = torch.finfo(torch.bfloat16).eps * torch.exp2(torch.floor(torch.log2(
-        gref.abs().clamp_min(1e-30))))
-    ulps = (((grad - gref).abs() - 1e-6 * gref.abs().max()).clamp_min(0) / ulp).max().item()
+    ulps = bf16_ulps(x.grad.to_local(), gref)
     placements = (list(loss.placements), list(x.grad.placements))
     (p,) = x.grad.placements
     ok = (loss_err < 1e-5 and ulps <= 0.5 and placements[0] == [Replicate()]

@@ -16,10 +16,9 @@ MISSING: list[str] = []
 
 try:  # --- lowering API -------------------------------------------------------------------
     from torch._inductor import ir
-    from torch._inductor.virtualized import ops  # noqa: F401  (used by lowering.py)
+    from torch._inductor.virtualized import V, ops  # noqa: F401  (ops: used by lowering.py)
     from torch._inductor.lowering import register_lowering
     from torch._inductor.custom_graph_pass import CustomGraphPass
-    from torch._inductor import utils as _inductor_utils
 
     for _name in ("Pointwise", "Reduction", "TensorBox", "ReductionHint", "is_triton"):
         if not hasattr(ir, _name):
@@ -64,15 +63,10 @@ def specialize_int(expr):
     reused only while the size keeps that value (a different one recompiles)."""
     value = static_int(expr)
     if value is None:
-        from torch._inductor.virtualized import V
         sizevars = V.graph.sizevars
         guard = getattr(sizevars, "guard_int", None) or sizevars.evaluate_static_shape
         value = int(guard(expr))
     return value
-
-
-def ceildiv(a, b):
-    return _inductor_utils.ceildiv(a, b)
 
 
 def device_of(box) -> torch.device:
