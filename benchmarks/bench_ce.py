@@ -91,21 +91,26 @@ def _compile(fn, dynamic):
 
 
 class _Chunked:
-    """ours/compile with the lowering's chunk length set while it compiles (tuning runs)."""
+    """ours/compile with the lowering's chunk length (and the chunk kernel's warps) set while
+    it compiles (tuning runs): ``spec`` is "2048" or "2048x2"."""
 
-    def __init__(self, chunk, dynamic):
-        self.chunk, self.fn = chunk, _compile(lambda x, t: inductor_ce.cross_entropy(x, t),
-                                              dynamic)
+    def __init__(self, spec, dynamic):
+        chunk, _, warps = spec.partition("x")
+        self.config = {"CHUNK": int(chunk), "CHUNK_WARPS": int(warps or 1)}
+        self.fn = _compile(lambda x, t: inductor_ce.cross_entropy(x, t), dynamic)
 
     def __call__(self, x, t):
-        saved, inductor_ce.lowering.CHUNK = inductor_ce.lowering.CHUNK, self.chunk
+        saved = {k: getattr(inductor_ce.lowering, k) for k in self.config}
+        for k, v in self.config.items():
+            setattr(inductor_ce.lowering, k, v)
         try:
             return self.fn(x, t)
         finally:
-            inductor_ce.lowering.CHUNK = saved
+            for k, v in saved.items():
+                setattr(inductor_ce.lowering, k, v)
 
 
-CHUNKS: list[int] = []
+CHUNKS: list[str] = []
 ONLY: list[str] = []
 NO_REF = False
 
@@ -147,7 +152,7 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
     floor = 3 * T * V * size / bw * 1e3
     rows = []
     for name, fn in contenders(dynamic).items():
-        if skip_eager and name.endswith("eager") or ONLY and name not in ONLY:
+        if skip_eager and name.endswith("eager") or ONLY and not name.startswith(tuple(ONLY)):
             continue
         label = name + {None: "", "rows": " dyn", "all": " dyn-all"}[dynamic]
         try:
@@ -263,8 +268,9 @@ def main():
     p.add_argument("--skip-eager", action="store_true")
     p.add_argument("--only", nargs="*", default=[], help="run only these contenders")
     p.add_argument("--no-ref", action="store_true", help="skip the hand-written yardstick")
-    p.add_argument("--chunks", nargs="*", type=int, default=[],
-                   help="also compile ours with these forward chunk lengths (tuning)")
+    p.add_argument("--chunks", nargs="*", default=[],
+                   help="also compile ours with these forward chunk lengths, CHUNK or "
+                        "CHUNKxWARPS (tuning)")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
     args = p.parse_args()
     CHUNKS.extend(args.chunks)

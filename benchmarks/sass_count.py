@@ -72,9 +72,17 @@ def count(snapshot: str, name: str, elements: int, warps: int, xblock: int):
         open(cubin, "wb").write(compiled.asm["cubin"])
         nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/nvdisasm")
         sass = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True).stdout
+        # Registers and spills, from ptxas itself (occupancy: 65536 registers per SM).
+        ptx = os.path.join(tmp, "kernel.ptx")
+        open(ptx, "w").write(compiled.asm["ptx"])
+        ptxas = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas")
+        usage = subprocess.run([ptxas, "-v", "--gpu-name", "sm_90a", ptx, "-o", cubin + ".2"],
+                               capture_output=True, text=True)
+        usage = usage.stdout + usage.stderr
+        resources = " ".join(re.findall(r"Used \d+ registers|\d+ bytes spill \w+", usage)) or usage
     ops = re.findall(r"^\s+/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[0-9T] )?([A-Z0-9_]+)", sass, re.M)
     per_thread = elements / (32 * warps)
-    return collections.Counter(ops), len(ops) / per_thread
+    return collections.Counter(ops), len(ops) / per_thread, resources
 
 
 def main():
@@ -85,12 +93,13 @@ def main():
     p.add_argument("--warps", type=int, default=1)
     p.add_argument("--xblock", type=int, default=1)
     args = p.parse_args()
-    hist, per_element = count(args.snapshot, args.kernel, args.elements, args.warps,
+    hist, per_element, resources = count(args.snapshot, args.kernel, args.elements, args.warps,
                               args.xblock)
     threads_share = args.elements / (32 * args.warps)
     for op, n in hist.most_common():
         print(f"{op:10s} {n:5d}  {n / threads_share:5.2f} per element")
     print(f"total {sum(hist.values())} instructions per thread, {per_element:.1f} per element")
+    print(resources)
 
 
 if __name__ == "__main__":

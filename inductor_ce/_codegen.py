@@ -343,7 +343,7 @@ def _call_body(code: str) -> list[str]:
 def _triton_kernel(name: str, source: str) -> str:
     deco = re.search(r"@triton_heuristics\.(\w+)\(", source)
     hints = [f"{k}={v}" for k, v in re.findall(
-        r"\b(size_hints|reduction_hint|tile_hint)=(\{[^}]*\}|[\w.]+)", source)]
+        r"\b(size_hints|reduction_hint|tile_hint|config)=(\{[^}]*\}|[\w.]+)", source)]
     signature = ", ".join(f"{p}: {t}" for p, t in re.findall(
         r"'(\w+)': '(\*\w+)'", (re.search(r"'signature': \{([^}]*)\}", source) or ["", ""])[1]))
     body = source[source.find("@triton.jit"):].strip()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
+import weakref
 
 import torch
 
@@ -89,6 +90,56 @@ def reduction(device, inner_fn, ranges, reduction_ranges, reduction_type: str):
     box = ir.TensorBox.create(node)
     box.realize()
     return box
+
+
+# --- a fixed launch configuration for one kernel -------------------------------------------
+# Inductor chooses a kernel's launch configuration from heuristics over its sizes, and keeps a
+# mask on the programs' range unless it can prove the block divides it: with a symbolic row
+# count, every element of the forward's chunk kernel paid for that mask (~20%, NOTES run 5).
+# ``InductorChoices.triton_kernel_kwargs`` is Inductor's hook for fixed configurations; the
+# active choices handler is wrapped so that only a kernel computing a pinned buffer changes.
+
+_PINS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # graph -> {buffer: config}
+try:
+    from torch._inductor.codegen.triton import FixedTritonConfig
+    PIN_AVAILABLE = hasattr(V, "set_choices_handler")
+except Exception:  # pragma: no cover - depends on the torch build
+    PIN_AVAILABLE = False
+
+
+class _PinnedChoices:
+    """Delegates everything to the handler it wraps (Inductor's, or the user's), except the
+    kernel kwargs of a kernel that contains a pinned buffer."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def triton_kernel_kwargs(self, kernel_cls, features, groups, kernel_kwargs):
+        kernel_kwargs = self._inner.triton_kernel_kwargs(kernel_cls, features, groups,
+                                                         kernel_kwargs)
+        pins = _PINS.get(V.graph, {})
+        for node in features.scheduler_nodes() if pins else ():
+            for name in node.get_buffer_names() & pins.keys():
+                config, persistent = pins[name]
+                return {**kernel_kwargs, "fixed_config": FixedTritonConfig(dict(config)),
+                        "override_persistent_reduction": persistent}
+        return kernel_kwargs
+
+
+def pin_launch(box, config: dict, persistent: bool = True) -> bool:
+    """Generate the Triton kernel computing the realized ``box`` with this fixed launch
+    configuration (``XBLOCK=1`` also drops the mask on the programs' range). Returns False,
+    changing nothing, where the torch build lacks the hook."""
+    if not PIN_AVAILABLE:
+        return False
+    _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent)
+    if not isinstance(V.choices, _PinnedChoices):
+        # Stays installed on this thread; it changes nothing for kernels without pins.
+        V.set_choices_handler(_PinnedChoices(V.choices))
+    return True
 
 
 def pointwise(device, dtype, inner_fn, ranges):

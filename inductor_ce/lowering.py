@@ -46,6 +46,8 @@ from ._compat import F32, ops
 # Inductor keeps INNER reductions persistent up to 1024 elements (choices.py). Measured on
 # the H200 (benchmarks/NOTES.md): 1024 beats 2048-8192 (looped chunks) by 1.7x.
 CHUNK = 1024
+# Its launch: one program per (row, chunk), one warp (see _pin_chunk_kernel).
+CHUNK_WARPS = 1
 
 _NEG_INF = float("-inf")
 LOG2E = 1.4426950408889634
@@ -130,6 +132,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         return ops.where(is_t, _f32(_NEG_INF), z)
 
     m = _compat.reduction(device, chunk_max, ranges, [chunk], "max")
+    if not single:
+        _pin_chunk_kernel(m)
     m_at = _compat.loader(m)
 
     def safe(v):  # a max of -inf (no non-target mass) shifts by 0: exp(-inf - 0) = 0, no nan
@@ -192,6 +196,14 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     return lse_nt, z_t, sum_wz
 
 
+def _pin_chunk_kernel(m) -> None:
+    """A fixed launch for the chunk kernel: XBLOCK = 1 (one (row, chunk) per program) and
+    CHUNK_WARPS warps. Inductor's heuristic picks the same for static sizes, but it keeps a
+    per-element mask on the programs' range unless it can prove the block divides it, which
+    it cannot when the row count is symbolic: a fixed XBLOCK = 1 drops that mask."""
+    _compat.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1})
+
+
 def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     """One pointwise kernel over the logits (see ``decomposition.py`` for the formula):
 
@@ -246,7 +258,7 @@ def ensure_cache_salt() -> None:
     """Called when our ops are traced (their fake kernels), so the salt is in place before
     Inductor computes a cache key, even if the user replaced the pass slot after import."""
     if SALT is not None:
-        _compat.ensure_salt(f"{SALT}-chunk{CHUNK}")
+        _compat.ensure_salt(f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}")
 
 
 def register() -> bool:

@@ -21,7 +21,7 @@ def test_inspect_prints_kernels_and_table(capsys, backend, fwd_loads):
                      "--label-smoothing", "0.1", "--backend", backend, "--device", "cpu"])
     out = capsys.readouterr().out
     assert "ce_fwd" in out and "ce_bwd" in out  # both graphs printed
-    assert ("def triton_per_fused_ce_fwd" if backend == "triton" else "cpp_fused_ce_fwd") in out
+    assert ("def triton_unk_fused_ce_fwd" if backend == "triton" else "cpp_fused_ce_fwd") in out
     table = _table(out)
     assert table["loads of the logits"] == [fwd_loads, "1"]
     assert table["stores of a (rows, V) tensor"] == ["0", "1"]

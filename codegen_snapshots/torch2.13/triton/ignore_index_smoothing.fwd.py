@@ -6,7 +6,7 @@ def call(args):
     buf3 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
     buf4 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
     buf5 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    triton_per_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 516096, 1024)
     buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 126)
     del buf5
@@ -24,20 +24,21 @@ def call(args):
     return (buf14, primals_1, primals_2, buf9, buf10, buf11, buf13, )
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel):
     xnumel = 516096
+    XBLOCK: tl.constexpr = 1
     r0_numel = 1024
     R0_BLOCK: tl.constexpr = 1024
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    xindex = tl.full([1], xoffset, tl.int32)
+    xmask = tl.full([R0_BLOCK], True, tl.int1)
+    r0_index = tl.arange(0, R0_BLOCK)[:]
     r0_offset = 0
-    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[:]
     roffset = r0_offset
     rindex = r0_index
     r0_2 = r0_index
@@ -46,42 +47,42 @@ def triton_per_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     x3 = xindex
     tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
     tmp1 = (r0_2 + 1024*x0).to(tl.int32)
-    tmp2 = tl.full([1, 1], 128256, tl.int32)
+    tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
     tmp4 = tl.load(in_ptr0 + (r0_2 + 1024*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
     tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
     tmp7 = tl.where(tmp3, tmp5, tmp6)
     tmp8 = tmp0.to(tl.int64)
-    tmp9 = tl.full([1, 1], 0, tl.int64)
+    tmp9 = tl.full([1], 0, tl.int64)
     tmp10 = tmp8 != tmp9
     tmp11 = tmp8 >= tmp9
-    tmp12 = tl.full([1, 1], 128256, tl.int64)
+    tmp12 = tl.full([1], 128256, tl.int64)
     tmp13 = tmp8 < tmp12
     tmp14 = tmp11 & tmp13
     tmp15 = tmp10 & tmp14
     tmp16 = tmp8.to(tl.int32)
-    tmp17 = tl.full([1, 1], -1, tl.int32)
+    tmp17 = tl.full([1], -1, tl.int32)
     tmp18 = tl.where(tmp15, tmp16, tmp17)
     tmp19 = tmp1 == tmp18
-    tmp20 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp20 = tl.full([1], float("-inf"), tl.float32)
     tmp21 = tl.where(tmp19, tmp20, tmp7)
-    tmp22 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
-    tmp23 = triton_helpers.max2(tmp22, 1)[:, None].to(tl.float32)
+    tmp22 = tl.broadcast_to(tmp21, [R0_BLOCK])
+    tmp23 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp22, 0)).to(tl.float32)
     tmp24 = tmp23 == tmp20
-    tmp25 = tl.full([1, 1], 0.0, tl.float32)
+    tmp25 = tl.full([1], 0.0, tl.float32)
     tmp26 = tl.where(tmp24, tmp25, tmp23)
     tmp27 = tmp21 - tmp26
-    tmp28 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp28 = tl.full([1], 1.4426950408889634, tl.float32)
     tmp29 = tmp27 * tmp28
     tmp30 = libdevice.exp2(tmp29)
-    tmp31 = tl.broadcast_to(tmp30, [XBLOCK, R0_BLOCK])
-    tmp32 = tl.sum(tmp31, 1)[:, None].to(tl.float32)
-    tmp33 = tl.full([1, 1], 1.0, tl.float32)
+    tmp31 = tl.broadcast_to(tmp30, [R0_BLOCK])
+    tmp32 = triton_helpers.promote_to_tensor(tl.sum(tmp31, 0)).to(tl.float32)
+    tmp33 = tl.full([1], 1.0, tl.float32)
     tmp34 = tmp33 * tmp7
     tmp35 = tl.where(tmp3, tmp34, tmp25)
-    tmp36 = tl.broadcast_to(tmp35, [XBLOCK, R0_BLOCK])
-    tmp37 = tl.sum(tmp36, 1)[:, None].to(tl.float32)
+    tmp36 = tl.broadcast_to(tmp35, [R0_BLOCK])
+    tmp37 = triton_helpers.promote_to_tensor(tl.sum(tmp36, 0)).to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp23, None)
     tl.store(out_ptr1 + (x3), tmp32, None)
     tl.store(out_ptr2 + (x3), tmp37, None)
