@@ -97,7 +97,12 @@ class _Chunked:
     def __init__(self, spec, dynamic):
         chunk, _, warps = spec.partition("x")
         self.config = {"CHUNK": int(chunk), "CHUNK_WARPS": int(warps or 1)}
-        self.fn = _compile(lambda x, t: inductor_ce.cross_entropy(x, t), dynamic)
+        # Dynamo caches compiled graphs on the code object, and the chunk is read by the
+        # lowering, not by Dynamo: each variant needs a code object of its own, or every
+        # variant after the first silently reuses the first one's graph.
+        fn = lambda x, t: inductor_ce.cross_entropy(x, t)  # noqa: E731
+        fn.__code__ = fn.__code__.replace(co_name=f"ours_chunk_{chunk}x{warps or 1}")
+        self.fn = _compile(fn, dynamic)
 
     def __call__(self, x, t):
         saved = {k: getattr(inductor_ce.lowering, k) for k in self.config}

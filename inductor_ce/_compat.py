@@ -129,6 +129,31 @@ class _PinnedChoices:
         return kernel_kwargs
 
 
+def _scalar_x_in_block_shapes() -> None:
+    """torch 2.11 fails to generate a load whose index involves the row variable of a kernel
+    without an x dimension (a pinned XBLOCK=1 persistent reduction): ``get_block_shape``
+    indexes a list with that tree's tensor_dim, which is None there (TypeError). torch 2.13
+    treats the variable as a scalar; on a torch whose function lacks that case, x variables
+    are dropped from the expression before it is called, which gives the same shape."""
+    import inspect
+    from torch._inductor.codegen.triton import TritonSymbols
+    from torch.utils._sympy.symbol import SymT, symbol_is_type
+
+    original = TritonSymbols.get_block_shape.__func__
+    if getattr(original, "_inductor_ce", False) or "tensor_dim is None" in inspect.getsource(
+            original):
+        return
+
+    def get_block_shape(cls, expr):
+        if getattr(V.kernel, "no_x_dim", False):
+            xs = {s: 0 for s in expr.free_symbols if symbol_is_type(s, SymT.XBLOCK)}
+            expr = expr.subs(xs) if xs else expr
+        return original(cls, expr)
+
+    get_block_shape._inductor_ce = True
+    TritonSymbols.get_block_shape = classmethod(get_block_shape)
+
+
 def pin_launch(box, config: dict, persistent: bool = True) -> bool:
     """Generate the Triton kernel computing the realized ``box`` with this fixed launch
     configuration (``XBLOCK=1`` also drops the mask on the programs' range). Returns False,
@@ -136,6 +161,7 @@ def pin_launch(box, config: dict, persistent: bool = True) -> bool:
     if not PIN_AVAILABLE:
         return False
     _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent)
+    _scalar_x_in_block_shapes()
     if not isinstance(V.choices, _PinnedChoices):
         # Stays installed on this thread; it changes nothing for kernels without pins.
         V.set_choices_handler(_PinnedChoices(V.choices))

@@ -41,12 +41,15 @@ import torch
 from . import _compat, _log
 from ._compat import F32, ops
 
-# Chunk length of the two-level forward. The chunk must stay a persistent reduction (in
-# registers, one load): a loop over the chunk would re-read it for the dependent sum-exp.
-# Inductor keeps INNER reductions persistent up to 1024 elements (choices.py). Measured on
-# the H200 (benchmarks/NOTES.md): 1024 beats 2048-8192 (looped chunks) by 1.7x.
-CHUNK = 1024
-# Its launch: one program per (row, chunk), one warp (see _pin_chunk_kernel).
+# Chunk length of the two-level forward and the warps of its kernel. The chunk must stay a
+# persistent reduction (in registers, one load): a loop over the chunk would re-read it for
+# the dependent sum-exp; _pin_chunk_kernel fixes that launch. The kernel is bound by
+# instructions per element (benchmarks/NOTES.md): more warps per program add cross-warp
+# reductions, a longer chunk spreads the per-program work over more elements. Measured on
+# the H200 (NOTES run 10, forward at 16384x128256 / 32768x32000, ms): 1024x1 1.362 / 0.694,
+# 2048x1 1.253 / 0.633, 2048x2 1.379 / 0.743, 4096x2 1.639 / 0.670, 4096x4 1.608 / 0.732,
+# 8192x4 1.826 / 0.668.
+CHUNK = 2048
 CHUNK_WARPS = 1
 
 _NEG_INF = float("-inf")
@@ -132,7 +135,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         return ops.where(is_t, _f32(_NEG_INF), z)
 
     m = _compat.reduction(device, chunk_max, ranges, [chunk], "max")
-    if not single:
+    if _compat.is_triton(device):
         _pin_chunk_kernel(m)
     m_at = _compat.loader(m)
 
@@ -197,10 +200,11 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
 
 
 def _pin_chunk_kernel(m) -> None:
-    """A fixed launch for the chunk kernel: XBLOCK = 1 (one (row, chunk) per program) and
-    CHUNK_WARPS warps. Inductor's heuristic picks the same for static sizes, but it keeps a
-    per-element mask on the programs' range unless it can prove the block divides it, which
-    it cannot when the row count is symbolic: a fixed XBLOCK = 1 drops that mask."""
+    """A fixed launch for the chunk kernel: persistent (the chunk in registers, one load),
+    XBLOCK = 1 (one (row, chunk) per program), CHUNK_WARPS warps. Inductor's own heuristics
+    keep an INNER reduction persistent only up to 1024 elements, and they keep a per-element
+    mask on the programs' range unless they can prove the block divides it, which they cannot
+    when the row count is symbolic; a fixed XBLOCK = 1 drops that mask."""
     _compat.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1})
 
 

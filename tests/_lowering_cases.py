@@ -17,10 +17,10 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 import inductor_ce  # noqa: E402
 from _reference import reference  # noqa: E402
-from inductor_ce import _compat  # noqa: E402
+from inductor_ce import _compat, lowering  # noqa: E402
 from torch._inductor.utils import run_and_get_code  # noqa: E402
 
-V = 1100  # two chunks of 1024, the second one ragged: exercises the tail mask
+V = lowering.CHUNK + 76  # two chunks, the second one ragged: exercises the tail mask
 
 
 def _rel(a, b):

@@ -3,12 +3,12 @@ def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    buf4 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, 516096, 1024)
+    buf3 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf4 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, 258048, 2048)
     buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, buf6, 4096, 126)
+    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, buf6, 4096, 63)
     del buf3
     del buf4
     assert_size_stride(primals_3, (128256, ), (1, ), 'input')
@@ -28,10 +28,10 @@ def call(args):
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
 def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
-    xnumel = 516096
+    xnumel = 258048
     XBLOCK: tl.constexpr = 1
-    r0_numel = 1024
-    R0_BLOCK: tl.constexpr = 1024
+    r0_numel = 2048
+    R0_BLOCK: tl.constexpr = 2048
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -43,14 +43,14 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     roffset = r0_offset
     rindex = r0_index
     r0_2 = r0_index
-    x0 = (xindex % 126)
-    x1 = xindex // 126
+    x0 = (xindex % 63)
+    x1 = xindex // 63
     x3 = xindex
     tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
-    tmp1 = (r0_2 + 1024*x0).to(tl.int32)
+    tmp1 = (r0_2 + 2048*x0).to(tl.int32)
     tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 1024*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
     tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
     tmp7 = tl.where(tmp3, tmp5, tmp6)
@@ -84,12 +84,12 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x3), tmp33, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
 def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
+    r0_numel = 63
+    R0_BLOCK: tl.constexpr = 64
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -102,8 +102,8 @@ def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     rindex = r0_index
     r0_1 = r0_index
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
     tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
     tmp3 = tl.where(r0_mask, tmp2, float("-inf"))
     tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)

@@ -4,15 +4,15 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     triton_red_fused_0.run(primals_2, 1, 4096)
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
-    buf3 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    buf4 = empty_strided_cpu((4096, 126), (126, 1), torch.float32)
-    triton_unk_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, 516096, 1024)
+    buf3 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf4 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, 258048, 2048)
     buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf7 = buf5; del buf5  # reuse
     buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf12 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_2.run(buf7, buf3, buf4, primals_2, primals_1, buf8, buf9, buf12, 4096, 126)
+    triton_per_fused_ce_fwd_2.run(buf7, buf3, buf4, primals_2, primals_1, buf8, buf9, buf12, 4096, 63)
     del buf3
     del buf4
     buf10 = empty_strided_cpu((), (), torch.float32)
@@ -63,10 +63,10 @@ def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOC
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
 def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
-    xnumel = 516096
+    xnumel = 258048
     XBLOCK: tl.constexpr = 1
-    r0_numel = 1024
-    R0_BLOCK: tl.constexpr = 1024
+    r0_numel = 2048
+    R0_BLOCK: tl.constexpr = 2048
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -78,14 +78,14 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     roffset = r0_offset
     rindex = r0_index
     r0_2 = r0_index
-    x0 = (xindex % 126)
-    x1 = xindex // 126
+    x0 = (xindex % 63)
+    x1 = xindex // 63
     x3 = xindex
     tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
-    tmp1 = (r0_2 + 1024*x0).to(tl.int32)
+    tmp1 = (r0_2 + 2048*x0).to(tl.int32)
     tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 1024*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
     tmp6 = tl.full([1], 0.03333333333333333, tl.float32)
     tmp7 = tmp5 * tmp6
@@ -124,12 +124,12 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x3), tmp38, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
 def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
+    r0_numel = 63
+    R0_BLOCK: tl.constexpr = 64
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -142,8 +142,8 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     rindex = r0_index
     r0_1 = r0_index
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
     tmp2 = tl.load(in_ptr2 + (x0), None)
     tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
     tmp4 = tl.where(r0_mask, tmp3, float("-inf"))

@@ -1,0 +1,72 @@
+"""Per-kernel GPU times of one compiled forward+backward, static and rows-dynamic, side by side
+(torch.profiler; averages over --iters steps). Where a compiled mode loses time, this says in
+which kernel.
+
+    python benchmarks/kernel_times.py 16384 128256 [--iters 20] [--stock]
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+
+import torch
+import torch.nn.functional as F
+from torch.profiler import ProfilerActivity, profile
+
+import inductor_ce
+
+
+def kernel_times(fn, x, t, dynamic: bool, iters: int) -> dict[str, float]:
+    xg = x.clone().requires_grad_()
+    if dynamic:
+        torch._dynamo.mark_dynamic(xg, 0)
+        torch._dynamo.mark_dynamic(t, 0)
+    for _ in range(3):  # compile, autotune, warm
+        fn(xg, t).backward()
+        xg.grad = None
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(iters):
+            fn(xg, t).backward()
+            xg.grad = None
+        torch.cuda.synchronize()
+    times: dict[str, float] = collections.defaultdict(float)
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            times[e.name] += e.device_time / 1e3 / iters  # ms per step
+    return times
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("rows", type=int)
+    p.add_argument("vocab", type=int)
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--stock", action="store_true", help="stock F.cross_entropy(x.float(), t)")
+    args = p.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = (torch.randn(args.rows, args.vocab, device="cuda", generator=gen) * 2).bfloat16()
+    t = torch.randint(0, args.vocab, (args.rows,), device="cuda", generator=gen)
+    t[::7] = -100
+    if args.stock:
+        def loss(x, t):
+            return F.cross_entropy(x.float(), t)
+    else:
+        def loss(x, t):
+            return inductor_ce.cross_entropy(x, t)
+    modes = {}
+    for dynamic in (False, True):
+        torch._dynamo.reset()
+        modes["dynamic rows" if dynamic else "static"] = kernel_times(
+            torch.compile(loss), x, t, dynamic, args.iters)
+    names = sorted({n for m in modes.values() for n in m}, key=lambda n: -max(
+        m.get(n, 0.0) for m in modes.values()))
+    print(f"{args.rows}x{args.vocab} bf16, ms per forward+backward step (torch.profiler)")
+    print("| kernel | " + " | ".join(modes) + " |\n|---|" + "---|" * len(modes))
+    for n in names:
+        print(f"| {n[:90]} | " + " | ".join(f"{m.get(n, 0.0):.3f}" for m in modes.values()) + " |")
+    print("| total | " + " | ".join(f"{sum(m.values()):.3f}" for m in modes.values()) + " |")
+
+
+if __name__ == "__main__":
+    main()
