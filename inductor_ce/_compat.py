@@ -124,8 +124,10 @@ class _PinnedChoices:
         for node in features.scheduler_nodes() if pins else ():
             for name in node.get_buffer_names() & pins.keys():
                 config, persistent = pins[name]
-                return {**kernel_kwargs, "fixed_config": FixedTritonConfig(dict(config)),
-                        "override_persistent_reduction": persistent}
+                kernel_kwargs = {**kernel_kwargs, "fixed_config": FixedTritonConfig(dict(config))}
+                if persistent is not None:
+                    kernel_kwargs["override_persistent_reduction"] = persistent
+                return kernel_kwargs
         return kernel_kwargs
 
 
@@ -154,12 +156,15 @@ def _scalar_x_in_block_shapes() -> None:
     TritonSymbols.get_block_shape = classmethod(get_block_shape)
 
 
-def pin_launch(box, config: dict, persistent: bool = True) -> bool:
-    """Generate the Triton kernel computing the realized ``box`` with this fixed launch
-    configuration (``XBLOCK=1`` also drops the mask on the programs' range). Returns False,
-    changing nothing, where the torch build lacks the hook."""
+def pin_launch(box, config: dict, persistent: bool | None = None) -> bool:
+    """Generate the Triton kernel computing ``box`` (realized here) with this fixed launch
+    configuration; ``persistent`` (reductions) forces the reduction to stay in registers.
+    A mask on the programs' range is dropped when the fixed XBLOCK provably divides it
+    (XBLOCK=1 always does). Returns False, changing nothing, where the torch build lacks
+    the hook."""
     if not PIN_AVAILABLE:
         return False
+    box.realize()
     _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent)
     _scalar_x_in_block_shapes()
     if not isinstance(V.choices, _PinnedChoices):

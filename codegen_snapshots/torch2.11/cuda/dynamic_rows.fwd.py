@@ -9,16 +9,16 @@ def call(args):
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         triton_red_fused_0.run(primals_3, 1, s13)
-        buf3 = empty_strided_cuda((s13, 126), (126, 1), torch.float32)
-        buf4 = empty_strided_cuda((s13, 126), (126, 1), torch.float32)
-        triton_per_fused_ce_fwd_1_xnumel = 126*s13
-        triton_per_fused_ce_fwd_1.run(primals_2, primals_3, buf3, buf4, triton_per_fused_ce_fwd_1_xnumel, 1024)
+        buf3 = empty_strided_cuda((s13, 63), (63, 1), torch.float32)
+        buf4 = empty_strided_cuda((s13, 63), (63, 1), torch.float32)
+        triton_unk_fused_ce_fwd_1_xnumel = 63*s13
+        triton_unk_fused_ce_fwd_1.run(primals_2, primals_3, buf3, buf4, triton_unk_fused_ce_fwd_1_xnumel, 2048)
         buf5 = empty_strided_cuda((s13, ), (1, ), torch.float32)
         buf7 = buf5; del buf5  # reuse
         buf8 = empty_strided_cuda((s13, ), (1, ), torch.bool)
         buf9 = empty_strided_cuda((s13, ), (1, ), torch.float32)
         buf12 = empty_strided_cuda((s13, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_2.run(buf7, buf3, buf4, primals_3, primals_2, buf8, buf9, buf12, s13, 126)
+        triton_per_fused_ce_fwd_2.run(buf7, buf3, buf4, primals_3, primals_2, buf8, buf9, buf12, s13, 63)
         del buf3
         del buf4
         buf10 = empty_strided_cuda((), (), torch.float32)
@@ -66,70 +66,69 @@ def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOC
     tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 524288, 'r0_': 1024}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    r0_numel = 1024
-    R0_BLOCK: tl.constexpr = 1024
+def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
+    XBLOCK: tl.constexpr = 1
+    r0_numel = 2048
+    R0_BLOCK: tl.constexpr = 2048
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = xindex < xnumel
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    xindex = tl.full([1], xoffset, tl.int32)
+    xmask = tl.full([R0_BLOCK], True, tl.int1)
+    r0_index = tl.arange(0, R0_BLOCK)[:]
     r0_offset = 0
-    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[:]
     roffset = r0_offset
     rindex = r0_index
     r0_2 = r0_index
-    x0 = (xindex % 126)
-    x1 = xindex // 126
+    x0 = (xindex % 63)
+    x1 = xindex // 63
     x3 = xindex
-    tmp0 = tl.load(in_ptr1 + (x1), xmask, eviction_policy='evict_last')
-    tmp1 = r0_2 + 1024*x0
-    tmp2 = tl.full([1, 1], 128256, tl.int32)
+    tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp1 = r0_2 + 2048*x0
+    tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 1024*x0 + 128256*x1), tmp3 & xmask, other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, other=0.0).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
     tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
     tmp7 = tl.where(tmp3, tmp5, tmp6)
     tmp8 = tmp0.to(tl.int64)
-    tmp9 = tl.full([1, 1], -100, tl.int64)
+    tmp9 = tl.full([1], -100, tl.int64)
     tmp10 = tmp8 != tmp9
-    tmp11 = tl.full([1, 1], 0, tl.int64)
+    tmp11 = tl.full([1], 0, tl.int64)
     tmp12 = tmp8 >= tmp11
-    tmp13 = tl.full([1, 1], 128256, tl.int64)
+    tmp13 = tl.full([1], 128256, tl.int64)
     tmp14 = tmp8 < tmp13
     tmp15 = tmp12 & tmp14
     tmp16 = tmp10 & tmp15
     tmp17 = tmp8.to(tl.int32)
-    tmp18 = tl.full([1, 1], -1, tl.int32)
+    tmp18 = tl.full([1], -1, tl.int32)
     tmp19 = tl.where(tmp16, tmp17, tmp18)
     tmp20 = tmp1 == tmp19
-    tmp21 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp21 = tl.full([1], float("-inf"), tl.float32)
     tmp22 = tl.where(tmp20, tmp21, tmp7)
-    tmp23 = tl.broadcast_to(tmp22, [XBLOCK, R0_BLOCK])
-    tmp24 = tl.where(xmask, tmp23, float("-inf"))
-    tmp25 = triton_helpers.max2(tmp24, 1)[:, None].to(tl.float32)
-    tmp26 = tmp25 == tmp21
-    tmp27 = tl.full([1, 1], 0.0, tl.float32)
-    tmp28 = tl.where(tmp26, tmp27, tmp25)
-    tmp29 = tmp22 - tmp28
-    tmp30 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp31 = tmp29 * tmp30
-    tmp32 = libdevice.exp2(tmp31)
-    tmp33 = tl.broadcast_to(tmp32, [XBLOCK, R0_BLOCK])
-    tmp34 = tl.where(xmask, tmp33, 0)
-    tmp35 = tl.sum(tmp34, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp25, xmask)
-    tl.store(out_ptr1 + (x3), tmp35, xmask)
+    tmp23 = tl.broadcast_to(tmp22, [R0_BLOCK])
+    tmp24 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp23, 0)).to(tl.float32)
+    tmp25 = tmp24 == tmp21
+    tmp26 = tl.full([1], 0.0, tl.float32)
+    tmp27 = tl.where(tmp25, tmp26, tmp24)
+    tmp28 = tmp22 - tmp27
+    tmp29 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp30 = tmp28 * tmp29
+    tmp31 = libdevice.exp2(tmp30)
+    tmp32 = tl.broadcast_to(tmp31, [R0_BLOCK])
+    tmp33 = triton_helpers.promote_to_tensor(tl.sum(tmp32, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp24, None)
+    tl.store(out_ptr1 + (x3), tmp33, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
 def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    r0_numel = 126
-    R0_BLOCK: tl.constexpr = 128
+    r0_numel = 63
+    R0_BLOCK: tl.constexpr = 64
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -142,8 +141,8 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     rindex = r0_index
     r0_1 = r0_index
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 126*x0), r0_mask & xmask, other=0.0)
-    tmp1 = tl.load(in_ptr1 + (r0_1 + 126*x0), r0_mask & xmask, other=0.0)
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask & xmask, other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask & xmask, other=0.0)
     tmp2 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
     tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
     tmp4 = tl.where(r0_mask & xmask, tmp3, float("-inf"))
