@@ -244,26 +244,9 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
             g = ops.mul(g, ops.sub(_f32(1.0), ops.mul(u, u)))
         return ops.to_dtype(g, out_dtype)
 
-    g = _compat.pointwise(device, out_dtype, grad, _compat.size(logits))
-    if _compat.is_triton(device):
-        _pin_grad_kernel(g, _compat.size(logits))
-    return g
-
-
-def _pin_grad_kernel(g, sizes) -> None:
-    """Rows symbolic: Inductor masks every element of the gradient kernel (it cannot prove
-    its block divides rows x V), and the masked per-row loads are then no longer shared by
-    the 8 elements a thread handles: 33 instead of 19 instructions per element
-    (benchmarks/sass_count.py), 2.51 against 2.02 ms at 16384x128256 on the H200 (NOTES run
-    12). A fixed block dividing V divides rows x V for every row count: no mask. Static
-    sizes keep Inductor's own (autotuned) launch."""
-    *rows, vocab = sizes
-    vocab = _compat.static_int(vocab)
-    if vocab is None or all(_compat.static_int(r) is not None for r in rows):
-        return
-    block = min(vocab & -vocab, 1024)  # the largest power of two dividing V, at most 1024
-    if block >= 256:  # one warp or more, 8 elements (16 bytes of bf16) per thread
-        _compat.pin_launch(g, {"XBLOCK": block, "num_warps": block // 256, "num_stages": 1})
+    # Left to Inductor's launch heuristics, also when the rows are symbolic (each element is
+    # then masked, ~20% slower; a fixed block dividing V was worse: NOTES run 13).
+    return _compat.pointwise(device, out_dtype, grad, _compat.size(logits))
 
 
 def source_salt() -> str:

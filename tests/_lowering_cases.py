@@ -158,9 +158,7 @@ def case_dynamic():
     with torch._dynamo.config.patch(error_on_recompile=True):
         for n in (3, 5, 2):
             codes[V] = one(n, V) or codes.get(V)
-    # Another V recompiles (code comes back only from a fresh compile). 2304 = 9 x 256: the
-    # gradient kernel gets a fixed block of 256 dividing rows x V (no row mask).
-    other = one(4, 2304)
+    other = one(4, 2304)  # another V recompiles (code comes back only from a fresh compile)
     return {"fwd": codes[V][0], "bwd": codes[V][1], "fwd_other_vocab": other[0] if other else "",
             "bwd_other_vocab": other[1] if other else "", "other_vocab": 2304,
             "recompiled_for_other_vocab": bool(other),

@@ -19,8 +19,8 @@ def call(args):
     assert_size_stride(primals_4, (s13, ), (1, ), 'input')
     assert_size_stride(getitem, (s13, ), (1, ), 'input')
     buf4 = empty_strided_cpu((s13, 128256), (128256, 1), torch.bfloat16)
-    triton_unk_fused_ce_bwd_1_xnumel = 128256*s13
-    triton_unk_fused_ce_bwd_1.run(primals_2, primals_4, getitem, buf3, buf2, buf4, triton_unk_fused_ce_bwd_1_xnumel)
+    triton_poi_fused_ce_bwd_1_xnumel = 128256*s13
+    triton_poi_fused_ce_bwd_1.run(primals_2, primals_4, getitem, buf3, buf2, buf4, triton_poi_fused_ce_bwd_1_xnumel)
     del buf2
     del buf3
     del getitem
@@ -61,20 +61,20 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr
     tl.store(out_ptr2 + (x0), tmp20, xmask)
 
 
-@triton_heuristics.fixed_config(config={'XBLOCK': 256, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
 @triton.jit
-def triton_unk_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    xmask = xindex < xnumel
     x2 = xindex
     x1 = xindex // 128256
     x0 = (xindex % 128256)
-    tmp0 = tl.load(in_ptr0 + (x2), None).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
-    tmp2 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr3 + (x1), None, eviction_policy='evict_last')
-    tmp4 = tl.load(in_ptr4 + (x1), None, eviction_policy='evict_last')
+    tmp0 = tl.load(in_ptr0 + (x2), xmask).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x1), xmask, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (x1), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (x1), xmask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (x1), xmask, eviction_policy='evict_last')
     tmp5 = tmp0.to(tl.float32)
     tmp6 = tmp1.to(tl.int64)
     tmp7 = tl.full([1], -100, tl.int64)
@@ -101,4 +101,4 @@ def triton_unk_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp28 = tmp4 * tmp27
     tmp29 = tl.where(tmp19, tmp3, tmp28)
     tmp30 = tmp29.to(tl.float32)
-    tl.store(out_ptr0 + (x2), tmp30, None)
+    tl.store(out_ptr0 + (x2), tmp30, xmask)
