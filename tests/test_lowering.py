@@ -159,6 +159,34 @@ def test_dynamic_rows_compile_once_vocabulary_specialized(cases):
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
 
 
+def test_fixed_launch_keeps_the_users_inductor_choices():
+    """The chunk kernel's fixed launch goes through Inductor's choices handler: a handler the
+    user installed is wrapped, not replaced (it still sees every kernel), and its own kernel
+    kwargs stand for every kernel but ours."""
+    from torch._inductor.choices import InductorChoices
+    from torch._inductor.virtualized import V
+
+    seen = []
+
+    class Recording(InductorChoices):
+        def triton_kernel_kwargs(self, kernel_cls, features, groups, kernel_kwargs):
+            seen.append(tuple(n.get_name() for n in features.scheduler_nodes()))
+            return {**kernel_kwargs, "min_elem_per_thread": 4}  # any visible kwarg
+
+    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.zeros(8, dtype=torch.long)
+    with V.set_choices_handler(Recording()):
+        fwd, _ = _compat.codegen_only(torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)),
+                                      x, t, triton_on_cpu_tensors=True)
+        assert isinstance(V.choices, _compat._PinnedChoices)
+        assert isinstance(V.choices._inner, Recording)
+    assert len(seen) >= 3, seen  # every forward and backward kernel went through the user's
+    kernels = _codegen_kernels(fwd)
+    pinned = [n for n, src in kernels.items() if "fixed_config" in src]
+    assert len(pinned) == 1 and "ce_fwd" in pinned[0], list(kernels)
+    assert "'XBLOCK': 1" in kernels[pinned[0]] and "for r0_offset" not in kernels[pinned[0]]
+
+
 # --- 9. numerics of the generated Triton code against float64 -------------------------------
 
 @pytest.mark.parametrize("name", TRITON_CASES)
