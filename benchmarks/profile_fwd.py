@@ -1,7 +1,10 @@
 """One compiled forward of inductor_ce and of the hand-written reference, for Nsight Compute.
 
-    ncu --clock-control none --kernel-name regex:'ce_fwd_1|_chunk_stats' --launch-skip 2 \
-        --launch-count 2 --section SpeedOfLight python benchmarks/profile_fwd.py 16384 128256
+    ncu --clock-control none --kernel-name regex:'triton_unk_fused_ce_fwd|_chunk_stats' \
+        --launch-skip 2 --launch-count 2 --section SpeedOfLight \
+        python benchmarks/profile_fwd.py 16384 128256
+
+(the chunk kernel has a fixed launch, hence Inductor's ``triton_unk_`` prefix)
 """
 import os
 import sys

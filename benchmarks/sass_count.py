@@ -4,13 +4,14 @@ Triton's wheel carries ptxas and nvdisasm, so a kernel from a CUDA codegen snaps
 compiled for sm_90 on any machine and its SASS counted. A persistent reduction has no loop,
 so the static count over the elements one program handles is what each element costs
 (Nsight Compute on the H200 measured 20.1 instructions per element for the forward kernel of
-codegen_snapshots/torch2.11/cuda/plain.fwd.py; this script counts 20.2 for it).
+the second session's snapshot, where this script counted 20.2).
 
     python benchmarks/sass_count.py codegen_snapshots/torch2.11/cuda/plain.fwd.py \
-        triton_per_fused_ce_fwd_1 --elements 1024 [--warps 1] [--xblock 1]
+        triton_unk_fused_ce_fwd_1 --elements 2048 [--warps 1] [--xblock 1]
 
-Prints the instruction histogram and the count per element, so a change to the lowering can
-be weighed before spending device time on it (benchmarks/NOTES.md).
+(the current chunk kernel: 13.9 instructions per element, 80 registers, no spills). Prints the
+instruction histogram, the count per element and ptxas's register and spill figures, so a
+change to the lowering can be weighed before spending device time on it (benchmarks/NOTES.md).
 """
 from __future__ import annotations
 
