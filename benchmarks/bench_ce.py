@@ -120,14 +120,25 @@ ONLY: list[str] = []
 NO_REF = False
 
 
+def ours(x, t):
+    return inductor_ce.cross_entropy(x, t)
+
+
+def stock(x, t):
+    return F.cross_entropy(x.float(), t)
+
+
+def benchmark_data(T: int, V: int, dtype=torch.bfloat16):
+    """The benchmarks' inputs: logits randn*2, uniform targets, every 7th row ignored."""
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = (torch.randn(T, V, device="cuda", generator=gen) * 2).to(dtype)
+    t = torch.randint(0, V, (T,), device="cuda", generator=gen)
+    t[::7] = -100
+    return x, t
+
+
 def contenders(dynamic):
     """dynamic: None (static), "rows" (rows marked dynamic) or "all" (dynamic=True)."""
-    def ours(x, t):
-        return inductor_ce.cross_entropy(x, t)
-
-    def stock(x, t):
-        return F.cross_entropy(x.float(), t)
-
     out = {
         "ours/compile": _compile(ours, dynamic),
         "stock/compile": _compile(stock, dynamic),
@@ -148,10 +159,7 @@ def contenders(dynamic):
 def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
     dtype = torch.float32 if spec.startswith("fp32:") else torch.bfloat16
     T, V = (int(v) for v in spec.split(":")[-1].split("x"))
-    gen = torch.Generator(device="cuda").manual_seed(0)
-    x = (torch.randn(T, V, device="cuda", generator=gen) * 2).to(dtype)
-    t = torch.randint(0, V, (T,), device="cuda", generator=gen)
-    t[::7] = -100
+    x, t = benchmark_data(T, V, dtype)
     size = x.element_size()
     floor_fwd = T * V * size / bw * 1e3
     floor = 3 * T * V * size / bw * 1e3

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
+import sys
 
 import torch
-import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile
 
-import inductor_ce
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_ce import benchmark_data, ours, stock  # noqa: E402
 
 
 def kernel_times(fn, x, t, dynamic: bool, iters: int) -> dict[str, float]:
@@ -44,16 +47,8 @@ def main():
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--stock", action="store_true", help="stock F.cross_entropy(x.float(), t)")
     args = p.parse_args()
-    gen = torch.Generator(device="cuda").manual_seed(0)
-    x = (torch.randn(args.rows, args.vocab, device="cuda", generator=gen) * 2).bfloat16()
-    t = torch.randint(0, args.vocab, (args.rows,), device="cuda", generator=gen)
-    t[::7] = -100
-    if args.stock:
-        def loss(x, t):
-            return F.cross_entropy(x.float(), t)
-    else:
-        def loss(x, t):
-            return inductor_ce.cross_entropy(x, t)
+    x, t = benchmark_data(args.rows, args.vocab)
+    loss = stock if args.stock else ours
     modes = {}
     for dynamic in (False, True):
         torch._dynamo.reset()

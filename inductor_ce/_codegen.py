@@ -100,6 +100,31 @@ def _params(kind: str, source: str) -> list[str]:
 
 
 _GATHER = re.compile(r"\btmp\d+")  # an index computed from loaded data
+_NOT_CALLS = ("reinterpret_tensor", "assert_size_stride", "assert_alignment")
+
+
+def _calls(code: str, wrapper: str | None = None):
+    """(callee, its arguments, (kind, source) of the generated kernel or None) for each call
+    line of the wrapper (``wrapper``: the part of ``code`` to scan, default all of it)."""
+    kernels = {m[1]: (m[2], m[4]) for m in _KERNEL_DEF.finditer(code)}
+    for line in (code if wrapper is None else wrapper).splitlines():
+        m = re.match(r"^\s*(?:\w+ = )?([\w.]+?)(?:\.run)?\((.*)\)\s*$", line)
+        if m and m[1] not in _NOT_CALLS:
+            yield m[1], _split_args(m[2]), kernels.get(m[1])
+
+
+def _cpp_body_lines(source: str):
+    """A C++ kernel's lines outside the masked tails (``if(C10_UNLIKELY(...)) { ... }``),
+    which handle the leftover elements of the same loop: their accesses are not counted."""
+    depth, tail_depth = 0, None
+    for line in source.splitlines():
+        if "C10_UNLIKELY(" in line and tail_depth is None:
+            tail_depth = depth
+        elif tail_depth is None:
+            yield line
+        depth += line.count("{") - line.count("}")
+        if tail_depth is not None and depth <= tail_depth and "}" in line:
+            tail_depth = None
 
 
 def _count_loads(kind: str, source: str, param: str) -> tuple[int, int]:
@@ -107,44 +132,32 @@ def _count_loads(kind: str, source: str, param: str) -> tuple[int, int]:
     if kind == "triton":
         idx = re.findall(rf"tl\.load\(\s*{param}\b([^,]*)", source)
         return len(idx), sum(bool(_GATHER.search(i)) for i in idx)
-    count, gathers, depth, tail_depth = 0, 0, 0, None
-    for line in source.splitlines():
+    count, gathers = 0, 0
+    for line in _cpp_body_lines(source):
         m = re.search(rf"\b{param}\s*(\[[^]]*\]|\+ static_cast<\w+>\([^)]*\))", line)
-        if "C10_UNLIKELY(" in line and tail_depth is None:
-            tail_depth = depth
-        elif tail_depth is None and m \
-                and not re.search(rf"\b{param}\s*\[[^]]*\]\s*=[^=]|\.store\(\s*{param}\b", line):
+        if m and not re.search(rf"\b{param}\s*\[[^]]*\]\s*=[^=]|\.store\(\s*{param}\b", line):
             count += 1
             gathers += bool(_GATHER.search(m[1]))
-        depth += line.count("{") - line.count("}")
-        if tail_depth is not None and depth <= tail_depth and "}" in line:
-            tail_depth = None
     return count, gathers
 
 
 def count_reads(code: str, buffers: set[str]) -> Reads:
     """Load instructions of ``buffers`` in the kernels ``code`` launches, plus the names of
     other calls (extern kernels, fallback ops) that take one of them as an input."""
-    kernels = {m[1]: (m[2], m[4]) for m in _KERNEL_DEF.finditer(code)}
     reads = Reads()
-    for line in code.splitlines():
-        m = re.match(r"^\s*(?:\w+ = )?([\w.]+?)(?:\.run)?\((.*)\)\s*$", line)
-        if not m:
-            continue
-        args = _split_args(m[2])
-        if m[1] in kernels:
-            kind, source = kernels[m[1]]
+    for callee, args, kernel in _calls(code):
+        if kernel is not None:
+            kind, source = kernel
             counts = [_count_loads(kind, source, p) for p, a in zip(_params(kind, source), args)
                       if _base(a) in buffers and not p.startswith("out_ptr")]
             n, g = sum(c[0] for c in counts), sum(c[1] for c in counts)
             if n:
-                reads.kernels[m[1]] = reads.kernels.get(m[1], 0) + n
+                reads.kernels[callee] = reads.kernels.get(callee, 0) + n
                 reads.loads += n
             if g:
-                reads.gathers[m[1]] = reads.gathers.get(m[1], 0) + g
-        elif m[1] not in ("reinterpret_tensor", "assert_size_stride", "assert_alignment") \
-                and any(_base(a) in buffers for a in args if not a.startswith("out=")):
-            reads.extern.append(m[1])
+                reads.gathers[callee] = reads.gathers.get(callee, 0) + g
+        elif any(_base(a) in buffers for a in args if not a.startswith("out=")):
+            reads.extern.append(callee)
     return reads
 
 
@@ -196,17 +209,8 @@ def logits_buffers(code: str, vocab_size) -> set[str]:
 def _count_stores(kind: str, source: str, param: str) -> int:
     if kind == "triton":
         return len(re.findall(rf"tl\.store\(\s*{param}\b", source))
-    count, depth, tail_depth = 0, 0, None  # C++: the masked tail is not counted (as loads)
-    for line in source.splitlines():
-        if "C10_UNLIKELY(" in line and tail_depth is None:
-            tail_depth = depth
-        elif tail_depth is None and re.search(
-                rf"\.store\(\s*{param}\b|\b{param}\s*\[[^]]*\]\s*=[^=]", line):
-            count += 1
-        depth += line.count("{") - line.count("}")
-        if tail_depth is not None and depth <= tail_depth and "}" in line:
-            tail_depth = None
-    return count
+    return sum(bool(re.search(rf"\.store\(\s*{param}\b|\b{param}\s*\[[^]]*\]\s*=[^=]", line))
+               for line in _cpp_body_lines(source))
 
 
 def _param_dtypes(kind: str, source: str) -> dict[str, str]:
@@ -233,29 +237,24 @@ class Access:
 def logits_accesses(code: str, vocab_size) -> list[Access]:
     """Loads and stores of (rows, V) tensors, kernel by kernel in launch order."""
     buffers = logits_buffers(code, vocab_size)
-    kernels = {m[1]: (m[2], m[4]) for m in _KERNEL_DEF.finditer(code)}
     out = []
-    for line in code[:code.find("def get_args():")].splitlines():
-        m = re.match(r"^\s*(?:\w+ = )?([\w.]+?)(?:\.run)?\((.*)\)\s*$", line)
-        if not m or m[1] in ("reinterpret_tensor", "assert_size_stride", "assert_alignment"):
-            continue
-        args = _split_args(m[2])
-        if m[1] in kernels:
-            kind, source = kernels[m[1]]
+    for callee, args, kernel in _calls(code, code[:code.find("def get_args():")]):
+        if kernel is not None:
+            kind, source = kernel
             dtypes = _param_dtypes(kind, source)
             for p, a in zip(_params(kind, source), args):
                 if _base(a) not in buffers:
                     continue
                 if not p.startswith("out_ptr"):
                     loads, gathers = _count_loads(kind, source, p)
-                    out += [Access(m[1], "load", dtypes.get(p, "?"))] * (loads - gathers)
-                    out += [Access(m[1], "gather", dtypes.get(p, "?"))] * gathers
-                out += [Access(m[1], "store", dtypes.get(p, "?"))] * \
+                    out += [Access(callee, "load", dtypes.get(p, "?"))] * (loads - gathers)
+                    out += [Access(callee, "gather", dtypes.get(p, "?"))] * gathers
+                out += [Access(callee, "store", dtypes.get(p, "?"))] * \
                     _count_stores(kind, source, p)
         else:
             for a in args:
                 if _base(a.removeprefix("out=")) in buffers:
-                    out.append(Access(m[1], "extern store" if a.startswith("out=")
+                    out.append(Access(callee, "extern store" if a.startswith("out=")
                                       else "extern load", "?"))
     return out
 
