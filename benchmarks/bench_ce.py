@@ -43,11 +43,12 @@ SHAPES = ["16384x128256", "16384x64128", "8192x256000", "32768x32000", "4096x151
 LARGE = SHAPES[:4]
 
 
-def copy_bandwidth() -> float:
-    """Bytes read + written per second by a 4 GiB device-to-device copy."""
-    src = torch.empty(1 << 31, dtype=torch.int16, device="cuda").random_()
+def copy_bandwidth(elements: int = 1 << 31, warmup: int = 50, rep: int = 400) -> float:
+    """Bytes read + written per second by a device-to-device copy of int16 ``elements``
+    (4 GiB by default)."""
+    src = torch.empty(elements, dtype=torch.int16, device="cuda").random_()
     dst = torch.empty_like(src)
-    ms = do_bench(lambda: dst.copy_(src), warmup=50, rep=400, return_mode="median")
+    ms = do_bench(lambda: dst.copy_(src), warmup=warmup, rep=rep, return_mode="median")
     bw = 2 * src.numel() * src.element_size() / (ms * 1e-3)
     del src, dst
     return bw

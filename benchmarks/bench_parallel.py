@@ -21,12 +21,12 @@ import sys
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from triton.testing import do_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from _reference import collapse_safe_reference, reference  # noqa: E402
+from _reference import collapse_safe_reference, reference, ulps_error  # noqa: E402
+from bench_ce import copy_bandwidth  # noqa: E402
 from inductor_ce.parallel import vocab_parallel_cross_entropy  # noqa: E402
 
 OPTIONS = {
@@ -47,15 +47,6 @@ def log(*a):
 def shard(x, rank, world):
     v = x.shape[-1] // world
     return x[..., rank * v:(rank + 1) * v]
-
-
-def bf16_ulps(grad, gref):
-    """Largest error of a bf16 gradient in bf16 ulps at the float64 reference (0.5: correctly
-    rounded), not counting 1e-6 of max|gref| (float32 slack)."""
-    ulp = torch.finfo(torch.bfloat16).eps * torch.exp2(torch.floor(torch.log2(
-        gref.abs().clamp_min(1e-30))))
-    return (((grad.double() - gref).abs() - 1e-6 * gref.abs().max()).clamp_min(0)
-            / ulp).max().item()
 
 
 def check_options(rank, world, compiled, rows=512, vocab=32000):
@@ -82,7 +73,7 @@ def check_options(rank, world, compiled, rows=512, vocab=32000):
         (ref * g.double()).sum().backward()
         loss_err = ((loss.double() - ref).abs().max() / ref.abs().max()).item()
         gref = shard(xr.grad, rank, world)
-        ulps = bf16_ulps(x.grad, gref)
+        ulps = ulps_error(x.grad, gref)
         out.append(dict(check=name, compiled=compiled, loss_rel_err=loss_err, grad_ulps=ulps,
                         ok=loss_err < 1e-5 and ulps <= 0.5))
     return out
@@ -142,7 +133,7 @@ def check_dtensor(rank, world, compiled, rows=512, vocab=32000):
     ref.backward()
     loss_err = abs(loss.to_local().double().item() - ref.item()) / abs(ref.item())
     gref = shard(xr.grad, rank, world)
-    ulps = bf16_ulps(x.grad.to_local(), gref)
+    ulps = ulps_error(x.grad.to_local(), gref)
     placements = (list(loss.placements), list(x.grad.placements))
     (p,) = x.grad.placements
     ok = (loss_err < 1e-5 and ulps <= 0.5 and placements[0] == [Replicate()]
@@ -249,10 +240,7 @@ def main():
     dist.init_process_group("nccl")
     rank, world = dist.get_rank(), dist.get_world_size()
     torch.cuda.set_device(rank)
-    src = torch.empty(1 << 30, dtype=torch.int16, device="cuda").random_()
-    dst = torch.empty_like(src)
-    bw = 2 * src.numel() * 2 / (do_bench(lambda: dst.copy_(src), return_mode="median") * 1e-3)
-    del src, dst
+    bw = copy_bandwidth(1 << 30, warmup=25, rep=100)  # do_bench's defaults
     log(f"{world} x {torch.cuda.get_device_name()}, torch {torch.__version__}, "
         f"NCCL {torch.cuda.nccl.version()}, copy {bw / 1e12:.2f} TB/s (rank 0), "
         f"NCCL_NVLS_ENABLE={os.environ.get('NCCL_NVLS_ENABLE')}")

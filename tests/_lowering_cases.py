@@ -16,7 +16,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 import inductor_ce  # noqa: E402
-from _reference import reference  # noqa: E402
+from _reference import reference, ulps_error  # noqa: E402
 from inductor_ce import _compat, lowering  # noqa: E402
 from torch._inductor.utils import run_and_get_code  # noqa: E402
 
@@ -26,17 +26,6 @@ V = lowering.CHUNK + 76  # two chunks, the second one ragged: exercises the tail
 def _rel(a, b):
     a, b = a.double(), b.double()
     return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
-
-
-def _ulps(a, ref):
-    """Largest error of ``a`` in units of the last place of ``a.dtype`` at ``ref`` (0.5 is a
-    correctly rounded result), not counting 1e-6 of max|ref| (float32 math where terms of the
-    chain rule cancel)."""
-    ref = ref.double()
-    spacing = torch.finfo(a.dtype).eps * torch.exp2(torch.floor(torch.log2(ref.abs().clamp_min(
-        torch.finfo(a.dtype).tiny))))
-    err = ((a.double() - ref).abs() - 1e-6 * ref.abs().max()).clamp_min(0)
-    return (err / spacing).max().item()
 
 
 def _run(fn, x, target, ref_fn, *, dynamic=False):
@@ -58,7 +47,7 @@ def _run(fn, x, target, ref_fn, *, dynamic=False):
     ref = ref_fn(xr, target)
     (ref if g is None else (ref * g).sum()).backward()
     return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
-            "grad_err": _rel(x.grad, xr.grad), "grad_ulps": _ulps(x.grad, xr.grad),
+            "grad_err": _rel(x.grad, xr.grad), "grad_ulps": ulps_error(x.grad, xr.grad),
             "grad_dtype": str(x.grad.dtype), "vocab": x.shape[-1], "rows": x.shape[:-1].numel()}
 
 

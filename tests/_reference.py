@@ -114,6 +114,17 @@ def ulp(x: Tensor, dtype: torch.dtype) -> Tensor:
     return (torch.nextafter(r, torch.full_like(r, float("inf"))).double() - r.double())
 
 
+def ulps_error(a: Tensor, ref: Tensor) -> float:
+    """Largest error of ``a`` in units of the last place of ``a.dtype`` at ``ref`` (0.5 is a
+    correctly rounded result), not counting 1e-6 of max|ref| (float32 math where terms of the
+    chain rule cancel)."""
+    ref = ref.double()
+    spacing = torch.finfo(a.dtype).eps * torch.exp2(torch.floor(torch.log2(ref.abs().clamp_min(
+        torch.finfo(a.dtype).tiny))))
+    err = ((a.double() - ref).abs() - 1e-6 * ref.abs().max()).clamp_min(0)
+    return (err / spacing).max().item()
+
+
 def grad_tolerance(expected: Tensor, dtype: torch.dtype) -> Tensor:
     expected = expected.double()
     scale = expected.abs().max() if expected.numel() else expected.new_zeros(())
