@@ -123,12 +123,41 @@ class _PinnedChoices:
         pins = _PINS.get(V.graph, {})
         for node in features.scheduler_nodes() if pins else ():
             for name in node.get_buffer_names() & pins.keys():
-                config, persistent = pins[name]
-                kernel_kwargs = {**kernel_kwargs, "fixed_config": FixedTritonConfig(dict(config))}
+                config, persistent, plain_max = pins[name]
+                fixed = (_PlainMaxConfig if plain_max else FixedTritonConfig)(dict(config))
+                kernel_kwargs = {**kernel_kwargs, "fixed_config": fixed}
                 if persistent is not None:
                     kernel_kwargs["override_persistent_reduction"] = persistent
                 return kernel_kwargs
         return kernel_kwargs
+
+
+if PIN_AVAILABLE:
+    class _PlainMaxConfig(FixedTritonConfig):
+        """A fixed configuration whose kernel's max reductions use Triton's ``tl.max``."""
+
+
+def _plain_max_reductions() -> None:
+    """Inductor reduces "max" with ``triton_helpers.max2``, whose NaN-propagating combine
+    costs three instructions per element (two compares and a select); ``tl.max`` is the
+    hardware's one max instruction, with an unspecified result when a NaN is among the
+    inputs. Only kernels built with a ``_PlainMaxConfig`` get it: the caller guarantees that
+    a NaN reaches the result anyway (the forward's chunk max only shifts a sum of exps,
+    and a NaN logit makes that sum NaN)."""
+    from torch._inductor.codegen import triton as triton_codegen
+
+    original = triton_codegen.get_triton_reduction_function
+    if getattr(original, "_inductor_ce", False):
+        return
+
+    def get_triton_reduction_function(reduction_type):
+        if reduction_type == "max" and isinstance(getattr(V.kernel, "fixed_config", None),
+                                                  _PlainMaxConfig):
+            return "tl.max"
+        return original(reduction_type)
+
+    get_triton_reduction_function._inductor_ce = True
+    triton_codegen.get_triton_reduction_function = get_triton_reduction_function
 
 
 def _scalar_x_in_block_shapes() -> None:
@@ -156,17 +185,21 @@ def _scalar_x_in_block_shapes() -> None:
     TritonSymbols.get_block_shape = classmethod(get_block_shape)
 
 
-def pin_launch(box, config: dict, persistent: bool | None = None) -> bool:
+def pin_launch(box, config: dict, persistent: bool | None = None,
+               plain_max: bool = False) -> bool:
     """Generate the Triton kernel computing ``box`` (realized here) with this fixed launch
-    configuration; ``persistent`` (reductions) forces the reduction to stay in registers.
+    configuration; ``persistent`` (reductions) forces the reduction to stay in registers;
+    ``plain_max`` gives its max reductions the hardware's max (see _plain_max_reductions).
     A mask on the programs' range is dropped when the fixed XBLOCK provably divides it
     (XBLOCK=1 always does). Returns False, changing nothing, where the torch build lacks
     the hook."""
     if not PIN_AVAILABLE:
         return False
     box.realize()
-    _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent)
+    _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent, plain_max)
     _scalar_x_in_block_shapes()
+    if plain_max:
+        _plain_max_reductions()
     if not isinstance(V.choices, _PinnedChoices):
         # Stays installed on this thread; it changes nothing for kernels without pins.
         V.set_choices_handler(_PinnedChoices(V.choices))

@@ -95,6 +95,31 @@ def case_few_rows():  # N=1, V=5000: the work still spreads over chunks
                 lambda x, t: reference(x, t, reduction="sum"))
 
 
+def case_nan_and_inf():
+    """A nan logit makes its row's loss and gradient nan, also in a chunk whose other logits
+    are all -inf (the chunk max may ignore a nan); a chunk of only -inf holds no mass."""
+    x, t = _data(4, seed=12)
+    t[:] = 3                         # every target in the first chunk
+    x[0, 10] = float("nan")          # nan among finite logits
+    x[1, lowering.CHUNK:] = float("-inf")
+    x[1, V - 1] = float("nan")       # nan in the ragged last chunk, the rest of it -inf
+    x[2, lowering.CHUNK:] = float("-inf")  # a chunk without mass, no nan
+    torch._dynamo.reset()
+    xl = x.detach().requires_grad_()
+    loss = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none"),
+                         fullgraph=True)(xl, t)
+    loss.sum().backward()
+    xr = x.detach().double().requires_grad_()
+    ref = torch.nn.functional.cross_entropy(xr, t, reduction="none")
+    ref.sum().backward()
+    same_nans = lambda a, b: bool((a.isnan() == b.isnan()).all())  # noqa: E731
+    finite = ~ref.isnan()
+    return {"loss_nans_match": same_nans(loss.detach(), ref.detach()),
+            "grad_nans_match": same_nans(xl.grad, xr.grad),
+            "loss_err": _rel(loss.detach()[finite], ref.detach()[finite]),
+            "grad_err": _rel(xl.grad[finite], xr.grad[finite])}
+
+
 def case_prologue():
     """A bf16 input upcast, a temperature and a user-written softcap, all fused."""
     x, t = _data(3, dtype=torch.bfloat16, seed=5)

@@ -86,3 +86,29 @@ def test_cuda_code_structure(data, name):
     # one target logit per row
     _logits_kernel(name, fwd, V, gather=True)
     _logits_kernel(name, bwd, V)
+
+
+def test_nan_logit_reaches_its_row_only():
+    """The chunk kernel's max is the hardware's max instruction, which ignores a nan on the
+    GPU: the nan must still reach its row's loss and gradient (as in F.cross_entropy), also
+    from a chunk whose other logits are all -inf; a chunk of -inf alone holds no mass."""
+    gen = torch.Generator(device=DEV).manual_seed(1)
+    x = (torch.randn(4, V, device=DEV, generator=gen) * 2).to(torch.bfloat16)
+    t = torch.full((4,), 3, device=DEV)
+    x[0, 10] = float("nan")
+    x[1, V // 2:] = float("-inf")
+    x[1, V - 1] = float("nan")
+    x[2, V // 2:] = float("-inf")
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none"),
+                       fullgraph=True)
+    xg = x.clone().requires_grad_()
+    loss = fn(xg, t)
+    loss.sum().backward()
+    xr = x.double().requires_grad_()
+    ref = torch.nn.functional.cross_entropy(xr, t, reduction="none")
+    ref.sum().backward()
+    assert loss.isnan().tolist() == [True, True, False, False]
+    assert_loss_close(loss.detach(), ref.detach())
+    assert xg.grad.isnan().any(-1).tolist() == [True, True, False, False]
+    assert_grad_close(xg.grad[2:], xr.grad[2:])

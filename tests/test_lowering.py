@@ -27,7 +27,7 @@ from inductor_ce import _codegen, _compat, lowering
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
                 "dynamic", "lm_head"]
-EXTRA_CASES = ["column_prologue"]  # numerics only (see test_column_dependent_prologue)
+EXTRA_CASES = ["column_prologue", "nan_and_inf"]  # numerics only
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,8 @@ def test_forward_reads_the_logits_once(cases, name):
     vocab = case["vocab"]
     src = _logits_kernel(name, case["fwd"], vocab, gather=True)
     assert "for r0_offset" not in src, "not a persistent reduction (a loop re-reads the chunk)"
-    assert "max2" in src and "tl.sum" in src and "exp2" in src  # max, sum-exp in that kernel
+    # chunk max (the hardware max: _pin_chunk_kernel), sum-exp, in that kernel
+    assert "tl.max(" in src and "tl.sum" in src and "exp2" in src
     expected = 1 if name == "lm_head" else 0  # the mm writes the logits; we write nothing
     assert len(_allocated_with_last_dim(case["fwd"], vocab)) == expected
 
@@ -86,7 +87,7 @@ def test_forward_kernel_carries_every_option(cases):
     src = _logits_kernel("all_options", _case(cases, "all_options")["fwd"], VOCAB, gather=True)
     assert "tanh" in src  # softcap applied to the one load
     assert src.count("tl.sum(") == 2  # sum-exp, label-smoothing sum w_j z_j
-    assert src.count("max2(") == 1  # chunk max
+    assert src.count("tl.max(") == 1  # chunk max
 
 
 def test_few_rows_spread_over_chunks(cases):
@@ -187,6 +188,25 @@ def test_fixed_launch_keeps_the_users_inductor_choices():
     assert "'XBLOCK': 1" in kernels[pinned[0]] and "for r0_offset" not in kernels[pinned[0]]
 
 
+def test_hardware_max_is_the_chunk_kernels_only():
+    """The chunk kernel's max is Triton's tl.max (one instruction); every other max reduction,
+    ours (the combine) or a user's compiled in the same process, keeps Inductor's
+    NaN-propagating max2."""
+    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.zeros(8, dtype=torch.long)
+    fwd, _ = _compat.codegen_only(torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)),
+                                  x, t, triton_on_cpu_tensors=True)
+    kernels = _codegen_kernels(fwd)
+    with_max = {n: "tl.max(" in src for n, src in kernels.items()
+                if "tl.max(" in src or "max2(" in src}
+    assert sorted(with_max.values()) == [False, True], with_max  # chunk: tl.max; combine: max2
+    assert next(n for n, plain in with_max.items() if plain) in \
+        [n for n, src in kernels.items() if "fixed_config" in src]
+    user, = _compat.codegen_only(torch.compile(lambda x: x.float().amax(-1)), x.detach(),
+                                 triton_on_cpu_tensors=True)
+    assert "max2(" in user and "tl.max(" not in user
+
+
 # --- 9. numerics of the generated Triton code against float64 -------------------------------
 
 @pytest.mark.parametrize("name", TRITON_CASES)
@@ -202,6 +222,14 @@ def test_triton_numerics(cases, name):
         # bfloat16: Triton's interpreter truncates float32 -> bfloat16 on store (a GPU rounds
         # to nearest), so one ulp here; tests/GPU.md records the GPU's half ulp.
         assert case["grad_ulps"] <= 1.0
+
+
+def test_nan_logits_give_nan_rows_and_minus_inf_chunks_no_mass(cases):
+    """The chunk kernel's max is the hardware's, which may ignore a nan: the nan must still
+    reach that row's loss and gradient (as in F.cross_entropy), and only that row's."""
+    case = _case(cases, "nan_and_inf")
+    assert case["loss_nans_match"] and case["grad_nans_match"]
+    assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
 
 
 # --- 5. the C++ backend ----------------------------------------------------------------------

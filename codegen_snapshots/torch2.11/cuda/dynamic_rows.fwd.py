@@ -90,38 +90,36 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp1 = r0_2 + 2048*x0
     tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, other=float("-inf")).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
-    tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
-    tmp7 = tl.where(tmp3, tmp5, tmp6)
-    tmp8 = tmp0.to(tl.int64)
-    tmp9 = tl.full([1], -100, tl.int64)
-    tmp10 = tmp8 != tmp9
-    tmp11 = tl.full([1], 0, tl.int64)
-    tmp12 = tmp8 >= tmp11
-    tmp13 = tl.full([1], 128256, tl.int64)
-    tmp14 = tmp8 < tmp13
-    tmp15 = tmp12 & tmp14
-    tmp16 = tmp10 & tmp15
-    tmp17 = tmp8.to(tl.int32)
-    tmp18 = tl.full([1], -1, tl.int32)
-    tmp19 = tl.where(tmp16, tmp17, tmp18)
-    tmp20 = tmp1 == tmp19
-    tmp21 = tl.full([1], float("-inf"), tl.float32)
-    tmp22 = tl.where(tmp20, tmp21, tmp7)
-    tmp23 = tl.broadcast_to(tmp22, [R0_BLOCK])
-    tmp24 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp23, 0)).to(tl.float32)
-    tmp25 = tmp24 == tmp21
-    tmp26 = tl.full([1], 0.0, tl.float32)
-    tmp27 = tl.where(tmp25, tmp26, tmp24)
-    tmp28 = tmp22 - tmp27
-    tmp29 = tl.full([1], 1.4426950408889634, tl.float32)
-    tmp30 = tmp28 * tmp29
-    tmp31 = libdevice.exp2(tmp30)
-    tmp32 = tl.broadcast_to(tmp31, [R0_BLOCK])
-    tmp33 = triton_helpers.promote_to_tensor(tl.sum(tmp32, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp24, None)
-    tl.store(out_ptr1 + (x3), tmp33, None)
+    tmp6 = tmp0.to(tl.int64)
+    tmp7 = tl.full([1], -100, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tl.full([1], 0, tl.int64)
+    tmp10 = tmp6 >= tmp9
+    tmp11 = tl.full([1], 128256, tl.int64)
+    tmp12 = tmp6 < tmp11
+    tmp13 = tmp10 & tmp12
+    tmp14 = tmp8 & tmp13
+    tmp15 = tmp6.to(tl.int32)
+    tmp16 = tl.full([1], -1, tl.int32)
+    tmp17 = tl.where(tmp14, tmp15, tmp16)
+    tmp18 = tmp1 == tmp17
+    tmp19 = tl.full([1], float("-inf"), tl.float32)
+    tmp20 = tl.where(tmp18, tmp19, tmp5)
+    tmp21 = tl.broadcast_to(tmp20, [R0_BLOCK])
+    tmp22 = triton_helpers.promote_to_tensor(tl.max(tmp21, 0)).to(tl.float32)
+    tmp23 = tmp22 == tmp19
+    tmp24 = tl.full([1], 0.0, tl.float32)
+    tmp25 = tl.where(tmp23, tmp24, tmp22)
+    tmp26 = tmp20 - tmp25
+    tmp27 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp28 = tmp26 * tmp27
+    tmp29 = libdevice.exp2(tmp28)
+    tmp30 = tl.broadcast_to(tmp29, [R0_BLOCK])
+    tmp31 = triton_helpers.promote_to_tensor(tl.sum(tmp30, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp22, None)
+    tl.store(out_ptr1 + (x3), tmp31, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
@@ -156,51 +154,49 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp12 = tmp10 * tmp11
     tmp13 = libdevice.exp2(tmp12)
     tmp14 = tmp1 * tmp13
-    tmp15 = tmp0 == tmp6
-    tmp16 = tl.where(tmp15, tmp8, tmp14)
-    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
-    tmp18 = tl.where(r0_mask & xmask, tmp17, 0)
-    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
-    tmp20 = tl_math.log(tmp19)
-    tmp21 = tmp5 + tmp20
-    tmp22 = tl.full([1, 1], -100, tl.int64)
-    tmp23 = tmp2 != tmp22
-    tmp24 = tl.where(tmp23, tmp21, tmp8)
-    tmp25 = tmp2.to(tl.int64)
-    tmp26 = tmp25 != tmp22
-    tmp27 = tl.full([1, 1], 0, tl.int64)
-    tmp28 = tmp25 >= tmp27
-    tmp29 = tl.full([1, 1], 128256, tl.int64)
-    tmp30 = tmp25 < tmp29
-    tmp31 = tmp28 & tmp30
-    tmp32 = tmp26 & tmp31
-    tmp33 = tmp25.to(tl.int32)
-    tmp34 = tl.full([1, 1], -1, tl.int32)
-    tmp35 = tl.where(tmp32, tmp33, tmp34)
-    tmp36 = tl.full([1, 1], 0, tl.int32)
-    tmp37 = tmp35 >= tmp36
-    tmp38 = tl.where(tmp37, tmp35, tmp36)
-    tmp39 = tl.full([1, 1], 128256, tl.int32)
-    tmp40 = tmp38 + tmp39
-    tmp41 = tmp38 < 0
-    tmp42 = tl.where(tmp41, tmp40, tmp38)
-    tmp43 = tl.load(in_ptr3 + (tmp42 + 128256*x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp44 = tmp43.to(tl.float32)
-    tmp45 = tl.where(tmp37, tmp44, tmp6)
-    tmp46 = tl.where(tmp23, tmp45, tmp8)
-    tmp47 = tmp24 - tmp46
-    tmp48 = tl.full([1, 1], 20.0, tl.float32)
-    tmp49 = tmp47 > tmp48
-    tmp50 = libdevice.exp(tmp47)
-    tmp51 = libdevice.log1p(tmp50)
-    tmp52 = tl.where(tmp49, tmp47, tmp51)
-    tmp53 = tl.full([1, 1], 1.0, tl.float32)
-    tmp54 = tmp47 * tmp53
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp16 = tl.where(r0_mask & xmask, tmp15, 0)
+    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
+    tmp18 = tl_math.log(tmp17)
+    tmp19 = tmp5 + tmp18
+    tmp20 = tl.full([1, 1], -100, tl.int64)
+    tmp21 = tmp2 != tmp20
+    tmp22 = tl.where(tmp21, tmp19, tmp8)
+    tmp23 = tmp2.to(tl.int64)
+    tmp24 = tmp23 != tmp20
+    tmp25 = tl.full([1, 1], 0, tl.int64)
+    tmp26 = tmp23 >= tmp25
+    tmp27 = tl.full([1, 1], 128256, tl.int64)
+    tmp28 = tmp23 < tmp27
+    tmp29 = tmp26 & tmp28
+    tmp30 = tmp24 & tmp29
+    tmp31 = tmp23.to(tl.int32)
+    tmp32 = tl.full([1, 1], -1, tl.int32)
+    tmp33 = tl.where(tmp30, tmp31, tmp32)
+    tmp34 = tl.full([1, 1], 0, tl.int32)
+    tmp35 = tmp33 >= tmp34
+    tmp36 = tl.where(tmp35, tmp33, tmp34)
+    tmp37 = tl.full([1, 1], 128256, tl.int32)
+    tmp38 = tmp36 + tmp37
+    tmp39 = tmp36 < 0
+    tmp40 = tl.where(tmp39, tmp38, tmp36)
+    tmp41 = tl.load(in_ptr3 + (tmp40 + 128256*x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp42 = tmp41.to(tl.float32)
+    tmp43 = tl.where(tmp35, tmp42, tmp6)
+    tmp44 = tl.where(tmp21, tmp43, tmp8)
+    tmp45 = tmp22 - tmp44
+    tmp46 = tl.full([1, 1], 20.0, tl.float32)
+    tmp47 = tmp45 > tmp46
+    tmp48 = libdevice.exp(tmp45)
+    tmp49 = libdevice.log1p(tmp48)
+    tmp50 = tl.where(tmp47, tmp45, tmp49)
+    tmp51 = tl.full([1, 1], 1.0, tl.float32)
+    tmp52 = tmp45 * tmp51
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (x0), tmp21, xmask)
-    tl.store(out_ptr1 + (x0), tmp23, xmask)
-    tl.store(out_ptr2 + (x0), tmp52, xmask)
-    tl.store(out_ptr3 + (x0), tmp54, xmask)
+    tl.store(in_out_ptr0 + (x0), tmp19, xmask)
+    tl.store(out_ptr1 + (x0), tmp21, xmask)
+    tl.store(out_ptr2 + (x0), tmp50, xmask)
+    tl.store(out_ptr3 + (x0), tmp52, xmask)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32

@@ -90,43 +90,41 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp1 = r0_2 + 2048*x0
     tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, other=float("-inf")).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
-    tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
-    tmp7 = tl.where(tmp3, tmp5, tmp6)
-    tmp8 = tmp0.to(tl.int64)
-    tmp9 = tl.full([1], 0, tl.int64)
-    tmp10 = tmp8 != tmp9
-    tmp11 = tmp8 >= tmp9
-    tmp12 = tl.full([1], 128256, tl.int64)
-    tmp13 = tmp8 < tmp12
-    tmp14 = tmp11 & tmp13
-    tmp15 = tmp10 & tmp14
-    tmp16 = tmp8.to(tl.int32)
-    tmp17 = tl.full([1], -1, tl.int32)
-    tmp18 = tl.where(tmp15, tmp16, tmp17)
-    tmp19 = tmp1 == tmp18
-    tmp20 = tl.full([1], float("-inf"), tl.float32)
-    tmp21 = tl.where(tmp19, tmp20, tmp7)
-    tmp22 = tl.broadcast_to(tmp21, [R0_BLOCK])
-    tmp23 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp22, 0)).to(tl.float32)
-    tmp24 = tmp23 == tmp20
-    tmp25 = tl.full([1], 0.0, tl.float32)
-    tmp26 = tl.where(tmp24, tmp25, tmp23)
-    tmp27 = tmp21 - tmp26
-    tmp28 = tl.full([1], 1.4426950408889634, tl.float32)
-    tmp29 = tmp27 * tmp28
-    tmp30 = libdevice.exp2(tmp29)
-    tmp31 = tl.broadcast_to(tmp30, [R0_BLOCK])
-    tmp32 = triton_helpers.promote_to_tensor(tl.sum(tmp31, 0)).to(tl.float32)
-    tmp33 = tl.full([1], 1.0, tl.float32)
-    tmp34 = tmp33 * tmp7
-    tmp35 = tl.where(tmp3, tmp34, tmp25)
-    tmp36 = tl.broadcast_to(tmp35, [R0_BLOCK])
-    tmp37 = triton_helpers.promote_to_tensor(tl.sum(tmp36, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp23, None)
-    tl.store(out_ptr1 + (x3), tmp32, None)
-    tl.store(out_ptr2 + (x3), tmp37, None)
+    tmp6 = tmp0.to(tl.int64)
+    tmp7 = tl.full([1], 0, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tmp6 >= tmp7
+    tmp10 = tl.full([1], 128256, tl.int64)
+    tmp11 = tmp6 < tmp10
+    tmp12 = tmp9 & tmp11
+    tmp13 = tmp8 & tmp12
+    tmp14 = tmp6.to(tl.int32)
+    tmp15 = tl.full([1], -1, tl.int32)
+    tmp16 = tl.where(tmp13, tmp14, tmp15)
+    tmp17 = tmp1 == tmp16
+    tmp18 = tl.full([1], float("-inf"), tl.float32)
+    tmp19 = tl.where(tmp17, tmp18, tmp5)
+    tmp20 = tl.broadcast_to(tmp19, [R0_BLOCK])
+    tmp21 = triton_helpers.promote_to_tensor(tl.max(tmp20, 0)).to(tl.float32)
+    tmp22 = tmp21 == tmp18
+    tmp23 = tl.full([1], 0.0, tl.float32)
+    tmp24 = tl.where(tmp22, tmp23, tmp21)
+    tmp25 = tmp19 - tmp24
+    tmp26 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp27 = tmp25 * tmp26
+    tmp28 = libdevice.exp2(tmp27)
+    tmp29 = tl.broadcast_to(tmp28, [R0_BLOCK])
+    tmp30 = triton_helpers.promote_to_tensor(tl.sum(tmp29, 0)).to(tl.float32)
+    tmp31 = tl.full([1], 1.0, tl.float32)
+    tmp32 = tmp31 * tmp5
+    tmp33 = tl.where(tmp3, tmp32, tmp23)
+    tmp34 = tl.broadcast_to(tmp33, [R0_BLOCK])
+    tmp35 = triton_helpers.promote_to_tensor(tl.sum(tmp34, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp21, None)
+    tl.store(out_ptr1 + (x3), tmp30, None)
+    tl.store(out_ptr2 + (x3), tmp35, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i64, in_ptr4: *bf16, out_ptr1: *i1, out_ptr2: *fp32
@@ -166,76 +164,74 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp16 = tmp14 * tmp15
     tmp17 = libdevice.exp2(tmp16)
     tmp18 = tmp2 * tmp17
-    tmp19 = tmp1 == tmp10
-    tmp20 = tl.where(tmp19, tmp12, tmp18)
-    tmp21 = tl.broadcast_to(tmp20, [XBLOCK, R0_BLOCK])
-    tmp22 = tl.where(r0_mask, tmp21, 0)
-    tmp23 = tl.sum(tmp22, 1)[:, None].to(tl.float32)
-    tmp24 = tl_math.log(tmp23)
-    tmp25 = tmp9 + tmp24
-    tmp26 = tl.full([1, 1], 0, tl.int64)
-    tmp27 = tmp3 != tmp26
-    tmp28 = tmp3.to(tl.int64)
-    tmp29 = tmp28 != tmp26
-    tmp30 = tmp28 >= tmp26
-    tmp31 = tl.full([1, 1], 128256, tl.int64)
-    tmp32 = tmp28 < tmp31
-    tmp33 = tmp30 & tmp32
-    tmp34 = tmp29 & tmp33
-    tmp35 = tmp28.to(tl.int32)
-    tmp36 = tl.full([1, 1], -1, tl.int32)
-    tmp37 = tl.where(tmp34, tmp35, tmp36)
-    tmp38 = tl.full([1, 1], 0, tl.int32)
-    tmp39 = tmp37 >= tmp38
-    tmp40 = tl.where(tmp39, tmp37, tmp38)
-    tmp41 = tl.full([1, 1], 128256, tl.int32)
-    tmp42 = tmp40 + tmp41
-    tmp43 = tmp40 < 0
-    tmp44 = tl.where(tmp43, tmp42, tmp40)
-    tmp45 = tl.load(in_ptr4 + (tmp44 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp46 = tmp45.to(tl.float32)
-    tmp47 = tl.where(tmp39, tmp46, tmp10)
-    tmp48 = tl.where(tmp27, tmp47, tmp12)
-    tmp49 = tmp27.to(tl.float32)
-    tmp50 = tl.full([1, 1], 0.9, tl.float32)
-    tmp51 = tmp49 * tmp50
-    tmp52 = tl.where(tmp27, tmp25, tmp12)
-    tmp53 = tmp52 - tmp48
-    tmp54 = tl.full([1, 1], 20.0, tl.float32)
-    tmp55 = tmp53 > tmp54
-    tmp56 = libdevice.exp(tmp53)
-    tmp57 = libdevice.log1p(tmp56)
-    tmp58 = tl.where(tmp55, tmp53, tmp57)
-    tmp59 = tmp51 * tmp58
-    tmp60 = tmp52 == tmp52
-    tmp61 = tl_math.abs(tmp52)
-    tmp62 = tl.full([1, 1], float("inf"), tl.float32)
-    tmp63 = tmp61 != tmp62
-    tmp64 = tmp60 & tmp63
-    tmp65 = tmp64 == 0
-    tmp66 = tmp52 == tmp48
-    tmp67 = tmp65 & tmp66
-    tmp68 = tmp52 >= tmp48
-    tmp69 = tl.where(tmp68, tmp52, tmp48)
-    tmp70 = tl.where(tmp68, tmp48, tmp52)
-    tmp71 = tmp70 - tmp69
-    tmp72 = libdevice.exp(tmp71)
-    tmp73 = libdevice.log1p(tmp72)
-    tmp74 = tmp69 + tmp73
-    tmp75 = tl.where(tmp67, tmp52, tmp74)
-    tmp76 = tl.full([1, 1], 128256.0, tl.float32)
-    tmp77 = tmp75 * tmp76
-    tmp78 = tl.where(tmp27, tmp6, tmp12)
-    tmp79 = tmp77 - tmp78
-    tmp80 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-    tmp81 = tmp79 * tmp80
-    tmp82 = tmp59 + tmp81
+    tmp19 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
+    tmp20 = tl.where(r0_mask, tmp19, 0)
+    tmp21 = tl.sum(tmp20, 1)[:, None].to(tl.float32)
+    tmp22 = tl_math.log(tmp21)
+    tmp23 = tmp9 + tmp22
+    tmp24 = tl.full([1, 1], 0, tl.int64)
+    tmp25 = tmp3 != tmp24
+    tmp26 = tmp3.to(tl.int64)
+    tmp27 = tmp26 != tmp24
+    tmp28 = tmp26 >= tmp24
+    tmp29 = tl.full([1, 1], 128256, tl.int64)
+    tmp30 = tmp26 < tmp29
+    tmp31 = tmp28 & tmp30
+    tmp32 = tmp27 & tmp31
+    tmp33 = tmp26.to(tl.int32)
+    tmp34 = tl.full([1, 1], -1, tl.int32)
+    tmp35 = tl.where(tmp32, tmp33, tmp34)
+    tmp36 = tl.full([1, 1], 0, tl.int32)
+    tmp37 = tmp35 >= tmp36
+    tmp38 = tl.where(tmp37, tmp35, tmp36)
+    tmp39 = tl.full([1, 1], 128256, tl.int32)
+    tmp40 = tmp38 + tmp39
+    tmp41 = tmp38 < 0
+    tmp42 = tl.where(tmp41, tmp40, tmp38)
+    tmp43 = tl.load(in_ptr4 + (tmp42 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp44 = tmp43.to(tl.float32)
+    tmp45 = tl.where(tmp37, tmp44, tmp10)
+    tmp46 = tl.where(tmp25, tmp45, tmp12)
+    tmp47 = tmp25.to(tl.float32)
+    tmp48 = tl.full([1, 1], 0.9, tl.float32)
+    tmp49 = tmp47 * tmp48
+    tmp50 = tl.where(tmp25, tmp23, tmp12)
+    tmp51 = tmp50 - tmp46
+    tmp52 = tl.full([1, 1], 20.0, tl.float32)
+    tmp53 = tmp51 > tmp52
+    tmp54 = libdevice.exp(tmp51)
+    tmp55 = libdevice.log1p(tmp54)
+    tmp56 = tl.where(tmp53, tmp51, tmp55)
+    tmp57 = tmp49 * tmp56
+    tmp58 = tmp50 == tmp50
+    tmp59 = tl_math.abs(tmp50)
+    tmp60 = tl.full([1, 1], float("inf"), tl.float32)
+    tmp61 = tmp59 != tmp60
+    tmp62 = tmp58 & tmp61
+    tmp63 = tmp62 == 0
+    tmp64 = tmp50 == tmp46
+    tmp65 = tmp63 & tmp64
+    tmp66 = tmp50 >= tmp46
+    tmp67 = tl.where(tmp66, tmp50, tmp46)
+    tmp68 = tl.where(tmp66, tmp46, tmp50)
+    tmp69 = tmp68 - tmp67
+    tmp70 = libdevice.exp(tmp69)
+    tmp71 = libdevice.log1p(tmp70)
+    tmp72 = tmp67 + tmp71
+    tmp73 = tl.where(tmp65, tmp50, tmp72)
+    tmp74 = tl.full([1, 1], 128256.0, tl.float32)
+    tmp75 = tmp73 * tmp74
+    tmp76 = tl.where(tmp25, tmp6, tmp12)
+    tmp77 = tmp75 - tmp76
+    tmp78 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+    tmp79 = tmp77 * tmp78
+    tmp80 = tmp57 + tmp79
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (x0), tmp25, None)
-    tl.store(out_ptr1 + (x0), tmp27, None)
-    tl.store(out_ptr2 + (x0), tmp48, None)
+    tl.store(in_out_ptr0 + (x0), tmp23, None)
+    tl.store(out_ptr1 + (x0), tmp25, None)
+    tl.store(out_ptr2 + (x0), tmp46, None)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (x0), tmp82, None)
+    tl.store(in_out_ptr1 + (x0), tmp80, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32

@@ -49,43 +49,41 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tmp1 = (r0_2 + 2048*x0).to(tl.int32)
     tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=float("-inf")).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
-    tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
-    tmp7 = tl.where(tmp3, tmp5, tmp6)
-    tmp8 = tmp0.to(tl.int64)
-    tmp9 = tl.full([1], 0, tl.int64)
-    tmp10 = tmp8 != tmp9
-    tmp11 = tmp8 >= tmp9
-    tmp12 = tl.full([1], 128256, tl.int64)
-    tmp13 = tmp8 < tmp12
-    tmp14 = tmp11 & tmp13
-    tmp15 = tmp10 & tmp14
-    tmp16 = tmp8.to(tl.int32)
-    tmp17 = tl.full([1], -1, tl.int32)
-    tmp18 = tl.where(tmp15, tmp16, tmp17)
-    tmp19 = tmp1 == tmp18
-    tmp20 = tl.full([1], float("-inf"), tl.float32)
-    tmp21 = tl.where(tmp19, tmp20, tmp7)
-    tmp22 = tl.broadcast_to(tmp21, [R0_BLOCK])
-    tmp23 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp22, 0)).to(tl.float32)
-    tmp24 = tmp23 == tmp20
-    tmp25 = tl.full([1], 0.0, tl.float32)
-    tmp26 = tl.where(tmp24, tmp25, tmp23)
-    tmp27 = tmp21 - tmp26
-    tmp28 = tl.full([1], 1.4426950408889634, tl.float32)
-    tmp29 = tmp27 * tmp28
-    tmp30 = libdevice.exp2(tmp29)
-    tmp31 = tl.broadcast_to(tmp30, [R0_BLOCK])
-    tmp32 = triton_helpers.promote_to_tensor(tl.sum(tmp31, 0)).to(tl.float32)
-    tmp33 = tl.full([1], 1.0, tl.float32)
-    tmp34 = tmp33 * tmp7
-    tmp35 = tl.where(tmp3, tmp34, tmp25)
-    tmp36 = tl.broadcast_to(tmp35, [R0_BLOCK])
-    tmp37 = triton_helpers.promote_to_tensor(tl.sum(tmp36, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp23, None)
-    tl.store(out_ptr1 + (x3), tmp32, None)
-    tl.store(out_ptr2 + (x3), tmp37, None)
+    tmp6 = tmp0.to(tl.int64)
+    tmp7 = tl.full([1], 0, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tmp6 >= tmp7
+    tmp10 = tl.full([1], 128256, tl.int64)
+    tmp11 = tmp6 < tmp10
+    tmp12 = tmp9 & tmp11
+    tmp13 = tmp8 & tmp12
+    tmp14 = tmp6.to(tl.int32)
+    tmp15 = tl.full([1], -1, tl.int32)
+    tmp16 = tl.where(tmp13, tmp14, tmp15)
+    tmp17 = tmp1 == tmp16
+    tmp18 = tl.full([1], float("-inf"), tl.float32)
+    tmp19 = tl.where(tmp17, tmp18, tmp5)
+    tmp20 = tl.broadcast_to(tmp19, [R0_BLOCK])
+    tmp21 = triton_helpers.promote_to_tensor(tl.max(tmp20, 0)).to(tl.float32)
+    tmp22 = tmp21 == tmp18
+    tmp23 = tl.full([1], 0.0, tl.float32)
+    tmp24 = tl.where(tmp22, tmp23, tmp21)
+    tmp25 = tmp19 - tmp24
+    tmp26 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp27 = tmp25 * tmp26
+    tmp28 = libdevice.exp2(tmp27)
+    tmp29 = tl.broadcast_to(tmp28, [R0_BLOCK])
+    tmp30 = triton_helpers.promote_to_tensor(tl.sum(tmp29, 0)).to(tl.float32)
+    tmp31 = tl.full([1], 1.0, tl.float32)
+    tmp32 = tmp31 * tmp5
+    tmp33 = tl.where(tmp3, tmp32, tmp23)
+    tmp34 = tl.broadcast_to(tmp33, [R0_BLOCK])
+    tmp35 = triton_helpers.promote_to_tensor(tl.sum(tmp34, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp21, None)
+    tl.store(out_ptr1 + (x3), tmp30, None)
+    tl.store(out_ptr2 + (x3), tmp35, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
@@ -145,14 +143,12 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, X
     tmp11 = tmp9 * tmp10
     tmp12 = libdevice.exp2(tmp11)
     tmp13 = tmp1 * tmp12
-    tmp14 = tmp0 == tmp5
-    tmp15 = tl.where(tmp14, tmp7, tmp13)
-    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
-    tmp17 = tl.where(r0_mask, tmp16, 0)
-    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
-    tmp19 = tl_math.log(tmp18)
-    tmp20 = tmp4 + tmp19
-    tl.store(in_out_ptr0 + (x0), tmp20, None)
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tmp17 = tl_math.log(tmp16)
+    tmp18 = tmp4 + tmp17
+    tl.store(in_out_ptr0 + (x0), tmp18, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_ptr0: *i64, in_ptr1: *bf16, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32

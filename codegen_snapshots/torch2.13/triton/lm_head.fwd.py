@@ -49,38 +49,36 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp1 = (r0_2 + 2048*x0).to(tl.int32)
     tmp2 = tl.full([1], 128256, tl.int32)
     tmp3 = tmp1 < tmp2
-    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=float("-inf")).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
-    tmp6 = tl.full(tmp5.shape, float("-inf"), tmp5.dtype)
-    tmp7 = tl.where(tmp3, tmp5, tmp6)
-    tmp8 = tmp0.to(tl.int64)
-    tmp9 = tl.full([1], -100, tl.int64)
-    tmp10 = tmp8 != tmp9
-    tmp11 = tl.full([1], 0, tl.int64)
-    tmp12 = tmp8 >= tmp11
-    tmp13 = tl.full([1], 128256, tl.int64)
-    tmp14 = tmp8 < tmp13
-    tmp15 = tmp12 & tmp14
-    tmp16 = tmp10 & tmp15
-    tmp17 = tmp8.to(tl.int32)
-    tmp18 = tl.full([1], -1, tl.int32)
-    tmp19 = tl.where(tmp16, tmp17, tmp18)
-    tmp20 = tmp1 == tmp19
-    tmp21 = tl.full([1], float("-inf"), tl.float32)
-    tmp22 = tl.where(tmp20, tmp21, tmp7)
-    tmp23 = tl.broadcast_to(tmp22, [R0_BLOCK])
-    tmp24 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp23, 0)).to(tl.float32)
-    tmp25 = tmp24 == tmp21
-    tmp26 = tl.full([1], 0.0, tl.float32)
-    tmp27 = tl.where(tmp25, tmp26, tmp24)
-    tmp28 = tmp22 - tmp27
-    tmp29 = tl.full([1], 1.4426950408889634, tl.float32)
-    tmp30 = tmp28 * tmp29
-    tmp31 = libdevice.exp2(tmp30)
-    tmp32 = tl.broadcast_to(tmp31, [R0_BLOCK])
-    tmp33 = triton_helpers.promote_to_tensor(tl.sum(tmp32, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp24, None)
-    tl.store(out_ptr1 + (x3), tmp33, None)
+    tmp6 = tmp0.to(tl.int64)
+    tmp7 = tl.full([1], -100, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tl.full([1], 0, tl.int64)
+    tmp10 = tmp6 >= tmp9
+    tmp11 = tl.full([1], 128256, tl.int64)
+    tmp12 = tmp6 < tmp11
+    tmp13 = tmp10 & tmp12
+    tmp14 = tmp8 & tmp13
+    tmp15 = tmp6.to(tl.int32)
+    tmp16 = tl.full([1], -1, tl.int32)
+    tmp17 = tl.where(tmp14, tmp15, tmp16)
+    tmp18 = tmp1 == tmp17
+    tmp19 = tl.full([1], float("-inf"), tl.float32)
+    tmp20 = tl.where(tmp18, tmp19, tmp5)
+    tmp21 = tl.broadcast_to(tmp20, [R0_BLOCK])
+    tmp22 = triton_helpers.promote_to_tensor(tl.max(tmp21, 0)).to(tl.float32)
+    tmp23 = tmp22 == tmp19
+    tmp24 = tl.full([1], 0.0, tl.float32)
+    tmp25 = tl.where(tmp23, tmp24, tmp22)
+    tmp26 = tmp20 - tmp25
+    tmp27 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp28 = tmp26 * tmp27
+    tmp29 = libdevice.exp2(tmp28)
+    tmp30 = tl.broadcast_to(tmp29, [R0_BLOCK])
+    tmp31 = triton_helpers.promote_to_tensor(tl.sum(tmp30, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp22, None)
+    tl.store(out_ptr1 + (x3), tmp31, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
@@ -115,13 +113,11 @@ def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp11 = tmp9 * tmp10
     tmp12 = libdevice.exp2(tmp11)
     tmp13 = tmp1 * tmp12
-    tmp14 = tmp0 == tmp5
-    tmp15 = tl.where(tmp14, tmp7, tmp13)
-    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
-    tmp17 = tl.where(r0_mask, tmp16, 0)
-    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp4, None)
-    tl.store(out_ptr1 + (x0), tmp18, None)
+    tl.store(out_ptr1 + (x0), tmp16, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32

@@ -50,9 +50,9 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp5 = tmp4.to(tl.float32)
     tmp6 = tl.full([1], 0.7, tl.float32)
     tmp7 = (tmp5 / tmp6)
-    tmp8 = tmp7.to(tl.float32)
-    tmp9 = tl.full(tmp8.shape, float("-inf"), tmp8.dtype)
-    tmp10 = tl.where(tmp3, tmp8, tmp9)
+    tmp8 = tl.full(tmp7.shape, float("-inf"), tmp7.dtype)
+    tmp9 = tl.where(tmp3, tmp7, tmp8)
+    tmp10 = tmp9.to(tl.float32)
     tmp11 = tmp0.to(tl.int64)
     tmp12 = tl.full([1], -100, tl.int64)
     tmp13 = tmp11 != tmp12
@@ -69,7 +69,7 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp24 = tl.full([1], float("-inf"), tl.float32)
     tmp25 = tl.where(tmp23, tmp24, tmp10)
     tmp26 = tl.broadcast_to(tmp25, [R0_BLOCK])
-    tmp27 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp26, 0)).to(tl.float32)
+    tmp27 = triton_helpers.promote_to_tensor(tl.max(tmp26, 0)).to(tl.float32)
     tmp28 = tmp27 == tmp24
     tmp29 = tl.full([1], 0.0, tl.float32)
     tmp30 = tl.where(tmp28, tmp29, tmp27)
@@ -115,13 +115,11 @@ def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp11 = tmp9 * tmp10
     tmp12 = libdevice.exp2(tmp11)
     tmp13 = tmp1 * tmp12
-    tmp14 = tmp0 == tmp5
-    tmp15 = tl.where(tmp14, tmp7, tmp13)
-    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
-    tmp17 = tl.where(r0_mask, tmp16, 0)
-    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp4, None)
-    tl.store(out_ptr1 + (x0), tmp18, None)
+    tl.store(out_ptr1 + (x0), tmp16, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32

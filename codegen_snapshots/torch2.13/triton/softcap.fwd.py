@@ -110,7 +110,7 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp26 = tl.full([1], float("-inf"), tl.float32)
     tmp27 = tl.where(tmp25, tmp26, tmp12)
     tmp28 = tl.broadcast_to(tmp27, [R0_BLOCK])
-    tmp29 = triton_helpers.promote_to_tensor(triton_helpers.max2(tmp28, 0)).to(tl.float32)
+    tmp29 = triton_helpers.promote_to_tensor(tl.max(tmp28, 0)).to(tl.float32)
     tmp30 = tmp29 == tmp26
     tmp31 = tl.full([1], 0.0, tl.float32)
     tmp32 = tl.where(tmp30, tmp31, tmp29)
@@ -157,50 +157,48 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp12 = tmp10 * tmp11
     tmp13 = libdevice.exp2(tmp12)
     tmp14 = tmp1 * tmp13
-    tmp15 = tmp0 == tmp6
-    tmp16 = tl.where(tmp15, tmp8, tmp14)
-    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
-    tmp18 = tl.where(r0_mask, tmp17, 0)
-    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
-    tmp20 = tl_math.log(tmp19)
-    tmp21 = tmp5 + tmp20
-    tmp22 = tl.full([1, 1], -100, tl.int64)
-    tmp23 = tmp2 != tmp22
-    tmp24 = tl.where(tmp23, tmp21, tmp8)
-    tmp25 = tmp2.to(tl.int64)
-    tmp26 = tmp25 != tmp22
-    tmp27 = tl.full([1, 1], 0, tl.int64)
-    tmp28 = tmp25 >= tmp27
-    tmp29 = tl.full([1, 1], 128256, tl.int64)
-    tmp30 = tmp25 < tmp29
-    tmp31 = tmp28 & tmp30
-    tmp32 = tmp26 & tmp31
-    tmp33 = tmp25.to(tl.int32)
-    tmp34 = tl.full([1, 1], -1, tl.int32)
-    tmp35 = tl.where(tmp32, tmp33, tmp34)
-    tmp36 = tl.full([1, 1], 0, tl.int32)
-    tmp37 = tmp35 >= tmp36
-    tmp38 = tl.where(tmp37, tmp35, tmp36)
-    tmp39 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-    tmp40 = tmp38 + tmp39
-    tmp41 = tmp38 < 0
-    tmp42 = tl.where(tmp41, tmp40, tmp38)
-    tmp43 = tl.load(in_ptr3 + (tmp42 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp44 = tmp43.to(tl.float32)
-    tmp45 = tl.full([1, 1], 0.03333333333333333, tl.float32)
-    tmp46 = tmp44 * tmp45
-    tmp47 = libdevice.tanh(tmp46)
-    tmp48 = tl.full([1, 1], 30.0, tl.float32)
-    tmp49 = tmp48 * tmp47
-    tmp50 = tl.where(tmp37, tmp49, tmp6)
-    tmp51 = tl.where(tmp23, tmp50, tmp8)
-    tmp52 = tmp24 - tmp51
-    tmp53 = tl.full([1, 1], 1.0, tl.float32)
-    tmp54 = tmp52 * tmp53
-    tl.store(in_out_ptr0 + (x0), tmp21, None)
-    tl.store(out_ptr1 + (x0), tmp23, None)
-    tl.store(out_ptr2 + (x0), tmp52, None)
-    tl.store(out_ptr3 + (x0), tmp54, None)
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp16 = tl.where(r0_mask, tmp15, 0)
+    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
+    tmp18 = tl_math.log(tmp17)
+    tmp19 = tmp5 + tmp18
+    tmp20 = tl.full([1, 1], -100, tl.int64)
+    tmp21 = tmp2 != tmp20
+    tmp22 = tl.where(tmp21, tmp19, tmp8)
+    tmp23 = tmp2.to(tl.int64)
+    tmp24 = tmp23 != tmp20
+    tmp25 = tl.full([1, 1], 0, tl.int64)
+    tmp26 = tmp23 >= tmp25
+    tmp27 = tl.full([1, 1], 128256, tl.int64)
+    tmp28 = tmp23 < tmp27
+    tmp29 = tmp26 & tmp28
+    tmp30 = tmp24 & tmp29
+    tmp31 = tmp23.to(tl.int32)
+    tmp32 = tl.full([1, 1], -1, tl.int32)
+    tmp33 = tl.where(tmp30, tmp31, tmp32)
+    tmp34 = tl.full([1, 1], 0, tl.int32)
+    tmp35 = tmp33 >= tmp34
+    tmp36 = tl.where(tmp35, tmp33, tmp34)
+    tmp37 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp38 = tmp36 + tmp37
+    tmp39 = tmp36 < 0
+    tmp40 = tl.where(tmp39, tmp38, tmp36)
+    tmp41 = tl.load(in_ptr3 + (tmp40 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp42 = tmp41.to(tl.float32)
+    tmp43 = tl.full([1, 1], 0.03333333333333333, tl.float32)
+    tmp44 = tmp42 * tmp43
+    tmp45 = libdevice.tanh(tmp44)
+    tmp46 = tl.full([1, 1], 30.0, tl.float32)
+    tmp47 = tmp46 * tmp45
+    tmp48 = tl.where(tmp35, tmp47, tmp6)
+    tmp49 = tl.where(tmp21, tmp48, tmp8)
+    tmp50 = tmp22 - tmp49
+    tmp51 = tl.full([1, 1], 1.0, tl.float32)
+    tmp52 = tmp50 * tmp51
+    tl.store(in_out_ptr0 + (x0), tmp19, None)
+    tl.store(out_ptr1 + (x0), tmp21, None)
+    tl.store(out_ptr2 + (x0), tmp50, None)
+    tl.store(out_ptr3 + (x0), tmp52, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
