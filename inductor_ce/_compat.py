@@ -206,6 +206,51 @@ def pin_launch(box, config: dict, persistent: bool | None = None,
     return True
 
 
+# --- rows and columns as the tiles of a pointwise kernel --------------------------------------
+# Inductor flattens a contiguous (rows, V) pointwise kernel to one dimension and finds a row as
+# xindex // V. Unless its block provably divides rows x V (never with a symbolic row count),
+# every element is then masked by the total, and a thread's 8 elements no longer share their
+# per-row loads: ptxas merges identical loads, but not predicated ones (33 instead of 18
+# instructions per element, NOTES run 16). ``config.triton.prefer_nd_tiling`` tiles by rows
+# and columns (per-row loads of shape [YBLOCK, 1], one row mask per row), but it is global:
+# it is set here only while Inductor picks the tiling of a kernel computing one of our ops.
+
+_ND_OPS: set = set()
+
+
+def _tiles_an_nd_op(node_schedule) -> bool:
+    for node in node_schedule:
+        origins = getattr(getattr(node, "node", None), "origins", None) or ()
+        if any(getattr(origin, "target", None) in _ND_OPS for origin in origins):
+            return True
+    return False
+
+
+def tile_rows_and_columns(op) -> bool:
+    """Pointwise kernels computing ``op`` (its FX node among their origins) get one tile
+    dimension per range. Returns False, changing nothing, where the torch build lacks it."""
+    try:
+        from torch._inductor.codegen.simd import SIMDScheduling
+        original = SIMDScheduling.get_tiling_and_scores.__func__
+        from torch._inductor import config as inductor_config
+        inductor_config.triton.prefer_nd_tiling  # noqa: B018 - present in 2.11-2.13
+    except (ImportError, AttributeError):  # pragma: no cover - depends on the torch build
+        return False
+    _ND_OPS.add(op)
+    if getattr(original, "_inductor_ce", False):
+        return True
+
+    def get_tiling_and_scores(cls, node_schedule, numel, reduction_numel=1, *args, **kwargs):
+        if reduction_numel == 1 and _tiles_an_nd_op(node_schedule):
+            with inductor_config.patch({"triton.prefer_nd_tiling": True}):
+                return original(cls, node_schedule, numel, reduction_numel, *args, **kwargs)
+        return original(cls, node_schedule, numel, reduction_numel, *args, **kwargs)
+
+    get_tiling_and_scores._inductor_ce = True
+    SIMDScheduling.get_tiling_and_scores = classmethod(get_tiling_and_scores)
+    return True
+
+
 def pointwise(device, dtype, inner_fn, ranges):
     return ir.Pointwise.create(device=device, dtype=dtype, inner_fn=inner_fn,
                                ranges=list(ranges))

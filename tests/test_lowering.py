@@ -119,6 +119,11 @@ def test_backward_is_one_kernel(cases, name):
     assert body.count("exp2(") == 1 and "exp(" not in body, "one exponential per element"
     # Low-precision values only at the ends: loaded then upcast, stored with one rounding.
     assert "tl.bfloat16" not in body and "tl.float16" not in body
+    # Tiled by rows (y) and columns (x): the per-row values are loaded once per row of a
+    # block, masked by the row bound alone, never found as a flat index // V.
+    assert f"// {vocab}" not in body, body
+    if case.get("rows") != 1:  # one row: the per-row values are scalars
+        assert re.search(r"tl\.load\(in_ptr\d+ \+ \((tl\.broadcast_to\()?y[\dy +*]*[,)]", body), body
 
 
 # --- 3. prologue fusion: cast, temperature, user softcap fuse; bf16 saved for backward ------

@@ -18,7 +18,7 @@ def call(args):
         del sum_2
         del tangents_1
         buf2 = empty_strided_cuda((4096, 128256), (128256, 1), torch.bfloat16)
-        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf1, buf0, buf2, 525336576)
+        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf1, buf0, buf2, 4096, 128256)
         del buf0
         del buf1
         del getitem
@@ -62,55 +62,58 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, x
     tl.store(out_ptr1 + (x0), tmp22, None)
 
 
-@triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
 @triton.jit
-def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 525336576
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 4096
+    xnumel = 128256
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = tl.full([YBLOCK], True, tl.int1)[:, None]
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:]
-    x2 = xindex
-    x1 = xindex // 128256
-    x0 = (xindex % 128256)
-    tmp0 = tl.load(in_ptr0 + (x2), None).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
-    tmp2 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr3 + (x1), None, eviction_policy='evict_last')
-    tmp4 = tl.load(in_ptr4 + (x1), None, eviction_policy='evict_last')
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x1 = xindex
+    y0 = yindex
+    tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (y0), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (y0), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (y0), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (y0), None, eviction_policy='evict_last')
     tmp5 = tmp0.to(tl.float32)
-    tmp6 = tl.full([1], 0.03333333333333333, tl.float32)
+    tmp6 = tl.full([1, 1], 0.03333333333333333, tl.float32)
     tmp7 = tmp5 * tmp6
     tmp8 = libdevice.tanh(tmp7)
-    tmp9 = tl.full([1], 30.0, tl.float32)
+    tmp9 = tl.full([1, 1], 30.0, tl.float32)
     tmp10 = tmp9 * tmp8
     tmp11 = tmp1.to(tl.int64)
-    tmp12 = tl.full([1], -100, tl.int64)
+    tmp12 = tl.full([1, 1], -100, tl.int64)
     tmp13 = tmp11 != tmp12
-    tmp14 = tl.full([1], 0, tl.int64)
+    tmp14 = tl.full([1, 1], 0, tl.int64)
     tmp15 = tmp11 >= tmp14
-    tmp16 = tl.full([1], 128256, tl.int64)
+    tmp16 = tl.full([1, 1], 128256, tl.int64)
     tmp17 = tmp11 < tmp16
     tmp18 = tmp15 & tmp17
     tmp19 = tmp13 & tmp18
     tmp20 = tmp11.to(tl.int32)
-    tmp21 = tl.full([1], -1, tl.int32)
+    tmp21 = tl.full([1, 1], -1, tl.int32)
     tmp22 = tl.where(tmp19, tmp20, tmp21)
-    tmp23 = x0
+    tmp23 = x1
     tmp24 = tmp23 == tmp22
-    tmp25 = tl.full([1], float("-inf"), tl.float32)
+    tmp25 = tl.full([1, 1], float("-inf"), tl.float32)
     tmp26 = tmp2 == tmp25
-    tmp27 = tl.full([1], 0.0, tl.float32)
+    tmp27 = tl.full([1, 1], 0.0, tl.float32)
     tmp28 = tl.where(tmp26, tmp27, tmp2)
     tmp29 = tmp10 - tmp28
-    tmp30 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp30 = tl.full([1, 1], 1.4426950408889634, tl.float32)
     tmp31 = tmp29 * tmp30
     tmp32 = libdevice.exp2(tmp31)
     tmp33 = tmp4 * tmp32
     tmp34 = tl.where(tmp24, tmp3, tmp33)
     tmp35 = tmp10 * tmp6
     tmp36 = tmp35 * tmp35
-    tmp37 = tl.full([1], 1.0, tl.float32)
+    tmp37 = tl.full([1, 1], 1.0, tl.float32)
     tmp38 = tmp37 - tmp36
     tmp39 = tmp34 * tmp38
     tmp40 = tmp39.to(tl.float32)
-    tl.store(out_ptr0 + (x2), tmp40, None)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp40, xmask)

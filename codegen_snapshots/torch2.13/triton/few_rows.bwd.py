@@ -17,7 +17,7 @@ def call(args):
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(getitem, (8, ), (1, ), 'input')
     buf4 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
-    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 1026048)
+    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 8, 128256)
     del buf2
     del buf3
     del getitem
@@ -59,45 +59,48 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr
     tl.store(out_ptr2 + (x0), tmp20, xmask)
 
 
-@triton_heuristics.pointwise(size_hints={'x': 1048576})  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
 @triton.jit
-def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 1026048
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 8
+    xnumel = 128256
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x2 = xindex
-    x1 = xindex // 128256
-    x0 = (xindex % 128256)
-    tmp0 = tl.load(in_ptr0 + (x2), xmask).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x1), xmask, eviction_policy='evict_last')
-    tmp2 = tl.load(in_ptr2 + (x1), xmask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr3 + (x1), xmask, eviction_policy='evict_last')
-    tmp4 = tl.load(in_ptr4 + (x1), xmask, eviction_policy='evict_last')
+    x1 = xindex
+    y0 = yindex
+    tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask & ymask).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (y0), ymask, eviction_policy='evict_last')
     tmp5 = tmp0.to(tl.float32)
     tmp6 = tmp1.to(tl.int64)
-    tmp7 = tl.full([1], -100, tl.int64)
+    tmp7 = tl.full([1, 1], -100, tl.int64)
     tmp8 = tmp6 != tmp7
-    tmp9 = tl.full([1], 0, tl.int64)
+    tmp9 = tl.full([1, 1], 0, tl.int64)
     tmp10 = tmp6 >= tmp9
-    tmp11 = tl.full([1], 128256, tl.int64)
+    tmp11 = tl.full([1, 1], 128256, tl.int64)
     tmp12 = tmp6 < tmp11
     tmp13 = tmp10 & tmp12
     tmp14 = tmp8 & tmp13
     tmp15 = tmp6.to(tl.int32)
-    tmp16 = tl.full([1], -1, tl.int32)
+    tmp16 = tl.full([1, 1], -1, tl.int32)
     tmp17 = tl.where(tmp14, tmp15, tmp16)
-    tmp18 = (x0).to(tl.int32)
+    tmp18 = (x1).to(tl.int32)
     tmp19 = tmp18 == tmp17
-    tmp20 = tl.full([1], float("-inf"), tl.float32)
+    tmp20 = tl.full([1, 1], float("-inf"), tl.float32)
     tmp21 = tmp2 == tmp20
-    tmp22 = tl.full([1], 0.0, tl.float32)
+    tmp22 = tl.full([1, 1], 0.0, tl.float32)
     tmp23 = tl.where(tmp21, tmp22, tmp2)
     tmp24 = tmp5 - tmp23
-    tmp25 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp25 = tl.full([1, 1], 1.4426950408889634, tl.float32)
     tmp26 = tmp24 * tmp25
     tmp27 = libdevice.exp2(tmp26)
     tmp28 = tmp4 * tmp27
     tmp29 = tl.where(tmp19, tmp3, tmp28)
     tmp30 = tmp29.to(tl.float32)
-    tl.store(out_ptr0 + (x2), tmp30, xmask)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp30, xmask & ymask)
