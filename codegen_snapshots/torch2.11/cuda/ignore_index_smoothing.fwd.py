@@ -5,69 +5,32 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        triton_red_fused_0.run(primals_2, 1, 4096)
-        buf3 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        buf4 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        buf5 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        triton_unk_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, buf5, 258048, 2048)
-        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf9 = buf6; del buf6  # reuse
+        buf0 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        buf1 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        buf2 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, buf2, 258048, 2048)
+        buf5 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf6 = buf3; del buf3  # reuse
         buf10 = empty_strided_cuda((4096, ), (1, ), torch.bool)
         buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf12 = buf8; del buf8  # reuse
-        triton_per_fused_ce_fwd_2.run(buf9, buf12, buf5, buf3, buf4, primals_2, primals_1, buf10, buf11, 4096, 63)
-        del buf3
-        del buf4
-        del buf5
+        buf12 = buf5; del buf5  # reuse
+        triton_per_fused_ce_fwd_1.run(buf6, buf12, buf2, buf0, buf1, primals_2, primals_1, buf10, buf11, 4096, 63)
+        del buf0
+        del buf1
+        del buf2
+        triton_red_fused_2.run(primals_2, 1, 4096)
         buf13 = empty_strided_cuda((), (), torch.float32)
         buf14 = empty_strided_cuda((), (), torch.float32)
         buf15 = buf13; del buf13  # reuse
         triton_red_fused_3.run(buf15, buf10, buf12, buf14, 1, 4096)
         del buf12
-    return (buf15, primals_1, primals_2, buf9, buf10, buf11, buf14, )
-
-
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
-@triton.jit
-def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
-    xnumel = 1
-    r0_numel = 4096
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.full([1, 1], 0, tl.int64)
-        tmp2 = tmp0 == tmp1
-        tmp3 = tmp0 >= tmp1
-        tmp4 = tl.full([1, 1], 128256, tl.int64)
-        tmp5 = tmp0 < tmp4
-        tmp6 = tmp3 & tmp5
-        tmp7 = tmp2 | tmp6
-        tmp8 = tmp7 == 0
-        tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
-        tmp10 = _tmp0 | tmp9
-        _tmp0 = tl.where(r0_mask, tmp10, _tmp0)
-    tmp11 = _tmp0.to(tl.int8)
-    tmp12 = triton_helpers.any(tmp11, 1)[:, None]
-    tmp13 = tmp12 == 0
-    tl.device_assert(tmp13, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    return (buf15, primals_1, primals_2, buf6, buf10, buf11, buf14, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel):
     xnumel = 258048
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -129,7 +92,7 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i64, in_ptr4: *bf16, out_ptr1: *i1, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -232,6 +195,43 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tl.store(out_ptr2 + (x0), tmp46, None)
     tl.debug_barrier()
     tl.store(in_out_ptr1 + (x0), tmp80, None)
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
+@triton.jit
+def triton_red_fused_2(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.full([1, 1], 0, tl.int64)
+        tmp2 = tmp0 == tmp1
+        tmp3 = tmp0 >= tmp1
+        tmp4 = tl.full([1, 1], 128256, tl.int64)
+        tmp5 = tmp0 < tmp4
+        tmp6 = tmp3 & tmp5
+        tmp7 = tmp2 | tmp6
+        tmp8 = tmp7 == 0
+        tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
+        tmp10 = _tmp0 | tmp9
+        _tmp0 = tl.where(r0_mask, tmp10, _tmp0)
+    tmp11 = _tmp0.to(tl.int8)
+    tmp12 = triton_helpers.any(tmp11, 1)[:, None]
+    tmp13 = tmp12 == 0
+    tl.device_assert(tmp13, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32

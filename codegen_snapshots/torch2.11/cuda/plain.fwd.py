@@ -5,67 +5,29 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        triton_red_fused_0.run(primals_2, 1, 4096)
-        buf3 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        buf4 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        triton_unk_fused_ce_fwd_1.run(primals_1, primals_2, buf3, buf4, 258048, 2048)
-        buf5 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf7 = buf5; del buf5  # reuse
+        buf0 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        buf1 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, 258048, 2048)
+        buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf4 = buf2; del buf2  # reuse
         buf8 = empty_strided_cuda((4096, ), (1, ), torch.bool)
         buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf12 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_2.run(buf7, buf3, buf4, primals_2, primals_1, buf8, buf9, buf12, 4096, 63)
-        del buf3
-        del buf4
+        triton_per_fused_ce_fwd_1.run(buf4, buf0, buf1, primals_2, primals_1, buf8, buf9, buf12, 4096, 63)
+        del buf0
+        del buf1
+        triton_red_fused_2.run(primals_2, 1, 4096)
         buf10 = empty_strided_cuda((), (), torch.float32)
         buf11 = empty_strided_cuda((), (), torch.float32)
         buf13 = buf10; del buf10  # reuse
         triton_red_fused_3.run(buf13, buf8, buf9, buf11, 1, 4096)
         del buf9
-    return (buf13, primals_1, primals_2, buf7, buf8, buf11, buf12, )
-
-
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
-@triton.jit
-def triton_red_fused_0(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
-    xnumel = 1
-    r0_numel = 4096
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.full([1, 1], -100, tl.int64)
-        tmp2 = tmp0 == tmp1
-        tmp3 = tl.full([1, 1], 0, tl.int64)
-        tmp4 = tmp0 >= tmp3
-        tmp5 = tl.full([1, 1], 128256, tl.int64)
-        tmp6 = tmp0 < tmp5
-        tmp7 = tmp4 & tmp6
-        tmp8 = tmp2 | tmp7
-        tmp9 = tmp8 == 0
-        tmp10 = tl.broadcast_to(tmp9, [XBLOCK, R0_BLOCK])
-        tmp11 = _tmp0 | tmp10
-        _tmp0 = tl.where(r0_mask, tmp11, _tmp0)
-    tmp12 = _tmp0.to(tl.int8)
-    tmp13 = triton_helpers.any(tmp12, 1)[:, None]
-    tmp14 = tmp13 == 0
-    tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    return (buf13, primals_1, primals_2, buf4, buf8, buf11, buf12, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
     xnumel = 258048
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -122,7 +84,7 @@ def triton_unk_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -196,6 +158,44 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tl.store(out_ptr1 + (x0), tmp21, None)
     tl.store(out_ptr2 + (x0), tmp50, None)
     tl.store(out_ptr3 + (x0), tmp52, None)
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
+@triton.jit
+def triton_red_fused_2(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.full([1, 1], -100, tl.int64)
+        tmp2 = tmp0 == tmp1
+        tmp3 = tl.full([1, 1], 0, tl.int64)
+        tmp4 = tmp0 >= tmp3
+        tmp5 = tl.full([1, 1], 128256, tl.int64)
+        tmp6 = tmp0 < tmp5
+        tmp7 = tmp4 & tmp6
+        tmp8 = tmp2 | tmp7
+        tmp9 = tmp8 == 0
+        tmp10 = tl.broadcast_to(tmp9, [XBLOCK, R0_BLOCK])
+        tmp11 = _tmp0 | tmp10
+        _tmp0 = tl.where(r0_mask, tmp11, _tmp0)
+    tmp12 = _tmp0.to(tl.int8)
+    tmp13 = triton_helpers.any(tmp12, 1)[:, None]
+    tmp14 = tmp13 == 0
+    tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32

@@ -3,23 +3,23 @@ def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf0 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf1 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     assert_size_stride(primals_3, (128256, ), (1, ), 'input')
-    buf5 = buf3; del buf3  # reuse
-    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf2 = buf0; del buf0  # reuse
+    buf3 = empty_strided_cpu((), (), torch.bool)
     buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf1 = buf0; del buf0  # reuse
+    buf4 = buf3; del buf3  # reuse
     buf11 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf5, buf1, buf11, primals_1, primals_2, primals_3, buf4, buf6, buf7, buf10, buf9)
+    cpp_fused_ce_fwd_0(buf2, buf4, buf11, primals_1, primals_2, primals_3, buf1, buf6, buf7, buf10, buf9)
     del buf1
     del buf4
     del primals_3
-    return (buf11, primals_1, primals_2, buf5, buf6, buf7, buf9, buf10, )
+    return (buf11, primals_1, primals_2, buf2, buf6, buf7, buf9, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,

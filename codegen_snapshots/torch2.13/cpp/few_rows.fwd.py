@@ -3,18 +3,18 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf4 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf5 = buf3; del buf3  # reuse
+    buf0 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf1 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf2 = buf0; del buf0  # reuse
     buf6 = empty_strided_cpu((8, ), (1, ), torch.bool)
     buf9 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf3 = empty_strided_cpu((), (), torch.bool)
     buf7 = empty_strided_cpu((), (), torch.float32)
-    buf1 = buf0; del buf0  # reuse
+    buf4 = buf3; del buf3  # reuse
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf10 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf5, buf1, buf10, primals_1, primals_2, buf4, buf6, buf9, buf8)
-    return (buf10, primals_1, primals_2, buf5, buf6, buf8, buf9, )
+    cpp_fused_ce_fwd_0(buf2, buf4, buf10, primals_1, primals_2, buf1, buf6, buf9, buf8)
+    return (buf10, primals_1, primals_2, buf2, buf6, buf8, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,

@@ -6,18 +6,18 @@ def call(args):
     buf0 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     extern_kernels.mm(primals_2, reinterpret_tensor(primals_1, (4096, 128256), (1, 4096), 0), out=buf0)
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
-    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = buf4; del buf4  # reuse
+    buf1 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = buf1; del buf1  # reuse
     buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf1 = empty_strided_cpu((), (), torch.bool)
+    buf4 = empty_strided_cpu((), (), torch.bool)
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf2 = buf1; del buf1  # reuse
+    buf5 = buf4; del buf4  # reuse
     buf11 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf6, buf2, buf11, buf0, primals_3, buf5, buf7, buf10, buf9)
-    return (buf11, primals_2, primals_3, buf0, buf6, buf7, buf9, buf10, primals_1, )
+    cpp_fused_ce_fwd_0(buf3, buf5, buf11, buf0, primals_3, buf2, buf7, buf10, buf9)
+    return (buf11, primals_2, primals_3, buf0, buf3, buf7, buf9, buf10, primals_1, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,

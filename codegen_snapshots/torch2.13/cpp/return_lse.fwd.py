@@ -3,19 +3,19 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf0 = empty_strided_cpu((), (), torch.bool)
-    buf5 = buf3; del buf3  # reuse
+    buf0 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf1 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf2 = buf0; del buf0  # reuse
     buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf10 = empty_strided_cpu((), (), torch.float32)
-    buf1 = buf0; del buf0  # reuse
+    buf3 = empty_strided_cpu((), (), torch.bool)
+    buf4 = buf3; del buf3  # reuse
     buf11 = buf9; del buf9  # reuse
-    cpp_fused_ce_fwd_0(buf5, buf1, buf11, primals_1, primals_2, buf4, buf6, buf7, buf8, buf10)
-    return (buf11, buf8, primals_1, primals_2, buf5, buf6, buf7, buf10, )
+    cpp_fused_ce_fwd_0(buf2, buf4, buf11, primals_1, primals_2, buf1, buf6, buf7, buf8, buf10)
+    return (buf11, buf8, primals_1, primals_2, buf2, buf6, buf7, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -24,16 +24,16 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       bool* out_ptr3,
+                       bool* out_ptr2,
+                       float* out_ptr3,
                        float* out_ptr4,
-                       float* out_ptr5,
-                       float* out_ptr7)
+                       float* out_ptr6)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr2 = in_out_ptr1;
-    auto out_ptr6 = in_out_ptr2;
+    auto out_ptr7 = in_out_ptr1;
+    auto out_ptr5 = in_out_ptr2;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -139,19 +139,19 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     }
     {
         {
-            bool tmp_acc0 = 0;
-            at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
+            float tmp_acc0 = 0;
+            at::vec::Vectorized<float> tmp_acc0_vec = at::vec::Vectorized<float>(0);
             float tmp_acc1 = 0;
             at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
-            float tmp_acc2 = 0;
-            at::vec::Vectorized<float> tmp_acc2_vec = at::vec::Vectorized<float>(0);
+            bool tmp_acc2 = 0;
+            at::vec::VecMask<float,1> tmp_acc2_vec = at::vec::VecMask<float,1>::from(0);
             int max_threads = omp_get_max_threads();
-            at::vec::VecMask<float,1> tmp_acc0_vec_arr[max_threads];
+            at::vec::Vectorized<float> tmp_acc0_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
-                tmp_acc0_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
+                tmp_acc0_vec_arr[i] = at::vec::Vectorized<float>(0);
             }
-            bool tmp_acc0_arr[max_threads];
+            float tmp_acc0_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
                 tmp_acc0_arr[i] = 0;
@@ -166,12 +166,12 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             {
                 tmp_acc1_arr[i] = 0;
             }
-            at::vec::Vectorized<float> tmp_acc2_vec_arr[max_threads];
+            at::vec::VecMask<float,1> tmp_acc2_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
-                tmp_acc2_vec_arr[i] = at::vec::Vectorized<float>(0);
+                tmp_acc2_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
             }
-            float tmp_acc2_arr[max_threads];
+            bool tmp_acc2_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
                 tmp_acc2_arr[i] = 0;
@@ -179,138 +179,138 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             #pragma omp parallel
             {
                 int tid = omp_get_thread_num();
-                at::vec::VecMask<float,1> tmp_acc0_vec_local = at::vec::VecMask<float,1>::from(0);
-                bool tmp_acc0_local = 0;
+                at::vec::Vectorized<float> tmp_acc0_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc0_local = 0;
                 at::vec::Vectorized<float> tmp_acc1_vec_local = at::vec::Vectorized<float>(0);
                 float tmp_acc1_local = 0;
-                at::vec::Vectorized<float> tmp_acc2_vec_local = at::vec::Vectorized<float>(0);
-                float tmp_acc2_local = 0;
+                at::vec::VecMask<float,1> tmp_acc2_vec_local = at::vec::VecMask<float,1>::from(0);
+                bool tmp_acc2_local = 0;
                 #pragma omp for
                 for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
                 {
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp18 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = static_cast<int64_t>(-100);
-                            auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp2);
-                            auto tmp3 = at::vec::VecMask<int64_t,2>(tmp0 == tmp1);
-                            auto tmp4 = static_cast<int64_t>(0);
-                            auto tmp5 = at::vec::VectorizedN<int64_t,2>(tmp4);
-                            auto tmp6 = at::vec::VecMask<int64_t,2>(tmp0 >= tmp5);
-                            auto tmp7 = static_cast<int64_t>(128256);
-                            auto tmp8 = at::vec::VectorizedN<int64_t,2>(tmp7);
-                            auto tmp9 = at::vec::VecMask<int64_t,2>(tmp0 < tmp8);
-                            auto tmp10 = tmp6.template cast<int32_t,1>();
-                            auto tmp11 = tmp9.template cast<int32_t,1>();
-                            auto tmp12 = tmp10 & tmp11;
-                            auto tmp13 = tmp3.template cast<int32_t,1>();
-                            auto tmp14 = tmp12.template cast<int32_t,1>();
-                            auto tmp15 = tmp13 | tmp14;
-                            auto tmp16 = ~tmp15;
-                            auto tmp17 = tmp16.template cast<float,1>();
-                            auto tmp20 = tmp19.log();
-                            auto tmp21 = tmp18 + tmp20;
-                            auto tmp22 = at::vec::VecMask<int64_t,2>(tmp0 != tmp1);
-                            auto tmp23 = (tmp0);
-                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp23 != tmp1);
-                            auto tmp25 = at::vec::VecMask<int64_t,2>(tmp23 >= tmp5);
-                            auto tmp26 = at::vec::VecMask<int64_t,2>(tmp23 < tmp8);
-                            auto tmp27 = tmp25.template cast<int32_t,1>();
-                            auto tmp28 = tmp26.template cast<int32_t,1>();
-                            auto tmp29 = tmp27 & tmp28;
-                            auto tmp30 = tmp24.template cast<int32_t,1>();
-                            auto tmp31 = tmp29.template cast<int32_t,1>();
-                            auto tmp32 = tmp30 & tmp31;
-                            auto tmp33 = at::vec::convert<int32_t,1,int64_t,2>(tmp23);
-                            auto tmp34 = static_cast<int32_t>(-1);
-                            auto tmp35 = at::vec::Vectorized<int32_t>(tmp34);
-                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp32.template cast<int32_t,1>());
-                            auto tmp37 = static_cast<int32_t>(0);
-                            auto tmp38 = at::vec::Vectorized<int32_t>(tmp37);
-                            auto tmp39 = at::vec::VecMask<int32_t,1>(tmp36 >= tmp38);
-                            auto tmp40 = decltype(tmp36)::blendv(tmp38, tmp36, tmp39.template cast<int32_t,1>());
-                            auto tmp41 = 128256L;
-                            auto tmp42 = c10::convert<int64_t>(tmp41);
-                            auto tmp43 = at::vec::convert<int64_t,2,int32_t,1>(tmp40);
-                            auto tmp44 = at::vec::VectorizedN<int64_t,2>(tmp42);
-                            auto tmp45 = tmp43 + tmp44;
-                            auto tmp46 = at::vec::VecMask<int64_t,2>(tmp43 < tmp5);
-                            auto tmp47 = decltype(tmp45)::blendv(tmp43, tmp45, tmp46.template cast<int64_t,2>());
-                            auto tmp48 =
+                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp1 = tmp2.log();
+                            auto tmp3 = tmp0 + tmp1;
+                            auto tmp5 = static_cast<int64_t>(-100);
+                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
+                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp4 != tmp6);
+                            auto tmp8 = (tmp4);
+                            auto tmp9 = at::vec::VecMask<int64_t,2>(tmp8 != tmp6);
+                            auto tmp10 = static_cast<int64_t>(0);
+                            auto tmp11 = at::vec::VectorizedN<int64_t,2>(tmp10);
+                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp8 >= tmp11);
+                            auto tmp13 = static_cast<int64_t>(128256);
+                            auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
+                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp8 < tmp14);
+                            auto tmp16 = tmp12.template cast<int32_t,1>();
+                            auto tmp17 = tmp15.template cast<int32_t,1>();
+                            auto tmp18 = tmp16 & tmp17;
+                            auto tmp19 = tmp9.template cast<int32_t,1>();
+                            auto tmp20 = tmp18.template cast<int32_t,1>();
+                            auto tmp21 = tmp19 & tmp20;
+                            auto tmp22 = at::vec::convert<int32_t,1,int64_t,2>(tmp8);
+                            auto tmp23 = static_cast<int32_t>(-1);
+                            auto tmp24 = at::vec::Vectorized<int32_t>(tmp23);
+                            auto tmp25 = decltype(tmp22)::blendv(tmp24, tmp22, tmp21.template cast<int32_t,1>());
+                            auto tmp26 = static_cast<int32_t>(0);
+                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
+                            auto tmp28 = at::vec::VecMask<int32_t,1>(tmp25 >= tmp27);
+                            auto tmp29 = decltype(tmp25)::blendv(tmp27, tmp25, tmp28.template cast<int32_t,1>());
+                            auto tmp30 = 128256L;
+                            auto tmp31 = c10::convert<int64_t>(tmp30);
+                            auto tmp32 = at::vec::convert<int64_t,2,int32_t,1>(tmp29);
+                            auto tmp33 = at::vec::VectorizedN<int64_t,2>(tmp31);
+                            auto tmp34 = tmp32 + tmp33;
+                            auto tmp35 = at::vec::VecMask<int64_t,2>(tmp32 < tmp11);
+                            auto tmp36 = decltype(tmp34)::blendv(tmp32, tmp34, tmp35.template cast<int64_t,2>());
+                            auto tmp37 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp47.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp36.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp49 =
+                            auto tmp38 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp48[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp37[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp50 = at::vec::convert<float>(tmp49);
-                            auto tmp51 = -std::numeric_limits<float>::infinity();
-                            auto tmp52 = at::vec::Vectorized<float>(tmp51);
-                            auto tmp53 = decltype(tmp50)::blendv(tmp52, tmp50, tmp39.template cast<float,1>());
-                            auto tmp54 = static_cast<float>(0.0);
-                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
-                            auto tmp56 = decltype(tmp53)::blendv(tmp55, tmp53, tmp22.template cast<float,1>());
-                            auto tmp57 = decltype(tmp21)::blendv(tmp55, tmp21, tmp22.template cast<float,1>());
-                            auto tmp58 = at::vec::VecMask<float,1>(tmp57 == tmp57);
-                            auto tmp59 = tmp57.abs();
-                            auto tmp60 = std::numeric_limits<float>::infinity();
-                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
-                            auto tmp62 = at::vec::VecMask<float,1>(tmp59 != tmp61);
-                            auto tmp63 = tmp58.template cast<int32_t,1>();
-                            auto tmp64 = tmp62.template cast<int32_t,1>();
-                            auto tmp65 = tmp63 & tmp64;
-                            auto tmp66 = ~tmp65;
-                            auto tmp67 = at::vec::VecMask<float,1>(tmp57 == tmp56);
-                            auto tmp68 = tmp66.template cast<int32_t,1>();
-                            auto tmp69 = tmp67.template cast<int32_t,1>();
-                            auto tmp70 = tmp68 & tmp69;
-                            auto tmp71 = at::vec::VecMask<float,1>(tmp57 >= tmp56);
-                            auto tmp72 = decltype(tmp57)::blendv(tmp56, tmp57, tmp71.template cast<float,1>());
-                            auto tmp73 = decltype(tmp56)::blendv(tmp57, tmp56, tmp71.template cast<float,1>());
-                            auto tmp74 = tmp73 - tmp72;
-                            auto tmp75 = tmp74.exp();
-                            auto tmp76 = tmp75.log1p();
-                            auto tmp77 = tmp72 + tmp76;
-                            auto tmp78 = decltype(tmp57)::blendv(tmp77, tmp57, tmp70.template cast<float,1>());
-                            auto tmp79 = decltype(tmp78)::blendv(tmp21, tmp78, tmp22.template cast<float,1>());
-                            auto tmp80 = tmp22.to<float,1>();
-                            auto tmp81 = static_cast<float>(1.0);
-                            auto tmp82 = at::vec::Vectorized<float>(tmp81);
-                            auto tmp83 = tmp80 * tmp82;
-                            auto tmp84 = tmp57 - tmp56;
-                            auto tmp85 = static_cast<float>(20.0);
-                            auto tmp86 = at::vec::Vectorized<float>(tmp85);
-                            auto tmp87 = at::vec::VecMask<float,1>(tmp84 > tmp86);
-                            auto tmp88 = tmp84.exp();
-                            auto tmp89 = tmp88.log1p();
-                            auto tmp90 = decltype(tmp84)::blendv(tmp89, tmp84, tmp87.template cast<float,1>());
-                            auto tmp91 = tmp83 * tmp90;
-                            auto tmp92 = decltype(tmp91)::blendv(tmp55, tmp91, tmp22.template cast<float,1>());
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp17;
-                            tmp21.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp22.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp56.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp79.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp92;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp80;
+                            auto tmp39 = at::vec::convert<float>(tmp38);
+                            auto tmp40 = -std::numeric_limits<float>::infinity();
+                            auto tmp41 = at::vec::Vectorized<float>(tmp40);
+                            auto tmp42 = decltype(tmp39)::blendv(tmp41, tmp39, tmp28.template cast<float,1>());
+                            auto tmp43 = static_cast<float>(0.0);
+                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
+                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp7.template cast<float,1>());
+                            auto tmp46 = decltype(tmp3)::blendv(tmp44, tmp3, tmp7.template cast<float,1>());
+                            auto tmp47 = at::vec::VecMask<float,1>(tmp46 == tmp46);
+                            auto tmp48 = tmp46.abs();
+                            auto tmp49 = std::numeric_limits<float>::infinity();
+                            auto tmp50 = at::vec::Vectorized<float>(tmp49);
+                            auto tmp51 = at::vec::VecMask<float,1>(tmp48 != tmp50);
+                            auto tmp52 = tmp47.template cast<int32_t,1>();
+                            auto tmp53 = tmp51.template cast<int32_t,1>();
+                            auto tmp54 = tmp52 & tmp53;
+                            auto tmp55 = ~tmp54;
+                            auto tmp56 = at::vec::VecMask<float,1>(tmp46 == tmp45);
+                            auto tmp57 = tmp55.template cast<int32_t,1>();
+                            auto tmp58 = tmp56.template cast<int32_t,1>();
+                            auto tmp59 = tmp57 & tmp58;
+                            auto tmp60 = at::vec::VecMask<float,1>(tmp46 >= tmp45);
+                            auto tmp61 = decltype(tmp46)::blendv(tmp45, tmp46, tmp60.template cast<float,1>());
+                            auto tmp62 = decltype(tmp45)::blendv(tmp46, tmp45, tmp60.template cast<float,1>());
+                            auto tmp63 = tmp62 - tmp61;
+                            auto tmp64 = tmp63.exp();
+                            auto tmp65 = tmp64.log1p();
+                            auto tmp66 = tmp61 + tmp65;
+                            auto tmp67 = decltype(tmp46)::blendv(tmp66, tmp46, tmp59.template cast<float,1>());
+                            auto tmp68 = decltype(tmp67)::blendv(tmp3, tmp67, tmp7.template cast<float,1>());
+                            auto tmp69 = tmp7.to<float,1>();
+                            auto tmp70 = static_cast<float>(1.0);
+                            auto tmp71 = at::vec::Vectorized<float>(tmp70);
+                            auto tmp72 = tmp69 * tmp71;
+                            auto tmp73 = tmp46 - tmp45;
+                            auto tmp74 = static_cast<float>(20.0);
+                            auto tmp75 = at::vec::Vectorized<float>(tmp74);
+                            auto tmp76 = at::vec::VecMask<float,1>(tmp73 > tmp75);
+                            auto tmp77 = tmp73.exp();
+                            auto tmp78 = tmp77.log1p();
+                            auto tmp79 = decltype(tmp73)::blendv(tmp78, tmp73, tmp76.template cast<float,1>());
+                            auto tmp80 = tmp72 * tmp79;
+                            auto tmp81 = decltype(tmp80)::blendv(tmp44, tmp80, tmp7.template cast<float,1>());
+                            auto tmp82 = at::vec::VecMask<int64_t,2>(tmp4 == tmp6);
+                            auto tmp83 = at::vec::VecMask<int64_t,2>(tmp4 >= tmp11);
+                            auto tmp84 = at::vec::VecMask<int64_t,2>(tmp4 < tmp14);
+                            auto tmp85 = tmp83.template cast<int32_t,1>();
+                            auto tmp86 = tmp84.template cast<int32_t,1>();
+                            auto tmp87 = tmp85 & tmp86;
+                            auto tmp88 = tmp82.template cast<int32_t,1>();
+                            auto tmp89 = tmp87.template cast<int32_t,1>();
+                            auto tmp90 = tmp88 | tmp89;
+                            auto tmp91 = ~tmp90;
+                            auto tmp92 = tmp91.template cast<float,1>();
+                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp7.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp45.store(out_ptr3 + static_cast<int64_t>(x0));
+                            tmp68.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local + tmp81;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp69;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local | tmp92;
                         }
                     }
                 }
@@ -323,11 +323,11 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc0_vec = tmp_acc0_vec | tmp_acc0_vec_arr[tid];
+                tmp_acc0_vec = tmp_acc0_vec + tmp_acc0_vec_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc0 = tmp_acc0 || tmp_acc0_arr[tid];
+                tmp_acc0 = tmp_acc0 + tmp_acc0_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
@@ -339,24 +339,24 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc2_vec = tmp_acc2_vec + tmp_acc2_vec_arr[tid];
+                tmp_acc2_vec = tmp_acc2_vec | tmp_acc2_vec_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
+                tmp_acc2 = tmp_acc2 || tmp_acc2_arr[tid];
             }
-            tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec);
+            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
-            tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
-            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            tmp_acc2 = tmp_acc2 || !tmp_acc2_vec.all_zero();
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
                 (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
@@ -365,8 +365,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
             }

@@ -3,25 +3,25 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf4 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf5 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, buf5, 258048, 2048)
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf5, buf8, 4096, 63)
-    del buf5
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf9 = buf6; del buf6  # reuse
-    triton_per_fused_ce_fwd_2.run(buf9, buf3, buf4, 4096, 63)
-    del buf3
-    del buf4
+    buf0 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, buf2, 258048, 2048)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf2, buf5, 4096, 63)
+    del buf2
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf6 = buf3; del buf3  # reuse
+    triton_per_fused_ce_fwd_2.run(buf6, buf0, buf1, 4096, 63)
+    del buf0
+    del buf1
     buf10 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf12 = empty_strided_cpu((), (), torch.float32)
     buf13 = empty_strided_cpu((), (), torch.float32)
     buf14 = buf12; del buf12  # reuse
-    triton_red_fused_ce_fwd_3.run(buf14, primals_2, primals_1, buf9, buf8, buf10, buf11, buf13, 1, 4096)
-    return (buf14, primals_1, primals_2, buf9, buf10, buf11, buf13, )
+    triton_red_fused_ce_fwd_3.run(buf14, primals_2, primals_1, buf6, buf5, buf10, buf11, buf13, 1, 4096)
+    return (buf14, primals_1, primals_2, buf6, buf10, buf11, buf13, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32

@@ -6,22 +6,22 @@ def call(args):
     buf0 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     extern_kernels.mm(primals_2, reinterpret_tensor(primals_1, (4096, 128256), (1, 4096), 0), out=buf0)
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
-    buf4 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf5 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(buf0, primals_3, buf4, buf5, 258048, 2048)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf4, buf5, buf6, buf7, 4096, 63)
-    del buf4
-    del buf5
-    buf8 = buf6; del buf6  # reuse
+    buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(buf0, primals_3, buf1, buf2, 258048, 2048)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf1, buf2, buf3, buf4, 4096, 63)
+    del buf1
+    del buf2
+    buf5 = buf3; del buf3  # reuse
     buf9 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf10 = empty_strided_cpu((), (), torch.float32)
     buf12 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf11 = empty_strided_cpu((), (), torch.float32)
     buf13 = buf10; del buf10  # reuse
-    triton_red_fused_ce_fwd_2.run(buf8, buf13, buf7, primals_3, buf0, buf9, buf12, buf11, 1, 4096)
-    return (buf13, primals_2, primals_3, buf0, buf8, buf9, buf11, buf12, primals_1, )
+    triton_red_fused_ce_fwd_2.run(buf5, buf13, buf4, primals_3, buf0, buf9, buf12, buf11, 1, 4096)
+    return (buf13, primals_2, primals_3, buf0, buf5, buf9, buf11, buf12, primals_1, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32

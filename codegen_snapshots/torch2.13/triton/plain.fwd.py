@@ -3,22 +3,22 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf4 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf3, buf4, 258048, 2048)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, buf6, 4096, 63)
-    del buf3
-    del buf4
-    buf7 = buf5; del buf5  # reuse
+    buf0 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, 258048, 2048)
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf0, buf1, buf2, buf3, 4096, 63)
+    del buf0
+    del buf1
+    buf4 = buf2; del buf2  # reuse
     buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf10 = empty_strided_cpu((), (), torch.float32)
     buf12 = buf9; del buf9  # reuse
-    triton_red_fused_ce_fwd_2.run(buf7, buf12, buf6, primals_2, primals_1, buf8, buf11, buf10, 1, 4096)
-    return (buf12, primals_1, primals_2, buf7, buf8, buf10, buf11, )
+    triton_red_fused_ce_fwd_2.run(buf4, buf12, buf3, primals_2, primals_1, buf8, buf11, buf10, 1, 4096)
+    return (buf12, primals_1, primals_2, buf4, buf8, buf10, buf11, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
