@@ -211,7 +211,7 @@ def pin_launch(box, config: dict, persistent: bool | None = None,
 # xindex // V. Unless its block provably divides rows x V (never with a symbolic row count),
 # every element is then masked by the total, and a thread's 8 elements no longer share their
 # per-row loads: ptxas merges identical loads, but not predicated ones (33 instead of 18
-# instructions per element, NOTES run 16). ``config.triton.prefer_nd_tiling`` tiles by rows
+# instructions per element, NOTES runs 16-17). ``config.triton.prefer_nd_tiling`` tiles by rows
 # and columns (per-row loads of shape [YBLOCK, 1], one row mask per row), but it is global:
 # it is set here only while Inductor picks the tiling of a kernel computing one of our ops.
 

@@ -213,6 +213,20 @@ def test_hardware_max_is_the_chunk_kernels_only():
     assert "max2(" in user and "tl.max(" not in user
 
 
+def test_row_column_tiling_is_the_backward_kernels_only():
+    """The backward kernel is tiled by rows and columns; a user's pointwise kernel over a
+    (rows, V) tensor, compiled in the same process, keeps Inductor's flat tiling."""
+    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.zeros(8, dtype=torch.long)
+    _, bwd = _compat.codegen_only(torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)),
+                                  x, t, triton_on_cpu_tensors=True)
+    assert any("ce_bwd" in n and "yindex" in src for n, src in _codegen_kernels(bwd).items())
+    r = torch.empty(8)  # a per-row factor: the pattern our backward has
+    user, = _compat.codegen_only(torch.compile(lambda x, r: x.float() * r[:, None]),
+                                 x.detach(), r, triton_on_cpu_tensors=True)
+    assert "xindex // 5000" in user and "yindex" not in user, user
+
+
 # --- 9. numerics of the generated Triton code against float64 -------------------------------
 
 @pytest.mark.parametrize("name", TRITON_CASES)
