@@ -1,0 +1,70 @@
+"""Few rows, where a step is host-bound: ours and stock torch.compile measured in alternation
+(rounds of do_bench medians, so that a drift of the machine hits both alike), with the time
+per step the host spends (wall clock, no synchronization in the loop) and the GPU time of
+each contender's kernels (torch.profiler).
+
+    python benchmarks/few_rows.py 256 128256 [--rounds 7]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+from triton.testing import do_bench
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_ce import benchmark_data, ours, stock  # noqa: E402
+from kernel_times import kernel_times  # noqa: E402
+
+
+def host_ms(step, xg, iters: int = 200) -> float:
+    """Wall-clock ms per step while the host only enqueues (the GPU keeps up when host-bound)."""
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(iters):
+        step()
+        xg.grad = None
+    elapsed = time.perf_counter() - start
+    torch.cuda.synchronize()
+    return elapsed / iters * 1e3
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("rows", type=int)
+    p.add_argument("vocab", type=int)
+    p.add_argument("--rounds", type=int, default=7)
+    args = p.parse_args()
+    x, t = benchmark_data(args.rows, args.vocab)
+    fns = {"ours": torch.compile(ours), "stock": torch.compile(stock)}
+    xs = {}
+    for name, fn in fns.items():
+        xs[name] = x.clone().requires_grad_()
+        for _ in range(3):
+            fn(xs[name], t).backward()
+    results = {name: [] for name in fns}
+    hosts = {name: [] for name in fns}
+    for _ in range(args.rounds):
+        for name, fn in fns.items():
+            xg = xs[name]
+            step = lambda: fn(xg, t).backward()  # noqa: E731
+            results[name].append(do_bench(step, warmup=25, rep=200, grad_to_none=[xg],
+                                          return_mode="median"))
+            hosts[name].append(host_ms(step, xg))
+    print(f"{args.rows}x{args.vocab} bf16, fwd+bwd ms per round (do_bench medians), "
+          f"{args.rounds} rounds in alternation")
+    for name in fns:
+        gpu = sum(kernel_times(fns[name], x, t, dynamic=False, iters=20).values())
+        print(f"{name:6s} rounds {[round(v, 3) for v in results[name]]} median "
+              f"{statistics.median(results[name]):.3f}; host enqueue "
+              f"{statistics.median(hosts[name]):.3f} ms/step; its kernels' GPU time "
+              f"{gpu:.3f} ms/step")
+
+
+if __name__ == "__main__":
+    main()
