@@ -1,7 +1,8 @@
 """What the NaN-propagating max costs our forward: the same compiled forward timed with
 Inductor's ``triton_helpers.max2`` as shipped (NaN-propagating: compare, NaN test, select per
-element) and replaced by ``tl.max`` (hardware max, one instruction; it drops NaNs, so this
-is a probe, never what the library runs).
+element) and replaced by ``tl.max`` (hardware max, one instruction). This measured run 8
+(benchmarks/NOTES.md). Since run 15 the chunk kernel emits ``tl.max`` itself (a nan still
+reaches the loss through the sum of exps), so the patch now changes only the combine kernel.
 
     python benchmarks/probe_max.py 16384 128256
 """

@@ -132,6 +132,18 @@ class _PinnedChoices:
         return kernel_kwargs
 
 
+def _replace_once(owner, name: str, wrap, method: bool = False) -> None:
+    """Replace ``owner.name`` (a classmethod if ``method``) by ``wrap(original)``, marked so
+    that a second call leaves it alone."""
+    original = getattr(owner, name)
+    original = original.__func__ if method else original
+    if getattr(original, "_inductor_ce", False):
+        return
+    replacement = wrap(original)
+    replacement._inductor_ce = True
+    setattr(owner, name, classmethod(replacement) if method else replacement)
+
+
 if PIN_AVAILABLE:
     class _PlainMaxConfig(FixedTritonConfig):
         """A fixed configuration whose kernel's max reductions use Triton's ``tl.max``."""
@@ -146,18 +158,15 @@ def _plain_max_reductions() -> None:
     and a NaN logit makes that sum NaN)."""
     from torch._inductor.codegen import triton as triton_codegen
 
-    original = triton_codegen.get_triton_reduction_function
-    if getattr(original, "_inductor_ce", False):
-        return
+    def wrap(original):
+        def get_triton_reduction_function(reduction_type):
+            if reduction_type == "max" and isinstance(getattr(V.kernel, "fixed_config", None),
+                                                      _PlainMaxConfig):
+                return "tl.max"
+            return original(reduction_type)
+        return get_triton_reduction_function
 
-    def get_triton_reduction_function(reduction_type):
-        if reduction_type == "max" and isinstance(getattr(V.kernel, "fixed_config", None),
-                                                  _PlainMaxConfig):
-            return "tl.max"
-        return original(reduction_type)
-
-    get_triton_reduction_function._inductor_ce = True
-    triton_codegen.get_triton_reduction_function = get_triton_reduction_function
+    _replace_once(triton_codegen, "get_triton_reduction_function", wrap)
 
 
 def _scalar_x_in_block_shapes() -> None:
@@ -170,19 +179,18 @@ def _scalar_x_in_block_shapes() -> None:
     from torch._inductor.codegen.triton import TritonSymbols
     from torch.utils._sympy.symbol import SymT, symbol_is_type
 
-    original = TritonSymbols.get_block_shape.__func__
-    if getattr(original, "_inductor_ce", False) or "tensor_dim is None" in inspect.getsource(
-            original):
+    if "tensor_dim is None" in inspect.getsource(TritonSymbols.get_block_shape):
         return
 
-    def get_block_shape(cls, expr):
-        if getattr(V.kernel, "no_x_dim", False):
-            xs = {s: 0 for s in expr.free_symbols if symbol_is_type(s, SymT.XBLOCK)}
-            expr = expr.subs(xs) if xs else expr
-        return original(cls, expr)
+    def wrap(original):
+        def get_block_shape(cls, expr):
+            if getattr(V.kernel, "no_x_dim", False):
+                xs = {s: 0 for s in expr.free_symbols if symbol_is_type(s, SymT.XBLOCK)}
+                expr = expr.subs(xs) if xs else expr
+            return original(cls, expr)
+        return get_block_shape
 
-    get_block_shape._inductor_ce = True
-    TritonSymbols.get_block_shape = classmethod(get_block_shape)
+    _replace_once(TritonSymbols, "get_block_shape", wrap, method=True)
 
 
 def pin_launch(box, config: dict, persistent: bool | None = None,
@@ -231,23 +239,24 @@ def tile_rows_and_columns(op) -> bool:
     dimension per range. Returns False, changing nothing, where the torch build lacks it."""
     try:
         from torch._inductor.codegen.simd import SIMDScheduling
-        original = SIMDScheduling.get_tiling_and_scores.__func__
+        SIMDScheduling.get_tiling_and_scores  # noqa: B018 - present in 2.11-2.13
         from torch._inductor import config as inductor_config
-        inductor_config.triton.prefer_nd_tiling  # noqa: B018 - present in 2.11-2.13
+        inductor_config.triton.prefer_nd_tiling  # noqa: B018
     except (ImportError, AttributeError):  # pragma: no cover - depends on the torch build
         return False
     _ND_OPS.add(op)
-    if getattr(original, "_inductor_ce", False):
-        return True
 
-    def get_tiling_and_scores(cls, node_schedule, numel, reduction_numel=1, *args, **kwargs):
-        if reduction_numel == 1 and _tiles_an_nd_op(node_schedule):
-            with inductor_config.patch({"triton.prefer_nd_tiling": True}):
-                return original(cls, node_schedule, numel, reduction_numel, *args, **kwargs)
-        return original(cls, node_schedule, numel, reduction_numel, *args, **kwargs)
+    def wrap(original):
+        def get_tiling_and_scores(cls, node_schedule, numel, reduction_numel=1, *args,
+                                  **kwargs):
+            if reduction_numel == 1 and _tiles_an_nd_op(node_schedule):
+                with inductor_config.patch({"triton.prefer_nd_tiling": True}):
+                    return original(cls, node_schedule, numel, reduction_numel, *args,
+                                    **kwargs)
+            return original(cls, node_schedule, numel, reduction_numel, *args, **kwargs)
+        return get_tiling_and_scores
 
-    get_tiling_and_scores._inductor_ce = True
-    SIMDScheduling.get_tiling_and_scores = classmethod(get_tiling_and_scores)
+    _replace_once(SIMDScheduling, "get_tiling_and_scores", wrap, method=True)
     return True
 
 

@@ -166,6 +166,16 @@ def test_dynamic_rows_compile_once_vocabulary_specialized(cases):
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
 
 
+def _ce_code_8x5000():
+    """(x, forward code, backward code) of ours on bf16[8, 5000], CPU Triton, nothing run."""
+    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.zeros(8, dtype=torch.long)
+    fwd, bwd = _compat.codegen_only(
+        torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)), x, t,
+        triton_on_cpu_tensors=True)
+    return x, fwd, bwd
+
+
 def test_fixed_launch_keeps_the_users_inductor_choices():
     """The chunk kernel's fixed launch goes through Inductor's choices handler: a handler the
     user installed is wrapped, not replaced (it still sees every kernel), and its own kernel
@@ -180,11 +190,8 @@ def test_fixed_launch_keeps_the_users_inductor_choices():
             seen.append(tuple(n.get_name() for n in features.scheduler_nodes()))
             return {**kernel_kwargs, "min_elem_per_thread": 4}  # any visible kwarg
 
-    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
-    t = torch.zeros(8, dtype=torch.long)
     with V.set_choices_handler(Recording()):
-        fwd, _ = _compat.codegen_only(torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)),
-                                      x, t, triton_on_cpu_tensors=True)
+        _, fwd, _ = _ce_code_8x5000()
         assert isinstance(V.choices, _compat._PinnedChoices)
         assert isinstance(V.choices._inner, Recording)
     assert len(seen) >= 3, seen  # every forward and backward kernel went through the user's
@@ -198,10 +205,7 @@ def test_hardware_max_is_the_chunk_kernels_only():
     """The chunk kernel's max is Triton's tl.max (one instruction); every other max reduction,
     ours (the combine) or a user's compiled in the same process, keeps Inductor's
     NaN-propagating max2."""
-    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
-    t = torch.zeros(8, dtype=torch.long)
-    fwd, _ = _compat.codegen_only(torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)),
-                                  x, t, triton_on_cpu_tensors=True)
+    x, fwd, _ = _ce_code_8x5000()
     kernels = _codegen_kernels(fwd)
     with_max = {n: "tl.max(" in src for n, src in kernels.items()
                 if "tl.max(" in src or "max2(" in src}
@@ -216,10 +220,7 @@ def test_hardware_max_is_the_chunk_kernels_only():
 def test_row_column_tiling_is_the_backward_kernels_only():
     """The backward kernel is tiled by rows and columns; a user's pointwise kernel over a
     (rows, V) tensor, compiled in the same process, keeps Inductor's flat tiling."""
-    x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
-    t = torch.zeros(8, dtype=torch.long)
-    _, bwd = _compat.codegen_only(torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)),
-                                  x, t, triton_on_cpu_tensors=True)
+    x, _, bwd = _ce_code_8x5000()
     assert any("ce_bwd" in n and "yindex" in src for n, src in _codegen_kernels(bwd).items())
     r = torch.empty(8)  # a per-row factor: the pattern our backward has
     user, = _compat.codegen_only(torch.compile(lambda x, r: x.float() * r[:, None]),
