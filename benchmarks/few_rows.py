@@ -3,12 +3,18 @@
 per step the host spends (wall clock, no synchronization in the loop) and the GPU time of
 each contender's kernels (torch.profiler).
 
-    python benchmarks/few_rows.py 256 128256 [--rounds 7]
+    python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12]
+
+With --profile N it also prints, per contender, the N functions where the host spends most
+of its own time (cProfile over 500 steps, microseconds per step): where a host-bound step
+differs.
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import statistics
 import sys
 import time
@@ -34,11 +40,31 @@ def host_ms(step, xg, iters: int = 200) -> float:
     return elapsed / iters * 1e3
 
 
+def host_profile(step, xg, top: int, steps: int = 500) -> None:
+    """The ``top`` functions by own host time, in microseconds per step."""
+    torch.cuda.synchronize()
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(steps):
+        step()
+        xg.grad = None
+    prof.disable()
+    torch.cuda.synchronize()
+    stats = pstats.Stats(prof).stats  # (file, line, name) -> (calls, ncalls, tottime, cumtime, _)
+    rows = sorted(stats.items(), key=lambda kv: -kv[1][2])[:top]
+    total = sum(v[2] for v in stats.values())
+    print(f"  host time under cProfile {total / steps * 1e6:.1f} us/step; own time per step:")
+    for (file, line, name), (_, ncalls, tottime, _, _) in rows:
+        where = f"{os.path.basename(file)}:{line}({name})" if line else name
+        print(f"    {tottime / steps * 1e6:7.2f} us  {ncalls / steps:4.1f} calls  {where[:90]}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("rows", type=int)
     p.add_argument("vocab", type=int)
     p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--profile", type=int, default=0, metavar="N")
     args = p.parse_args()
     x, t = benchmark_data(args.rows, args.vocab)
     fns = {"ours": torch.compile(ours), "stock": torch.compile(stock)}
@@ -64,6 +90,10 @@ def main():
               f"{statistics.median(results[name]):.3f}; host enqueue "
               f"{statistics.median(hosts[name]):.3f} ms/step; its kernels' GPU time "
               f"{gpu:.3f} ms/step")
+    for name, fn in fns.items():
+        if args.profile:
+            print(f"{name}:")
+            host_profile(lambda: fn(xs[name], t).backward(), xs[name], args.profile)  # noqa: B023
 
 
 if __name__ == "__main__":

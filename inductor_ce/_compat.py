@@ -11,6 +11,7 @@ import os
 import warnings
 import weakref
 
+import sympy
 import torch
 
 MISSING: list[str] = []
@@ -19,6 +20,7 @@ try:  # --- lowering API -------------------------------------------------------
     from torch._inductor import ir
     from torch._inductor.virtualized import V, ops  # noqa: F401  (ops: used by lowering.py)
     from torch._inductor.lowering import register_lowering
+    from torch._inductor.utils import sympy_product
     from torch._inductor.custom_graph_pass import CustomGraphPass
 
     for _name in ("Pointwise", "Reduction", "TensorBox", "ReductionHint", "is_triton"):
@@ -78,14 +80,15 @@ def is_triton(device: torch.device) -> bool:
     return ir.is_triton(device)
 
 
-def reduction(device, inner_fn, ranges, reduction_ranges, reduction_type: str):
-    """A realized float32 reduction over ``reduction_ranges`` for every index of ``ranges``.
+def reduction(device, inner_fn, ranges, reduction_ranges, reduction_type: str, dtype=F32):
+    """A realized reduction (float32 unless told) over ``reduction_ranges`` for every index
+    of ``ranges``.
 
     Constructed directly rather than through ``Reduction.create``: create() may split a
     reduction into layers or unroll it, and a split would re-read the logits."""
-    node = ir.Reduction(device=device, dtype=F32, inner_fn=inner_fn, ranges=list(ranges),
+    node = ir.Reduction(device=device, dtype=dtype, inner_fn=inner_fn, ranges=list(ranges),
                         reduction_ranges=list(reduction_ranges),
-                        reduction_type=reduction_type, src_dtype=F32,
+                        reduction_type=reduction_type, src_dtype=dtype,
                         reduction_hint=ir.ReductionHint.INNER)
     box = ir.TensorBox.create(node)
     box.realize()
@@ -263,6 +266,28 @@ def tile_rows_and_columns(op) -> bool:
 def pointwise(device, dtype, inner_fn, ranges):
     return ir.Pointwise.create(device=device, dtype=dtype, inner_fn=inner_fn,
                                ranges=list(ranges))
+
+
+def device_assert(device, cond_fn, ranges, msg: str) -> None:
+    """Assert ``cond_fn(index)`` on the device for every index of ``ranges`` (Triton's
+    ``tl.device_assert``, C++'s throw), as Inductor's own ``_assert_async`` lowering does: a
+    node whose only effect is the assertion, which the scheduler keeps (it has a side effect)
+    and fuses like any pointwise node over ``ranges``.
+
+    Inductor emits the assert unmasked, and the lanes of a Triton program past the end of
+    ``ranges`` load nothing (their values are undefined): the condition holds by definition
+    there, as in Inductor's own bounds checks (``cond | ~mask``)."""
+    strides = ir.FlexibleLayout.contiguous_strides(ranges)
+    numel = sympy_product(ranges)
+
+    def inner_fn(index):
+        flat = sum((i * s for i, s in zip(index, strides)), sympy.Integer(0))
+        outside = ops.ge(ops.index_expr(flat, torch.int64), ops.index_expr(numel, torch.int64))
+        return ops.device_assert_async(ops.logical_or(outside, cond_fn(index)), msg)
+
+    node = ir.Pointwise.create(device=device, dtype=torch.bool, inner_fn=inner_fn,
+                               ranges=list(ranges))
+    node.realize()
 
 
 def register(op, fn) -> None:

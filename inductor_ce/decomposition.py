@@ -72,9 +72,21 @@ def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index:
     return lse_nt, z_t, sum_wz
 
 
+TARGET_RANGE_MSG = ("inductor_ce.cross_entropy: target out of range: every target must be "
+                    "in [0, V) or equal to ignore_index")
+
+
+def check_target_range(target: Tensor, ignore_index: int, num_classes: int) -> None:
+    """A device-side assert: no host synchronization on CUDA (it fails at the next sync)."""
+    ok = (target == ignore_index) | ((target >= 0) & (target < num_classes))
+    torch._assert_async(ok.all(), TARGET_RANGE_MSG)
+
+
 def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
            softcap: Optional[float], smooth: bool):
-    """Per-row (lse_nt, z_t, sum_wz) in float32, shape ``x.shape[:-1]``."""
+    """Per-row (lse_nt, z_t, sum_wz) in float32, shape ``x.shape[:-1]``; every target must
+    be in [0, V) or equal to ignore_index (asserted on the device)."""
+    check_target_range(target, ignore_index, x.shape[-1])
     if x.dim() <= 1:
         return _fwd_rows(x, target, weight, ignore_index, softcap, smooth)
     # Chunk along dim 0 to bound the float32 temporaries (no copy of the logits: slicing

@@ -40,6 +40,7 @@ import torch
 
 from . import _compat, _log
 from ._compat import F32, ops
+from .decomposition import TARGET_RANGE_MSG
 
 # Chunk length of the two-level forward and the warps of its kernel. The chunk must stay a
 # persistent reduction (in registers, one load): a loop over the chunk would re-read it for
@@ -78,14 +79,38 @@ def _exp(v):
 
 def _target_column(t_load, ignore_index, vocab):
     """The row's target column as int32, -1 when it has none (ignore_index; also a value
-    outside [0, V), which cross_entropy rejects before it gets here). Computed once per row;
-    an int32 compare with the column costs one instruction per element, int64 more."""
+    outside [0, V), which _check_targets asserts against). Computed once per row; an int32
+    compare with the column costs one instruction per element, int64 more."""
     t64 = ops.to_dtype(t_load, torch.int64)
-    valid = ops.logical_and(
-        ops.ne(t64, ops.constant(ignore_index, torch.int64)),
-        ops.logical_and(ops.ge(t64, ops.constant(0, torch.int64)),
-                        ops.lt(t64, ops.index_expr(vocab, torch.int64))))
+    valid = ops.logical_and(ops.ne(t64, ops.constant(ignore_index, torch.int64)),
+                            _in_vocab(t64, vocab))
     return ops.where(valid, ops.to_dtype(t64, torch.int32), ops.constant(-1, torch.int32))
+
+
+def _in_vocab(t64, vocab):
+    return ops.logical_and(ops.ge(t64, ops.constant(0, torch.int64)),
+                           ops.lt(t64, ops.index_expr(vocab, torch.int64)))
+
+
+def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
+    """The op's contract: every target is in [0, V) or equal to ignore_index, asserted on the
+    device (no host sync). On Triton a per-row assert, which fuses into the kernel over the
+    rows that combines their statistics (no launch of its own; run 22). The C++ backend
+    throws, and a throw inside an OpenMP loop over the rows would terminate the process:
+    there it is an `any` over all rows, asserted once outside any loop, as in Inductor's
+    lowering of `torch._assert_async(ok.all())`."""
+    def ok(row):
+        t64 = ops.to_dtype(t_at(row), torch.int64)
+        return ops.logical_or(ops.eq(t64, ops.constant(ignore_index, torch.int64)),
+                              _in_vocab(t64, vocab))
+
+    if on_triton:
+        _compat.device_assert(device, ok, rows, TARGET_RANGE_MSG)
+        return
+    bad = _compat.reduction(device, lambda i, r: ops.logical_not(ok(r)), [], rows, "any",
+                            dtype=torch.bool)
+    bad_at = _compat.loader(bad)
+    _compat.device_assert(device, lambda i: ops.logical_not(bad_at(i)), [], TARGET_RANGE_MSG)
 
 
 def _is_target(col, t_col):
@@ -116,6 +141,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
                   "C++ two-pass (max, then sum-exp)" if not on_triton else
                   "single pass" if single else f"two-level split, {n_chunks} chunks of {CHUNK}")
+
+    _check_targets(device, t_at, rows, ignore_index, vocab, on_triton)
 
     def element(index, rindex):
         """(z, [j == t], column, in_range or None); padded tail columns have z = -inf."""

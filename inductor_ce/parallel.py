@@ -42,7 +42,8 @@ import torch.distributed._functional_collectives as funcol
 from torch import Tensor
 
 from . import _math, ops
-from .functional import _check_options, _check_target_range, _check_tensors
+from .decomposition import check_target_range
+from .functional import _check_options, _check_tensors
 
 __all__ = ["vocab_parallel_cross_entropy"]
 
@@ -148,7 +149,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
                          f"{vocab_start + v_local}) is not inside [0, {num_classes})")
     _check_tensors(local_logits, target, None)
     _check_weight(weight, num_classes, local_logits.device)
-    _check_target_range(target, ignore_index, num_classes)
+    check_target_range(target, ignore_index, num_classes)
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
 

@@ -120,6 +120,32 @@ def case_nan_and_inf():
             "grad_err": _rel(xl.grad[finite], xr.grad[finite])}
 
 
+def case_target_out_of_range():
+    """The op asserts its targets in a kernel over the rows: a valid call passes (5 rows, so
+    a program of the rows' kernel has masked lanes), one bad target fails. The interpreter
+    skips device asserts unless its options say debug, as Inductor's GPU launches do."""
+    import dataclasses
+    from triton.runtime import interpreter
+    builder, options = interpreter.interpreter_builder, interpreter.interpreter_builder.options
+    builder.options = dataclasses.replace(options, debug=True)
+    try:
+        x, t = _data(5, seed=13)
+        t[0] = -100
+        torch._dynamo.reset()
+        f = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none"),
+                          fullgraph=True)
+        _, (fwd,) = run_and_get_code(f, x, t)
+        t[3] = V
+        try:
+            f(x, t)
+            raised = None
+        except Exception as e:
+            raised = f"{type(e).__name__}: {e}"
+    finally:
+        builder.options = options
+    return {"fwd": fwd, "raised": raised}
+
+
 def case_prologue():
     """A bf16 input upcast, a temperature and a user-written softcap, all fused."""
     x, t = _data(3, dtype=torch.bfloat16, seed=5)

@@ -27,7 +27,7 @@ from inductor_ce import _codegen, _compat, lowering
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
                 "dynamic", "lm_head"]
-EXTRA_CASES = ["column_prologue", "nan_and_inf"]  # numerics only
+EXTRA_CASES = ["column_prologue", "nan_and_inf", "target_out_of_range"]
 
 
 @pytest.fixture(scope="module")
@@ -251,6 +251,22 @@ def test_nan_logits_give_nan_rows_and_minus_inf_chunks_no_mass(cases):
     case = _case(cases, "nan_and_inf")
     assert case["loss_nans_match"] and case["grad_nans_match"]
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
+
+
+def test_target_range_is_asserted_in_the_rows_kernel(cases):
+    """The op's contract (every target in [0, V) or ignore_index) costs no launch: the
+    forward's kernels are the chunk kernel and one kernel over the rows, which also holds the
+    per-row assert; its lanes past the last row are exempt (they load no target)."""
+    case = _case(cases, "target_out_of_range")
+    assert case["raised"] and "target out of range" in case["raised"], case["raised"]
+    kernels = _codegen_kernels(case["fwd"])
+    asserting = [name for name, src in kernels.items() if "tl.device_assert" in src]
+    assert len(kernels) == 2 and len(asserting) == 1, list(kernels)
+    src = kernels[asserting[0]]
+    assert src.count("tl.device_assert") == 1 and "tl.store" in src
+    row = re.search(r"(tmp\d+) = \(x0\)\.to\(tl.int\d+\)", src)
+    rows = re.search(r"(tmp\d+) = tl.full\(\[1, 1\], 5, tl.int64\)", src)  # 5 rows
+    assert row and rows and f"= {row[1]} >= {rows[1]}\n" in src, src
 
 
 # --- 5. the C++ backend ----------------------------------------------------------------------

@@ -3,32 +3,31 @@ def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf1 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     assert_size_stride(primals_3, (128256, ), (1, ), 'input')
-    buf2 = buf0; del buf0  # reuse
-    buf3 = empty_strided_cpu((), (), torch.bool)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = buf2; del buf2  # reuse
+    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = empty_strided_cpu((), (), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf9 = empty_strided_cpu((), (), torch.float32)
-    buf4 = buf3; del buf3  # reuse
-    buf11 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf2, buf4, buf11, primals_1, primals_2, primals_3, buf1, buf6, buf7, buf10, buf9)
-    del buf1
-    del buf4
+    buf10 = buf7; del buf7  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, primals_3, buf3, buf0, buf5, buf6, buf9, buf8)
+    del buf0
+    del buf3
     del primals_3
-    return (buf11, primals_1, primals_2, buf2, buf6, buf7, buf9, buf10, )
+    return (buf10, primals_1, primals_2, buf4, buf5, buf6, buf8, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       bool* in_out_ptr1,
-                       float* in_out_ptr2,
+                       float* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        const float* in_ptr2,
                        float* out_ptr1,
+                       bool* out_ptr2,
                        bool* out_ptr3,
                        float* out_ptr4,
                        float* out_ptr5,
@@ -37,8 +36,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr2 = in_out_ptr1;
-    auto out_ptr6 = in_out_ptr2;
+    auto out_ptr6 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -201,54 +199,55 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp1 = tmp2.log();
                             auto tmp3 = tmp0 + tmp1;
-                            auto tmp5 = static_cast<int64_t>(-100);
-                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
-                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp4 == tmp6);
-                            auto tmp8 = static_cast<int64_t>(0);
-                            auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
-                            auto tmp10 = at::vec::VecMask<int64_t,2>(tmp4 >= tmp9);
-                            auto tmp11 = static_cast<int64_t>(128256);
-                            auto tmp12 = at::vec::VectorizedN<int64_t,2>(tmp11);
-                            auto tmp13 = at::vec::VecMask<int64_t,2>(tmp4 < tmp12);
-                            auto tmp14 = tmp10.template cast<int32_t,1>();
-                            auto tmp15 = tmp13.template cast<int32_t,1>();
-                            auto tmp16 = tmp14 & tmp15;
-                            auto tmp17 = tmp7.template cast<int32_t,1>();
-                            auto tmp18 = tmp16.template cast<int32_t,1>();
-                            auto tmp19 = tmp17 | tmp18;
-                            auto tmp20 = ~tmp19;
-                            auto tmp21 = tmp20.template cast<float,1>();
-                            auto tmp22 = at::vec::VecMask<int64_t,2>(tmp4 != tmp6);
-                            auto tmp23 = decltype(tmp4)::blendv(tmp9, tmp4, tmp22.template cast<int64_t,2>());
-                            auto tmp24 = 128256L;
-                            auto tmp25 = c10::convert<int64_t>(tmp24);
-                            auto tmp26 = at::vec::VectorizedN<int64_t,2>(tmp25);
-                            auto tmp27 = tmp23 + tmp26;
-                            auto tmp28 = at::vec::VecMask<int64_t,2>(tmp23 < tmp9);
-                            auto tmp29 = decltype(tmp27)::blendv(tmp23, tmp27, tmp28.template cast<int64_t,2>());
-                            auto tmp30 =
+                            auto tmp5 = (tmp4);
+                            auto tmp6 = static_cast<int64_t>(-100);
+                            auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp5 == tmp7);
+                            auto tmp9 = static_cast<int64_t>(0);
+                            auto tmp10 = at::vec::VectorizedN<int64_t,2>(tmp9);
+                            auto tmp11 = at::vec::VecMask<int64_t,2>(tmp5 >= tmp10);
+                            auto tmp12 = static_cast<int64_t>(128256);
+                            auto tmp13 = at::vec::VectorizedN<int64_t,2>(tmp12);
+                            auto tmp14 = at::vec::VecMask<int64_t,2>(tmp5 < tmp13);
+                            auto tmp15 = tmp11.template cast<int32_t,1>();
+                            auto tmp16 = tmp14.template cast<int32_t,1>();
+                            auto tmp17 = tmp15 & tmp16;
+                            auto tmp18 = tmp8.template cast<int32_t,1>();
+                            auto tmp19 = tmp17.template cast<int32_t,1>();
+                            auto tmp20 = tmp18 | tmp19;
+                            auto tmp21 = ~tmp20;
+                            auto tmp22 = tmp21.template cast<float,1>();
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp4 != tmp7);
+                            auto tmp24 = decltype(tmp4)::blendv(tmp10, tmp4, tmp23.template cast<int64_t,2>());
+                            auto tmp25 = 128256L;
+                            auto tmp26 = c10::convert<int64_t>(tmp25);
+                            auto tmp27 = at::vec::VectorizedN<int64_t,2>(tmp26);
+                            auto tmp28 = tmp24 + tmp27;
+                            auto tmp29 = at::vec::VecMask<int64_t,2>(tmp24 < tmp10);
+                            auto tmp30 = decltype(tmp28)::blendv(tmp24, tmp28, tmp29.template cast<int64_t,2>());
+                            auto tmp31 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp29.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp30.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp31 =
+                            auto tmp32 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp30[x0_inner]);
+                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp31[x0_inner]);
                                 }
                                 return at::vec::VectorizedN<int64_t,2>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp31) & (tmp31 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp31 < 128256L");
+                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp32) & (tmp32 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp32 < 128256L");
                             auto tmp33 =
                             [&]
                             {
@@ -256,7 +255,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp30[x0_inner])];
+                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp31[x0_inner])];
                                 }
                                 return at::vec::Vectorized<float>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
@@ -264,76 +263,69 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             ;
                             auto tmp34 = static_cast<float>(0.0);
                             auto tmp35 = at::vec::Vectorized<float>(tmp34);
-                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp22.template cast<float,1>());
+                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp23.template cast<float,1>());
                             auto tmp37 = static_cast<float>(1.0);
                             auto tmp38 = at::vec::Vectorized<float>(tmp37);
                             auto tmp39 = tmp36 * tmp38;
-                            auto tmp40 = decltype(tmp3)::blendv(tmp35, tmp3, tmp22.template cast<float,1>());
-                            auto tmp41 = (tmp4);
-                            auto tmp42 = at::vec::VecMask<int64_t,2>(tmp41 != tmp6);
-                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp41 >= tmp9);
-                            auto tmp44 = at::vec::VecMask<int64_t,2>(tmp41 < tmp12);
-                            auto tmp45 = tmp43.template cast<int32_t,1>();
-                            auto tmp46 = tmp44.template cast<int32_t,1>();
-                            auto tmp47 = tmp45 & tmp46;
-                            auto tmp48 = tmp42.template cast<int32_t,1>();
-                            auto tmp49 = tmp47.template cast<int32_t,1>();
-                            auto tmp50 = tmp48 & tmp49;
-                            auto tmp51 = at::vec::convert<int32_t,1,int64_t,2>(tmp41);
-                            auto tmp52 = static_cast<int32_t>(-1);
-                            auto tmp53 = at::vec::Vectorized<int32_t>(tmp52);
-                            auto tmp54 = decltype(tmp51)::blendv(tmp53, tmp51, tmp50.template cast<int32_t,1>());
-                            auto tmp55 = static_cast<int32_t>(0);
-                            auto tmp56 = at::vec::Vectorized<int32_t>(tmp55);
-                            auto tmp57 = at::vec::VecMask<int32_t,1>(tmp54 >= tmp56);
-                            auto tmp58 = decltype(tmp54)::blendv(tmp56, tmp54, tmp57.template cast<int32_t,1>());
-                            auto tmp59 = at::vec::convert<int64_t,2,int32_t,1>(tmp58);
-                            auto tmp60 = tmp59 + tmp26;
-                            auto tmp61 = at::vec::VecMask<int64_t,2>(tmp59 < tmp9);
-                            auto tmp62 = decltype(tmp60)::blendv(tmp59, tmp60, tmp61.template cast<int64_t,2>());
-                            auto tmp63 =
+                            auto tmp40 = decltype(tmp3)::blendv(tmp35, tmp3, tmp23.template cast<float,1>());
+                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp5 != tmp7);
+                            auto tmp42 = tmp41.template cast<int32_t,1>();
+                            auto tmp43 = tmp42 & tmp19;
+                            auto tmp44 = at::vec::convert<int32_t,1,int64_t,2>(tmp5);
+                            auto tmp45 = static_cast<int32_t>(-1);
+                            auto tmp46 = at::vec::Vectorized<int32_t>(tmp45);
+                            auto tmp47 = decltype(tmp44)::blendv(tmp46, tmp44, tmp43.template cast<int32_t,1>());
+                            auto tmp48 = static_cast<int32_t>(0);
+                            auto tmp49 = at::vec::Vectorized<int32_t>(tmp48);
+                            auto tmp50 = at::vec::VecMask<int32_t,1>(tmp47 >= tmp49);
+                            auto tmp51 = decltype(tmp47)::blendv(tmp49, tmp47, tmp50.template cast<int32_t,1>());
+                            auto tmp52 = at::vec::convert<int64_t,2,int32_t,1>(tmp51);
+                            auto tmp53 = tmp52 + tmp27;
+                            auto tmp54 = at::vec::VecMask<int64_t,2>(tmp52 < tmp10);
+                            auto tmp55 = decltype(tmp53)::blendv(tmp52, tmp53, tmp54.template cast<int64_t,2>());
+                            auto tmp56 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp62.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp55.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp64 =
+                            auto tmp57 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp63[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp56[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp65 = at::vec::convert<float>(tmp64);
-                            auto tmp66 = -std::numeric_limits<float>::infinity();
-                            auto tmp67 = at::vec::Vectorized<float>(tmp66);
-                            auto tmp68 = decltype(tmp65)::blendv(tmp67, tmp65, tmp57.template cast<float,1>());
-                            auto tmp69 = decltype(tmp68)::blendv(tmp35, tmp68, tmp22.template cast<float,1>());
-                            auto tmp70 = tmp40 - tmp69;
-                            auto tmp71 = tmp70 * tmp38;
-                            auto tmp72 = static_cast<float>(20.0);
-                            auto tmp73 = at::vec::Vectorized<float>(tmp72);
-                            auto tmp74 = at::vec::VecMask<float,1>(tmp70 > tmp73);
-                            auto tmp75 = tmp70.exp();
-                            auto tmp76 = tmp75.log1p();
-                            auto tmp77 = decltype(tmp70)::blendv(tmp76, tmp70, tmp74.template cast<float,1>());
-                            auto tmp78 = tmp39 * tmp77;
-                            auto tmp79 = decltype(tmp78)::blendv(tmp35, tmp78, tmp22.template cast<float,1>());
+                            auto tmp58 = at::vec::convert<float>(tmp57);
+                            auto tmp59 = -std::numeric_limits<float>::infinity();
+                            auto tmp60 = at::vec::Vectorized<float>(tmp59);
+                            auto tmp61 = decltype(tmp58)::blendv(tmp60, tmp58, tmp50.template cast<float,1>());
+                            auto tmp62 = decltype(tmp61)::blendv(tmp35, tmp61, tmp23.template cast<float,1>());
+                            auto tmp63 = tmp40 - tmp62;
+                            auto tmp64 = tmp63 * tmp38;
+                            auto tmp65 = static_cast<float>(20.0);
+                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp63 > tmp66);
+                            auto tmp68 = tmp63.exp();
+                            auto tmp69 = tmp68.log1p();
+                            auto tmp70 = decltype(tmp63)::blendv(tmp69, tmp63, tmp67.template cast<float,1>());
+                            auto tmp71 = tmp39 * tmp70;
+                            auto tmp72 = decltype(tmp71)::blendv(tmp35, tmp71, tmp23.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp21;
-                            tmp22.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp22;
+                            tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp71.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp79;
+                            tmp64.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
                             tmp_acc2_vec_local = tmp_acc2_vec_local + tmp36;
                         }
                     }
@@ -380,9 +372,13 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
-                auto tmp2 = !tmp0;
-                (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp3 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp0 = static_cast<int64_t>(0);
+                auto tmp2 = static_cast<int64_t>(1);
+                auto tmp1 = tmp0 >= tmp2;
+                auto tmp4 = !tmp3;
+                auto tmp5 = tmp1 || tmp4;
+                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
         }
     }
@@ -392,7 +388,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
-                in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }
         }
     }

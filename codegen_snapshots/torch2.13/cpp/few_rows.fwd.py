@@ -3,35 +3,33 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf1 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf2 = buf0; del buf0  # reuse
-    buf6 = empty_strided_cpu((8, ), (1, ), torch.bool)
-    buf9 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf3 = empty_strided_cpu((), (), torch.bool)
+    buf2 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf4 = buf2; del buf2  # reuse
+    buf5 = empty_strided_cpu((8, ), (1, ), torch.bool)
+    buf8 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf6 = empty_strided_cpu((), (), torch.float32)
     buf7 = empty_strided_cpu((), (), torch.float32)
-    buf4 = buf3; del buf3  # reuse
-    buf8 = empty_strided_cpu((), (), torch.float32)
-    buf10 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf2, buf4, buf10, primals_1, primals_2, buf1, buf6, buf9, buf8)
-    return (buf10, primals_1, primals_2, buf2, buf6, buf8, buf9, )
+    buf9 = buf6; del buf6  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf9, primals_1, primals_2, buf3, buf5, buf8, buf0, buf7)
+    return (buf9, primals_1, primals_2, buf4, buf5, buf7, buf8, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       bool* in_out_ptr1,
-                       float* in_out_ptr2,
+                       float* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        bool* out_ptr2,
                        float* out_ptr3,
+                       bool* out_ptr4,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr4 = in_out_ptr1;
-    auto out_ptr5 = in_out_ptr2;
+    auto out_ptr5 = in_out_ptr1;
     {
         #pragma GCC ivdep
         for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(8L); x0+=static_cast<int64_t>(1L))
@@ -315,32 +313,26 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp48 = static_cast<float>(1.0);
                             auto tmp49 = at::vec::Vectorized<float>(tmp48);
                             auto tmp50 = tmp47 * tmp49;
-                            auto tmp51 = at::vec::VecMask<int64_t,2>(tmp4 == tmp6);
-                            auto tmp52 = at::vec::VecMask<int64_t,2>(tmp4 >= tmp14);
-                            auto tmp53 = at::vec::VecMask<int64_t,2>(tmp4 < tmp17);
-                            auto tmp54 = tmp52.template cast<int32_t,1>();
-                            auto tmp55 = tmp53.template cast<int32_t,1>();
-                            auto tmp56 = tmp54 & tmp55;
-                            auto tmp57 = tmp51.template cast<int32_t,1>();
-                            auto tmp58 = tmp56.template cast<int32_t,1>();
-                            auto tmp59 = tmp57 | tmp58;
-                            auto tmp60 = ~tmp59;
-                            auto tmp61 = tmp60.template cast<float,1>();
-                            auto tmp62 = tmp7.to<float,1>();
-                            auto tmp63 = tmp62 * tmp49;
-                            auto tmp64 = static_cast<float>(20.0);
-                            auto tmp65 = at::vec::Vectorized<float>(tmp64);
-                            auto tmp66 = at::vec::VecMask<float,1>(tmp47 > tmp65);
-                            auto tmp67 = tmp47.exp();
-                            auto tmp68 = tmp67.log1p();
-                            auto tmp69 = decltype(tmp47)::blendv(tmp68, tmp47, tmp66.template cast<float,1>());
-                            auto tmp70 = tmp63 * tmp69;
-                            auto tmp71 = decltype(tmp70)::blendv(tmp9, tmp70, tmp7.template cast<float,1>());
+                            auto tmp51 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
+                            auto tmp52 = tmp51.template cast<int32_t,1>();
+                            auto tmp53 = tmp52 | tmp23;
+                            auto tmp54 = ~tmp53;
+                            auto tmp55 = tmp54.template cast<float,1>();
+                            auto tmp56 = tmp7.to<float,1>();
+                            auto tmp57 = tmp56 * tmp49;
+                            auto tmp58 = static_cast<float>(20.0);
+                            auto tmp59 = at::vec::Vectorized<float>(tmp58);
+                            auto tmp60 = at::vec::VecMask<float,1>(tmp47 > tmp59);
+                            auto tmp61 = tmp47.exp();
+                            auto tmp62 = tmp61.log1p();
+                            auto tmp63 = decltype(tmp47)::blendv(tmp62, tmp47, tmp60.template cast<float,1>());
+                            auto tmp64 = tmp57 * tmp63;
+                            auto tmp65 = decltype(tmp64)::blendv(tmp9, tmp64, tmp7.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp7.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             tmp50.store(out_ptr3 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp61;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp71;
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp55;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp65;
                         }
                     }
                 }
@@ -374,9 +366,13 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
-                auto tmp2 = !tmp0;
-                (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp3 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp0 = static_cast<int64_t>(0);
+                auto tmp2 = static_cast<int64_t>(1);
+                auto tmp1 = tmp0 >= tmp2;
+                auto tmp4 = !tmp3;
+                auto tmp5 = tmp1 || tmp4;
+                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
         }
     }
@@ -433,7 +429,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
                 auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
-                in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }
         }
     }

@@ -3,37 +3,35 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf1 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf3 = buf0; del buf0  # reuse
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf5 = buf2; del buf2  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf10 = empty_strided_cpu((), (), torch.float32)
-    buf4 = empty_strided_cpu((), (), torch.bool)
-    buf5 = buf4; del buf4  # reuse
-    buf11 = buf9; del buf9  # reuse
-    cpp_fused_ce_fwd_0(buf3, buf5, buf11, primals_1, primals_2, buf1, buf2, buf7, buf8, buf10)
-    return (buf11, primals_1, primals_2, buf3, buf7, buf8, buf10, )
+    buf10 = buf8; del buf8  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf10, primals_1, primals_2, buf3, buf4, buf0, buf6, buf7, buf9)
+    return (buf10, primals_1, primals_2, buf5, buf6, buf7, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       bool* in_out_ptr1,
-                       float* in_out_ptr2,
+                       float* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        float* out_ptr2,
                        bool* out_ptr3,
-                       float* out_ptr4,
-                       float* out_ptr6)
+                       bool* out_ptr4,
+                       float* out_ptr5,
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr7 = in_out_ptr1;
-    auto out_ptr5 = in_out_ptr2;
+    auto out_ptr6 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -152,19 +150,19 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     }
     {
         {
-            float tmp_acc0 = 0;
-            at::vec::Vectorized<float> tmp_acc0_vec = at::vec::Vectorized<float>(0);
+            bool tmp_acc0 = 0;
+            at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
             float tmp_acc1 = 0;
             at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
-            bool tmp_acc2 = 0;
-            at::vec::VecMask<float,1> tmp_acc2_vec = at::vec::VecMask<float,1>::from(0);
+            float tmp_acc2 = 0;
+            at::vec::Vectorized<float> tmp_acc2_vec = at::vec::Vectorized<float>(0);
             int max_threads = omp_get_max_threads();
-            at::vec::Vectorized<float> tmp_acc0_vec_arr[max_threads];
+            at::vec::VecMask<float,1> tmp_acc0_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
-                tmp_acc0_vec_arr[i] = at::vec::Vectorized<float>(0);
+                tmp_acc0_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
             }
-            float tmp_acc0_arr[max_threads];
+            bool tmp_acc0_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
                 tmp_acc0_arr[i] = 0;
@@ -179,12 +177,12 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             {
                 tmp_acc1_arr[i] = 0;
             }
-            at::vec::VecMask<float,1> tmp_acc2_vec_arr[max_threads];
+            at::vec::Vectorized<float> tmp_acc2_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
-                tmp_acc2_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
+                tmp_acc2_vec_arr[i] = at::vec::Vectorized<float>(0);
             }
-            bool tmp_acc2_arr[max_threads];
+            float tmp_acc2_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
                 tmp_acc2_arr[i] = 0;
@@ -192,144 +190,138 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             #pragma omp parallel
             {
                 int tid = omp_get_thread_num();
-                at::vec::Vectorized<float> tmp_acc0_vec_local = at::vec::Vectorized<float>(0);
-                float tmp_acc0_local = 0;
+                at::vec::VecMask<float,1> tmp_acc0_vec_local = at::vec::VecMask<float,1>::from(0);
+                bool tmp_acc0_local = 0;
                 at::vec::Vectorized<float> tmp_acc1_vec_local = at::vec::Vectorized<float>(0);
                 float tmp_acc1_local = 0;
-                at::vec::VecMask<float,1> tmp_acc2_vec_local = at::vec::VecMask<float,1>::from(0);
-                bool tmp_acc2_local = 0;
+                at::vec::Vectorized<float> tmp_acc2_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc2_local = 0;
                 #pragma omp for
                 for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
                 {
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp17 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp18 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp35 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp1 = tmp2.log();
-                            auto tmp3 = tmp0 + tmp1;
-                            auto tmp5 = static_cast<int64_t>(0);
-                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
-                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp4 != tmp6);
-                            auto tmp8 = (tmp4);
-                            auto tmp9 = at::vec::VecMask<int64_t,2>(tmp8 != tmp6);
-                            auto tmp10 = at::vec::VecMask<int64_t,2>(tmp8 >= tmp6);
-                            auto tmp11 = static_cast<int64_t>(128256);
-                            auto tmp12 = at::vec::VectorizedN<int64_t,2>(tmp11);
-                            auto tmp13 = at::vec::VecMask<int64_t,2>(tmp8 < tmp12);
-                            auto tmp14 = tmp10.template cast<int32_t,1>();
-                            auto tmp15 = tmp13.template cast<int32_t,1>();
-                            auto tmp16 = tmp14 & tmp15;
-                            auto tmp17 = tmp9.template cast<int32_t,1>();
-                            auto tmp18 = tmp16.template cast<int32_t,1>();
-                            auto tmp19 = tmp17 & tmp18;
-                            auto tmp20 = at::vec::convert<int32_t,1,int64_t,2>(tmp8);
-                            auto tmp21 = static_cast<int32_t>(-1);
-                            auto tmp22 = at::vec::Vectorized<int32_t>(tmp21);
-                            auto tmp23 = decltype(tmp20)::blendv(tmp22, tmp20, tmp19.template cast<int32_t,1>());
-                            auto tmp24 = static_cast<int32_t>(0);
-                            auto tmp25 = at::vec::Vectorized<int32_t>(tmp24);
-                            auto tmp26 = at::vec::VecMask<int32_t,1>(tmp23 >= tmp25);
-                            auto tmp27 = decltype(tmp23)::blendv(tmp25, tmp23, tmp26.template cast<int32_t,1>());
-                            auto tmp28 = 128256L;
-                            auto tmp29 = c10::convert<int64_t>(tmp28);
-                            auto tmp30 = at::vec::convert<int64_t,2,int32_t,1>(tmp27);
-                            auto tmp31 = at::vec::VectorizedN<int64_t,2>(tmp29);
-                            auto tmp32 = tmp30 + tmp31;
-                            auto tmp33 = at::vec::VecMask<int64_t,2>(tmp30 < tmp6);
-                            auto tmp34 = decltype(tmp32)::blendv(tmp30, tmp32, tmp33.template cast<int64_t,2>());
-                            auto tmp36 =
+                            auto tmp2 = (tmp0);
+                            auto tmp1 = static_cast<int64_t>(0);
+                            auto tmp3 = at::vec::VectorizedN<int64_t,2>(tmp1);
+                            auto tmp4 = at::vec::VecMask<int64_t,2>(tmp2 == tmp3);
+                            auto tmp5 = at::vec::VecMask<int64_t,2>(tmp2 >= tmp3);
+                            auto tmp6 = static_cast<int64_t>(128256);
+                            auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp2 < tmp7);
+                            auto tmp9 = tmp5.template cast<int32_t,1>();
+                            auto tmp10 = tmp8.template cast<int32_t,1>();
+                            auto tmp11 = tmp9 & tmp10;
+                            auto tmp12 = tmp4.template cast<int32_t,1>();
+                            auto tmp13 = tmp11.template cast<int32_t,1>();
+                            auto tmp14 = tmp12 | tmp13;
+                            auto tmp15 = ~tmp14;
+                            auto tmp16 = tmp15.template cast<float,1>();
+                            auto tmp19 = tmp18.log();
+                            auto tmp20 = tmp17 + tmp19;
+                            auto tmp21 = at::vec::VecMask<int64_t,2>(tmp0 != tmp3);
+                            auto tmp22 = at::vec::VecMask<int64_t,2>(tmp2 != tmp3);
+                            auto tmp23 = tmp22.template cast<int32_t,1>();
+                            auto tmp24 = tmp23 & tmp13;
+                            auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp26 = static_cast<int32_t>(-1);
+                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
+                            auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
+                            auto tmp29 = static_cast<int32_t>(0);
+                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
+                            auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
+                            auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
+                            auto tmp33 = 128256L;
+                            auto tmp34 = c10::convert<int64_t>(tmp33);
+                            auto tmp36 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
+                            auto tmp37 = at::vec::VectorizedN<int64_t,2>(tmp34);
+                            auto tmp38 = tmp36 + tmp37;
+                            auto tmp39 = at::vec::VecMask<int64_t,2>(tmp36 < tmp3);
+                            auto tmp40 = decltype(tmp38)::blendv(tmp36, tmp38, tmp39.template cast<int64_t,2>());
+                            auto tmp41 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp34.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp40.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp37 =
+                            auto tmp42 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp36[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp41[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp38 = at::vec::convert<float>(tmp37);
-                            auto tmp39 = -std::numeric_limits<float>::infinity();
-                            auto tmp40 = at::vec::Vectorized<float>(tmp39);
-                            auto tmp41 = decltype(tmp38)::blendv(tmp40, tmp38, tmp26.template cast<float,1>());
-                            auto tmp42 = static_cast<float>(0.0);
-                            auto tmp43 = at::vec::Vectorized<float>(tmp42);
-                            auto tmp44 = decltype(tmp41)::blendv(tmp43, tmp41, tmp7.template cast<float,1>());
-                            auto tmp45 = tmp7.to<float,1>();
-                            auto tmp46 = static_cast<float>(0.9);
-                            auto tmp47 = at::vec::Vectorized<float>(tmp46);
-                            auto tmp48 = tmp45 * tmp47;
-                            auto tmp49 = decltype(tmp3)::blendv(tmp43, tmp3, tmp7.template cast<float,1>());
-                            auto tmp50 = tmp49 - tmp44;
-                            auto tmp51 = static_cast<float>(20.0);
+                            auto tmp43 = at::vec::convert<float>(tmp42);
+                            auto tmp44 = -std::numeric_limits<float>::infinity();
+                            auto tmp45 = at::vec::Vectorized<float>(tmp44);
+                            auto tmp46 = decltype(tmp43)::blendv(tmp45, tmp43, tmp31.template cast<float,1>());
+                            auto tmp47 = static_cast<float>(0.0);
+                            auto tmp48 = at::vec::Vectorized<float>(tmp47);
+                            auto tmp49 = decltype(tmp46)::blendv(tmp48, tmp46, tmp21.template cast<float,1>());
+                            auto tmp50 = tmp21.to<float,1>();
+                            auto tmp51 = static_cast<float>(0.9);
                             auto tmp52 = at::vec::Vectorized<float>(tmp51);
-                            auto tmp53 = at::vec::VecMask<float,1>(tmp50 > tmp52);
-                            auto tmp54 = tmp50.exp();
-                            auto tmp55 = tmp54.log1p();
-                            auto tmp56 = decltype(tmp50)::blendv(tmp55, tmp50, tmp53.template cast<float,1>());
-                            auto tmp57 = tmp48 * tmp56;
-                            auto tmp58 = at::vec::VecMask<float,1>(tmp49 == tmp49);
-                            auto tmp59 = tmp49.abs();
-                            auto tmp60 = std::numeric_limits<float>::infinity();
-                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
-                            auto tmp62 = at::vec::VecMask<float,1>(tmp59 != tmp61);
-                            auto tmp63 = tmp58.template cast<int32_t,1>();
-                            auto tmp64 = tmp62.template cast<int32_t,1>();
-                            auto tmp65 = tmp63 & tmp64;
-                            auto tmp66 = ~tmp65;
-                            auto tmp67 = at::vec::VecMask<float,1>(tmp49 == tmp44);
-                            auto tmp68 = tmp66.template cast<int32_t,1>();
+                            auto tmp53 = tmp50 * tmp52;
+                            auto tmp54 = decltype(tmp20)::blendv(tmp48, tmp20, tmp21.template cast<float,1>());
+                            auto tmp55 = tmp54 - tmp49;
+                            auto tmp56 = static_cast<float>(20.0);
+                            auto tmp57 = at::vec::Vectorized<float>(tmp56);
+                            auto tmp58 = at::vec::VecMask<float,1>(tmp55 > tmp57);
+                            auto tmp59 = tmp55.exp();
+                            auto tmp60 = tmp59.log1p();
+                            auto tmp61 = decltype(tmp55)::blendv(tmp60, tmp55, tmp58.template cast<float,1>());
+                            auto tmp62 = tmp53 * tmp61;
+                            auto tmp63 = at::vec::VecMask<float,1>(tmp54 == tmp54);
+                            auto tmp64 = tmp54.abs();
+                            auto tmp65 = std::numeric_limits<float>::infinity();
+                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp64 != tmp66);
+                            auto tmp68 = tmp63.template cast<int32_t,1>();
                             auto tmp69 = tmp67.template cast<int32_t,1>();
                             auto tmp70 = tmp68 & tmp69;
-                            auto tmp71 = at::vec::VecMask<float,1>(tmp49 >= tmp44);
-                            auto tmp72 = decltype(tmp49)::blendv(tmp44, tmp49, tmp71.template cast<float,1>());
-                            auto tmp73 = decltype(tmp44)::blendv(tmp49, tmp44, tmp71.template cast<float,1>());
-                            auto tmp74 = tmp73 - tmp72;
-                            auto tmp75 = tmp74.exp();
-                            auto tmp76 = tmp75.log1p();
-                            auto tmp77 = tmp72 + tmp76;
-                            auto tmp78 = decltype(tmp49)::blendv(tmp77, tmp49, tmp70.template cast<float,1>());
-                            auto tmp79 = static_cast<float>(128256.0);
-                            auto tmp80 = at::vec::Vectorized<float>(tmp79);
-                            auto tmp81 = tmp78 * tmp80;
-                            auto tmp82 = decltype(tmp35)::blendv(tmp43, tmp35, tmp7.template cast<float,1>());
-                            auto tmp83 = tmp81 - tmp82;
-                            auto tmp84 = static_cast<float>(7.796906187624751e-07);
+                            auto tmp71 = ~tmp70;
+                            auto tmp72 = at::vec::VecMask<float,1>(tmp54 == tmp49);
+                            auto tmp73 = tmp71.template cast<int32_t,1>();
+                            auto tmp74 = tmp72.template cast<int32_t,1>();
+                            auto tmp75 = tmp73 & tmp74;
+                            auto tmp76 = at::vec::VecMask<float,1>(tmp54 >= tmp49);
+                            auto tmp77 = decltype(tmp54)::blendv(tmp49, tmp54, tmp76.template cast<float,1>());
+                            auto tmp78 = decltype(tmp49)::blendv(tmp54, tmp49, tmp76.template cast<float,1>());
+                            auto tmp79 = tmp78 - tmp77;
+                            auto tmp80 = tmp79.exp();
+                            auto tmp81 = tmp80.log1p();
+                            auto tmp82 = tmp77 + tmp81;
+                            auto tmp83 = decltype(tmp54)::blendv(tmp82, tmp54, tmp75.template cast<float,1>());
+                            auto tmp84 = static_cast<float>(128256.0);
                             auto tmp85 = at::vec::Vectorized<float>(tmp84);
                             auto tmp86 = tmp83 * tmp85;
-                            auto tmp87 = tmp57 + tmp86;
-                            auto tmp88 = decltype(tmp87)::blendv(tmp43, tmp87, tmp7.template cast<float,1>());
-                            auto tmp89 = at::vec::VecMask<int64_t,2>(tmp4 == tmp6);
-                            auto tmp90 = at::vec::VecMask<int64_t,2>(tmp4 >= tmp6);
-                            auto tmp91 = at::vec::VecMask<int64_t,2>(tmp4 < tmp12);
-                            auto tmp92 = tmp90.template cast<int32_t,1>();
-                            auto tmp93 = tmp91.template cast<int32_t,1>();
-                            auto tmp94 = tmp92 & tmp93;
-                            auto tmp95 = tmp89.template cast<int32_t,1>();
-                            auto tmp96 = tmp94.template cast<int32_t,1>();
-                            auto tmp97 = tmp95 | tmp96;
-                            auto tmp98 = ~tmp97;
-                            auto tmp99 = tmp98.template cast<float,1>();
-                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp7.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp44.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local + tmp88;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp45;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local | tmp99;
+                            auto tmp87 = decltype(tmp35)::blendv(tmp48, tmp35, tmp21.template cast<float,1>());
+                            auto tmp88 = tmp86 - tmp87;
+                            auto tmp89 = static_cast<float>(7.796906187624751e-07);
+                            auto tmp90 = at::vec::Vectorized<float>(tmp89);
+                            auto tmp91 = tmp88 * tmp90;
+                            auto tmp92 = tmp62 + tmp91;
+                            auto tmp93 = decltype(tmp92)::blendv(tmp48, tmp92, tmp21.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp16;
+                            tmp20.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp21.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp49.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp93;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp50;
                         }
                     }
                 }
@@ -342,11 +334,11 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc0_vec = tmp_acc0_vec + tmp_acc0_vec_arr[tid];
+                tmp_acc0_vec = tmp_acc0_vec | tmp_acc0_vec_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc0 = tmp_acc0 + tmp_acc0_arr[tid];
+                tmp_acc0 = tmp_acc0 || tmp_acc0_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
@@ -358,36 +350,40 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc2_vec = tmp_acc2_vec | tmp_acc2_vec_arr[tid];
+                tmp_acc2_vec = tmp_acc2_vec + tmp_acc2_vec_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc2 = tmp_acc2 || tmp_acc2_arr[tid];
+                tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
-            tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec);
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc0);
+            tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
+            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
-            tmp_acc2 = tmp_acc2 || !tmp_acc2_vec.all_zero();
-            out_ptr7[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc2);
+            tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp2 = !tmp0;
-                (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp3 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp0 = static_cast<int64_t>(0);
+                auto tmp2 = static_cast<int64_t>(1);
+                auto tmp1 = tmp0 >= tmp2;
+                auto tmp4 = !tmp3;
+                auto tmp5 = tmp1 || tmp4;
+                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
-                in_out_ptr2[static_cast<int64_t>(0L)] = tmp1;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }
         }
     }

@@ -3,35 +3,33 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf1 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf2 = buf0; del buf0  # reuse
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf4 = buf2; del buf2  # reuse
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = empty_strided_cpu((), (), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf9 = empty_strided_cpu((), (), torch.float32)
-    buf3 = empty_strided_cpu((), (), torch.bool)
-    buf4 = buf3; del buf3  # reuse
-    buf11 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf2, buf4, buf11, primals_1, primals_2, buf1, buf6, buf10, buf9)
-    return (buf11, primals_1, primals_2, buf2, buf6, buf9, buf10, )
+    buf10 = buf7; del buf7  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, buf3, buf0, buf5, buf9, buf8)
+    return (buf10, primals_1, primals_2, buf4, buf5, buf8, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       bool* in_out_ptr1,
-                       float* in_out_ptr2,
+                       float* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        bool* out_ptr2,
-                       float* out_ptr4,
-                       float* out_ptr6)
+                       bool* out_ptr3,
+                       float* out_ptr5,
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr7 = in_out_ptr1;
-    auto out_ptr5 = in_out_ptr2;
+    auto out_ptr6 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -151,19 +149,19 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     }
     {
         {
-            float tmp_acc0 = 0;
-            at::vec::Vectorized<float> tmp_acc0_vec = at::vec::Vectorized<float>(0);
+            bool tmp_acc0 = 0;
+            at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
             float tmp_acc1 = 0;
             at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
-            bool tmp_acc2 = 0;
-            at::vec::VecMask<float,1> tmp_acc2_vec = at::vec::VecMask<float,1>::from(0);
+            float tmp_acc2 = 0;
+            at::vec::Vectorized<float> tmp_acc2_vec = at::vec::Vectorized<float>(0);
             int max_threads = omp_get_max_threads();
-            at::vec::Vectorized<float> tmp_acc0_vec_arr[max_threads];
+            at::vec::VecMask<float,1> tmp_acc0_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
-                tmp_acc0_vec_arr[i] = at::vec::Vectorized<float>(0);
+                tmp_acc0_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
             }
-            float tmp_acc0_arr[max_threads];
+            bool tmp_acc0_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
                 tmp_acc0_arr[i] = 0;
@@ -178,12 +176,12 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             {
                 tmp_acc1_arr[i] = 0;
             }
-            at::vec::VecMask<float,1> tmp_acc2_vec_arr[max_threads];
+            at::vec::Vectorized<float> tmp_acc2_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
-                tmp_acc2_vec_arr[i] = at::vec::VecMask<float,1>::from(0);
+                tmp_acc2_vec_arr[i] = at::vec::Vectorized<float>(0);
             }
-            bool tmp_acc2_arr[max_threads];
+            float tmp_acc2_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
             {
                 tmp_acc2_arr[i] = 0;
@@ -191,123 +189,117 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             #pragma omp parallel
             {
                 int tid = omp_get_thread_num();
-                at::vec::Vectorized<float> tmp_acc0_vec_local = at::vec::Vectorized<float>(0);
-                float tmp_acc0_local = 0;
+                at::vec::VecMask<float,1> tmp_acc0_vec_local = at::vec::VecMask<float,1>::from(0);
+                bool tmp_acc0_local = 0;
                 at::vec::Vectorized<float> tmp_acc1_vec_local = at::vec::Vectorized<float>(0);
                 float tmp_acc1_local = 0;
-                at::vec::VecMask<float,1> tmp_acc2_vec_local = at::vec::VecMask<float,1>::from(0);
-                bool tmp_acc2_local = 0;
+                at::vec::Vectorized<float> tmp_acc2_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc2_local = 0;
                 #pragma omp for
                 for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
                 {
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp5 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp3 = tmp2.log();
-                            auto tmp4 = tmp0 + tmp3;
-                            auto tmp6 = static_cast<int64_t>(-100);
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp20 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = (tmp0);
+                            auto tmp3 = static_cast<int64_t>(-100);
+                            auto tmp4 = at::vec::VectorizedN<int64_t,2>(tmp3);
+                            auto tmp5 = at::vec::VecMask<int64_t,2>(tmp2 == tmp4);
+                            auto tmp6 = static_cast<int64_t>(0);
                             auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
-                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp5 != tmp7);
-                            auto tmp9 = static_cast<float>(0.0);
-                            auto tmp1 = at::vec::Vectorized<float>(tmp9);
-                            auto tmp10 = decltype(tmp4)::blendv(tmp1, tmp4, tmp8.template cast<float,1>());
-                            auto tmp11 = (tmp5);
-                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp11 != tmp7);
-                            auto tmp13 = static_cast<int64_t>(0);
-                            auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
-                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp11 >= tmp14);
-                            auto tmp16 = static_cast<int64_t>(128256);
-                            auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
-                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp11 < tmp17);
-                            auto tmp19 = tmp15.template cast<int32_t,1>();
-                            auto tmp20 = tmp18.template cast<int32_t,1>();
-                            auto tmp21 = tmp19 & tmp20;
-                            auto tmp22 = tmp12.template cast<int32_t,1>();
-                            auto tmp23 = tmp21.template cast<int32_t,1>();
-                            auto tmp24 = tmp22 & tmp23;
-                            auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp11);
-                            auto tmp26 = static_cast<int32_t>(-1);
-                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
-                            auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
-                            auto tmp29 = static_cast<int32_t>(0);
-                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
-                            auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
-                            auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
-                            auto tmp33 = 128256L;
-                            auto tmp34 = c10::convert<int64_t>(tmp33);
-                            auto tmp35 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
-                            auto tmp36 = at::vec::VectorizedN<int64_t,2>(tmp34);
-                            auto tmp37 = tmp35 + tmp36;
-                            auto tmp38 = at::vec::VecMask<int64_t,2>(tmp35 < tmp14);
-                            auto tmp39 = decltype(tmp37)::blendv(tmp35, tmp37, tmp38.template cast<int64_t,2>());
-                            auto tmp40 =
+                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp2 >= tmp7);
+                            auto tmp9 = static_cast<int64_t>(128256);
+                            auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp9);
+                            auto tmp10 = at::vec::VecMask<int64_t,2>(tmp2 < tmp1);
+                            auto tmp11 = tmp8.template cast<int32_t,1>();
+                            auto tmp12 = tmp10.template cast<int32_t,1>();
+                            auto tmp13 = tmp11 & tmp12;
+                            auto tmp14 = tmp5.template cast<int32_t,1>();
+                            auto tmp15 = tmp13.template cast<int32_t,1>();
+                            auto tmp16 = tmp14 | tmp15;
+                            auto tmp17 = ~tmp16;
+                            auto tmp18 = tmp17.template cast<float,1>();
+                            auto tmp21 = tmp20.log();
+                            auto tmp22 = tmp19 + tmp21;
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp0 != tmp4);
+                            auto tmp24 = static_cast<float>(0.0);
+                            auto tmp25 = at::vec::Vectorized<float>(tmp24);
+                            auto tmp26 = decltype(tmp22)::blendv(tmp25, tmp22, tmp23.template cast<float,1>());
+                            auto tmp27 = at::vec::VecMask<int64_t,2>(tmp2 != tmp4);
+                            auto tmp28 = tmp27.template cast<int32_t,1>();
+                            auto tmp29 = tmp28 & tmp15;
+                            auto tmp30 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp31 = static_cast<int32_t>(-1);
+                            auto tmp32 = at::vec::Vectorized<int32_t>(tmp31);
+                            auto tmp33 = decltype(tmp30)::blendv(tmp32, tmp30, tmp29.template cast<int32_t,1>());
+                            auto tmp34 = static_cast<int32_t>(0);
+                            auto tmp35 = at::vec::Vectorized<int32_t>(tmp34);
+                            auto tmp36 = at::vec::VecMask<int32_t,1>(tmp33 >= tmp35);
+                            auto tmp37 = decltype(tmp33)::blendv(tmp35, tmp33, tmp36.template cast<int32_t,1>());
+                            auto tmp38 = 128256L;
+                            auto tmp39 = c10::convert<int64_t>(tmp38);
+                            auto tmp40 = at::vec::convert<int64_t,2,int32_t,1>(tmp37);
+                            auto tmp41 = at::vec::VectorizedN<int64_t,2>(tmp39);
+                            auto tmp42 = tmp40 + tmp41;
+                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp40 < tmp7);
+                            auto tmp44 = decltype(tmp42)::blendv(tmp40, tmp42, tmp43.template cast<int64_t,2>());
+                            auto tmp45 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp39.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp44.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp41 =
+                            auto tmp46 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp40[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp45[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp42 = at::vec::convert<float>(tmp41);
-                            auto tmp43 = static_cast<float>(0.03333333333333333);
-                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
-                            auto tmp45 = tmp42 * tmp44;
-                            auto tmp46 = tmp45.tanh();
-                            auto tmp47 = static_cast<float>(30.0);
-                            auto tmp48 = at::vec::Vectorized<float>(tmp47);
-                            auto tmp49 = tmp48 * tmp46;
-                            auto tmp50 = -std::numeric_limits<float>::infinity();
-                            auto tmp51 = at::vec::Vectorized<float>(tmp50);
-                            auto tmp52 = decltype(tmp49)::blendv(tmp51, tmp49, tmp31.template cast<float,1>());
-                            auto tmp53 = decltype(tmp52)::blendv(tmp1, tmp52, tmp8.template cast<float,1>());
-                            auto tmp54 = tmp10 - tmp53;
-                            auto tmp55 = static_cast<float>(1.0);
+                            auto tmp47 = at::vec::convert<float>(tmp46);
+                            auto tmp48 = static_cast<float>(0.03333333333333333);
+                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
+                            auto tmp50 = tmp47 * tmp49;
+                            auto tmp51 = tmp50.tanh();
+                            auto tmp52 = static_cast<float>(30.0);
+                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
+                            auto tmp54 = tmp53 * tmp51;
+                            auto tmp55 = -std::numeric_limits<float>::infinity();
                             auto tmp56 = at::vec::Vectorized<float>(tmp55);
-                            auto tmp57 = tmp54 * tmp56;
-                            auto tmp58 = tmp8.to<float,1>();
-                            auto tmp59 = tmp58 * tmp56;
-                            auto tmp60 = static_cast<float>(20.0);
+                            auto tmp57 = decltype(tmp54)::blendv(tmp56, tmp54, tmp36.template cast<float,1>());
+                            auto tmp58 = decltype(tmp57)::blendv(tmp25, tmp57, tmp23.template cast<float,1>());
+                            auto tmp59 = tmp26 - tmp58;
+                            auto tmp60 = static_cast<float>(1.0);
                             auto tmp61 = at::vec::Vectorized<float>(tmp60);
-                            auto tmp62 = at::vec::VecMask<float,1>(tmp54 > tmp61);
-                            auto tmp63 = tmp54.exp();
-                            auto tmp64 = tmp63.log1p();
-                            auto tmp65 = decltype(tmp54)::blendv(tmp64, tmp54, tmp62.template cast<float,1>());
-                            auto tmp66 = tmp59 * tmp65;
-                            auto tmp67 = decltype(tmp66)::blendv(tmp1, tmp66, tmp8.template cast<float,1>());
-                            auto tmp68 = at::vec::VecMask<int64_t,2>(tmp5 == tmp7);
-                            auto tmp69 = at::vec::VecMask<int64_t,2>(tmp5 >= tmp14);
-                            auto tmp70 = at::vec::VecMask<int64_t,2>(tmp5 < tmp17);
-                            auto tmp71 = tmp69.template cast<int32_t,1>();
-                            auto tmp72 = tmp70.template cast<int32_t,1>();
-                            auto tmp73 = tmp71 & tmp72;
-                            auto tmp74 = tmp68.template cast<int32_t,1>();
-                            auto tmp75 = tmp73.template cast<int32_t,1>();
-                            auto tmp76 = tmp74 | tmp75;
-                            auto tmp77 = ~tmp76;
-                            auto tmp78 = tmp77.template cast<float,1>();
-                            tmp4.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp8.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp57.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local + tmp67;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp58;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local | tmp78;
+                            auto tmp62 = tmp59 * tmp61;
+                            auto tmp63 = tmp23.to<float,1>();
+                            auto tmp64 = tmp63 * tmp61;
+                            auto tmp65 = static_cast<float>(20.0);
+                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp59 > tmp66);
+                            auto tmp68 = tmp59.exp();
+                            auto tmp69 = tmp68.log1p();
+                            auto tmp70 = decltype(tmp59)::blendv(tmp69, tmp59, tmp67.template cast<float,1>());
+                            auto tmp71 = tmp64 * tmp70;
+                            auto tmp72 = decltype(tmp71)::blendv(tmp25, tmp71, tmp23.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
+                            tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp62.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp63;
                         }
                     }
                 }
@@ -320,11 +312,11 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc0_vec = tmp_acc0_vec + tmp_acc0_vec_arr[tid];
+                tmp_acc0_vec = tmp_acc0_vec | tmp_acc0_vec_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc0 = tmp_acc0 + tmp_acc0_arr[tid];
+                tmp_acc0 = tmp_acc0 || tmp_acc0_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
@@ -336,36 +328,40 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc2_vec = tmp_acc2_vec | tmp_acc2_vec_arr[tid];
+                tmp_acc2_vec = tmp_acc2_vec + tmp_acc2_vec_arr[tid];
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
-                tmp_acc2 = tmp_acc2 || tmp_acc2_arr[tid];
+                tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
-            tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec);
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc0);
+            tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
-            tmp_acc2 = tmp_acc2 || !tmp_acc2_vec.all_zero();
-            out_ptr7[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc2);
+            tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp2 = !tmp0;
-                (tmp2 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp4 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp0 = static_cast<int64_t>(0);
+                auto tmp2 = static_cast<int64_t>(1);
+                auto tmp3 = tmp0 >= tmp2;
+                auto tmp5 = !tmp4;
+                auto tmp6 = tmp3 || tmp5;
+                (tmp6 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
             }
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp3 = tmp0 / tmp2;
-                in_out_ptr2[static_cast<int64_t>(0L)] = tmp3;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp3;
             }
         }
     }

@@ -1,22 +1,22 @@
 # backward of ce(x, t, z_loss=1e-4)
 def call(args):
-    primals_1, primals_2, getitem, ne, where_1, ge_1, logical_and, sum_2, tangents_1 = args
+    primals_1, primals_2, getitem, ne, where_1, ge, logical_and, sum_2, tangents_1 = args
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(logical_and, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    assert_size_stride(ge_1, (4096, ), (1, ), 'input')
+    assert_size_stride(ge, (4096, ), (1, ), 'input')
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf5 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
-    cpp_fused_ce_bwd_0(ne, tangents_1, sum_2, logical_and, getitem, ge_1, where_1, primals_1, primals_2, buf3, buf4, buf5)
+    cpp_fused_ce_bwd_0(ne, tangents_1, sum_2, logical_and, getitem, ge, where_1, primals_1, primals_2, buf3, buf4, buf5)
     del buf3
     del buf4
-    del ge_1
+    del ge
     del getitem
     del logical_and
     del ne

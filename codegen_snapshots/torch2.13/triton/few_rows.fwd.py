@@ -3,22 +3,22 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((8, 63), (63, 1), torch.float32)
     buf1 = empty_strided_cpu((8, 63), (63, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, 504, 2048)
-    buf2 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf2 = empty_strided_cpu((8, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 504, 2048)
     buf3 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf0, buf1, buf2, buf3, 8, 63)
-    del buf0
+    buf4 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf1, buf2, buf3, buf4, 8, 63)
     del buf1
-    buf4 = buf2; del buf2  # reuse
-    buf8 = empty_strided_cpu((8, ), (1, ), torch.bool)
-    buf9 = empty_strided_cpu((), (), torch.float32)
-    buf11 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf10 = empty_strided_cpu((), (), torch.float32)
-    buf12 = buf9; del buf9  # reuse
-    triton_per_fused_ce_fwd_2.run(buf4, buf12, buf3, primals_2, primals_1, buf8, buf11, buf10, 1, 8)
-    return (buf12, primals_1, primals_2, buf4, buf8, buf10, buf11, )
+    del buf2
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((8, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf9 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf7; del buf7  # reuse
+    triton_per_fused_ce_fwd_2.run(buf5, buf10, buf4, primals_2, primals_1, buf6, buf9, buf8, 1, 8)
+    return (buf10, primals_1, primals_2, buf5, buf6, buf8, buf9, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -139,65 +139,61 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
     tmp3 = tl_math.log(tmp1)
     tmp4 = tmp0 + tmp3
-    tmp5 = tl.full([1, 1], -100, tl.int64)
-    tmp6 = tmp2 == tmp5
-    tmp7 = tl.full([1, 1], 0, tl.int64)
-    tmp8 = tmp2 >= tmp7
-    tmp9 = tl.full([1, 1], 128256, tl.int64)
-    tmp10 = tmp2 < tmp9
-    tmp11 = tmp8 & tmp10
-    tmp12 = tmp6 | tmp11
-    tmp13 = tmp12 == 0
-    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
-    tmp15 = tl.where(r0_mask, tmp14, False)
-    tmp16 = triton_helpers.any(tmp15, 1)[:, None].to(tl.int1)
-    tmp17 = tmp2 != tmp5
-    tmp18 = tmp17.to(tl.float32)
-    tmp19 = tl.full([1, 1], 1.0, tl.float32)
-    tmp20 = tmp18 * tmp19
-    tmp21 = tl.full([1, 1], 0.0, tl.float32)
-    tmp22 = tl.where(tmp17, tmp4, tmp21)
-    tmp23 = tmp2.to(tl.int64)
-    tmp24 = tmp23 != tmp5
-    tmp25 = tmp23 >= tmp7
-    tmp26 = tmp23 < tmp9
-    tmp27 = tmp25 & tmp26
-    tmp28 = tmp24 & tmp27
-    tmp29 = tmp23.to(tl.int32)
-    tmp30 = tl.full([1, 1], -1, tl.int32)
-    tmp31 = tl.where(tmp28, tmp29, tmp30)
-    tmp32 = tl.full([1, 1], 0, tl.int32)
-    tmp33 = tmp31 >= tmp32
-    tmp34 = tl.where(tmp33, tmp31, tmp32)
-    tmp35 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-    tmp36 = tmp34 + tmp35
-    tmp37 = tmp34 < 0
-    tmp38 = tl.where(tmp37, tmp36, tmp34)
-    tmp39 = tl.load(in_ptr2 + (tmp38 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp40 = tmp39.to(tl.float32)
-    tmp41 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp42 = tl.where(tmp33, tmp40, tmp41)
-    tmp43 = tl.where(tmp17, tmp42, tmp21)
-    tmp44 = tmp22 - tmp43
-    tmp45 = tl.full([1, 1], 20.0, tl.float32)
-    tmp46 = tmp44 > tmp45
-    tmp47 = libdevice.exp(tmp44)
-    tmp48 = libdevice.log1p(tmp47)
-    tmp49 = tl.where(tmp46, tmp44, tmp48)
-    tmp50 = tmp20 * tmp49
-    tmp51 = tl.where(tmp17, tmp50, tmp21)
-    tmp52 = tl.broadcast_to(tmp51, [XBLOCK, R0_BLOCK])
-    tmp53 = tl.where(r0_mask, tmp52, 0)
-    tmp54 = tl.sum(tmp53, 1)[:, None].to(tl.float32)
-    tmp55 = tmp44 * tmp19
-    tmp56 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
-    tmp57 = tl.where(r0_mask, tmp56, 0)
-    tmp58 = tl.sum(tmp57, 1)[:, None].to(tl.float32)
-    tmp59 = (tmp54 / tmp58)
-    tmp60 = tmp16 == 0
-    tl.device_assert(tmp60, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp5 = (r0_0).to(tl.int32)
+    tmp6 = tl.full([1, 1], 8, tl.int64)
+    tmp7 = tmp5 >= tmp6
+    tmp8 = tmp2.to(tl.int64)
+    tmp9 = tl.full([1, 1], -100, tl.int64)
+    tmp10 = tmp8 == tmp9
+    tmp11 = tl.full([1, 1], 0, tl.int64)
+    tmp12 = tmp8 >= tmp11
+    tmp13 = tl.full([1, 1], 128256, tl.int64)
+    tmp14 = tmp8 < tmp13
+    tmp15 = tmp12 & tmp14
+    tmp16 = tmp10 | tmp15
+    tmp17 = tmp7 | tmp16
+    tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp18 = tmp2 != tmp9
+    tmp19 = tmp18.to(tl.float32)
+    tmp20 = tl.full([1, 1], 1.0, tl.float32)
+    tmp21 = tmp19 * tmp20
+    tmp22 = tl.full([1, 1], 0.0, tl.float32)
+    tmp23 = tl.where(tmp18, tmp4, tmp22)
+    tmp24 = tmp8 != tmp9
+    tmp25 = tmp24 & tmp15
+    tmp26 = tmp8.to(tl.int32)
+    tmp27 = tl.full([1, 1], -1, tl.int32)
+    tmp28 = tl.where(tmp25, tmp26, tmp27)
+    tmp29 = tl.full([1, 1], 0, tl.int32)
+    tmp30 = tmp28 >= tmp29
+    tmp31 = tl.where(tmp30, tmp28, tmp29)
+    tmp32 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp33 = tmp31 + tmp32
+    tmp34 = tmp31 < 0
+    tmp35 = tl.where(tmp34, tmp33, tmp31)
+    tmp36 = tl.load(in_ptr2 + (tmp35 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp37 = tmp36.to(tl.float32)
+    tmp38 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp39 = tl.where(tmp30, tmp37, tmp38)
+    tmp40 = tl.where(tmp18, tmp39, tmp22)
+    tmp41 = tmp23 - tmp40
+    tmp42 = tl.full([1, 1], 20.0, tl.float32)
+    tmp43 = tmp41 > tmp42
+    tmp44 = libdevice.exp(tmp41)
+    tmp45 = libdevice.log1p(tmp44)
+    tmp46 = tl.where(tmp43, tmp41, tmp45)
+    tmp47 = tmp21 * tmp46
+    tmp48 = tl.where(tmp18, tmp47, tmp22)
+    tmp49 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
+    tmp50 = tl.where(r0_mask, tmp49, 0)
+    tmp51 = tl.sum(tmp50, 1)[:, None].to(tl.float32)
+    tmp52 = tmp41 * tmp20
+    tmp53 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
+    tmp54 = tl.where(r0_mask, tmp53, 0)
+    tmp55 = tl.sum(tmp54, 1)[:, None].to(tl.float32)
+    tmp56 = (tmp51 / tmp55)
     tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-    tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp17, r0_mask)
-    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp55, r0_mask)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
+    tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
+    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp52, r0_mask)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp56, None)
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp55, None)

@@ -3,25 +3,25 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
     buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
     buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, buf2, 258048, 2048)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf2, buf5, 4096, 63)
-    del buf2
-    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = buf3; del buf3  # reuse
-    triton_per_fused_ce_fwd_2.run(buf6, buf0, buf1, 4096, 63)
-    del buf0
+    buf3 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, buf3, 258048, 2048)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf3, buf6, 4096, 63)
+    del buf3
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = buf4; del buf4  # reuse
+    triton_per_fused_ce_fwd_2.run(buf7, buf1, buf2, 4096, 63)
     del buf1
-    buf10 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf12 = empty_strided_cpu((), (), torch.float32)
-    buf13 = empty_strided_cpu((), (), torch.float32)
-    buf14 = buf12; del buf12  # reuse
-    triton_red_fused_ce_fwd_3.run(buf14, primals_2, primals_1, buf6, buf5, buf10, buf11, buf13, 1, 4096)
-    return (buf14, primals_1, primals_2, buf6, buf10, buf11, buf13, )
+    del buf2
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf11 = empty_strided_cpu((), (), torch.float32)
+    buf12 = buf10; del buf10  # reuse
+    triton_red_fused_ce_fwd_3.run(buf12, primals_2, primals_1, buf7, buf6, buf8, buf9, buf11, 1, 4096)
+    return (buf12, primals_1, primals_2, buf7, buf8, buf9, buf11, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
@@ -163,9 +163,8 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
@@ -175,89 +174,83 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
         tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp1 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp2 = tl.load(in_ptr3 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp3 = tl.full([1, 1], 0, tl.int64)
-        tmp4 = tmp0 == tmp3
-        tmp5 = tmp0 >= tmp3
-        tmp6 = tl.full([1, 1], 128256, tl.int64)
-        tmp7 = tmp0 < tmp6
-        tmp8 = tmp5 & tmp7
-        tmp9 = tmp4 | tmp8
-        tmp10 = tmp9 == 0
-        tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
-        tmp12 = _tmp0 | tmp11
-        _tmp0 = tl.where(r0_mask, tmp12, _tmp0)
-        tmp13 = tmp0 != tmp3
-        tmp14 = tmp0.to(tl.int64)
-        tmp15 = tmp14 != tmp3
-        tmp16 = tmp14 >= tmp3
-        tmp17 = tmp14 < tmp6
-        tmp18 = tmp16 & tmp17
-        tmp19 = tmp15 & tmp18
-        tmp20 = tmp14.to(tl.int32)
-        tmp21 = tl.full([1, 1], -1, tl.int32)
-        tmp22 = tl.where(tmp19, tmp20, tmp21)
-        tmp23 = tl.full([1, 1], 0, tl.int32)
-        tmp24 = tmp22 >= tmp23
-        tmp25 = tl.where(tmp24, tmp22, tmp23)
-        tmp26 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-        tmp27 = tmp25 + tmp26
-        tmp28 = tmp25 < 0
-        tmp29 = tl.where(tmp28, tmp27, tmp25)
-        tmp30 = tl.load(in_ptr1 + (tmp29 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp31 = tmp30.to(tl.float32)
-        tmp32 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp33 = tl.where(tmp24, tmp31, tmp32)
-        tmp34 = tl.full([1, 1], 0.0, tl.float32)
-        tmp35 = tl.where(tmp13, tmp33, tmp34)
-        tmp36 = tmp13.to(tl.float32)
-        tmp37 = tl.full([1, 1], 0.9, tl.float32)
-        tmp38 = tmp36 * tmp37
-        tmp39 = tl.where(tmp13, tmp1, tmp34)
-        tmp40 = tmp39 - tmp35
-        tmp41 = tl.full([1, 1], 20.0, tl.float32)
-        tmp42 = tmp40 > tmp41
-        tmp43 = libdevice.exp(tmp40)
-        tmp44 = libdevice.log1p(tmp43)
-        tmp45 = tl.where(tmp42, tmp40, tmp44)
-        tmp46 = tmp38 * tmp45
-        tmp47 = tmp39 == tmp39
-        tmp48 = tl_math.abs(tmp39)
-        tmp49 = tl.full([1, 1], float("inf"), tl.float32)
-        tmp50 = tmp48 != tmp49
-        tmp51 = tmp47 & tmp50
-        tmp52 = tmp51 == 0
-        tmp53 = tmp39 == tmp35
-        tmp54 = tmp52 & tmp53
-        tmp55 = tmp39 >= tmp35
-        tmp56 = tl.where(tmp55, tmp39, tmp35)
-        tmp57 = tl.where(tmp55, tmp35, tmp39)
-        tmp58 = tmp57 - tmp56
-        tmp59 = libdevice.exp(tmp58)
-        tmp60 = libdevice.log1p(tmp59)
-        tmp61 = tmp56 + tmp60
-        tmp62 = tl.where(tmp54, tmp39, tmp61)
-        tmp63 = tl.full([1, 1], 128256.0, tl.float32)
-        tmp64 = tmp62 * tmp63
-        tmp65 = tl.where(tmp13, tmp2, tmp34)
-        tmp66 = tmp64 - tmp65
-        tmp67 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-        tmp68 = tmp66 * tmp67
-        tmp69 = tmp46 + tmp68
-        tmp70 = tl.where(tmp13, tmp69, tmp34)
-        tmp71 = tl.broadcast_to(tmp70, [XBLOCK, R0_BLOCK])
+        tmp3 = (r0_0).to(tl.int32)
+        tmp4 = tl.full([1, 1], 4096, tl.int64)
+        tmp5 = tmp3 >= tmp4
+        tmp6 = tmp0.to(tl.int64)
+        tmp7 = tl.full([1, 1], 0, tl.int64)
+        tmp8 = tmp6 == tmp7
+        tmp9 = tmp6 >= tmp7
+        tmp10 = tl.full([1, 1], 128256, tl.int64)
+        tmp11 = tmp6 < tmp10
+        tmp12 = tmp9 & tmp11
+        tmp13 = tmp8 | tmp12
+        tmp14 = tmp5 | tmp13
+        tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tmp15 = tmp0 != tmp7
+        tmp16 = tmp6 != tmp7
+        tmp17 = tmp16 & tmp12
+        tmp18 = tmp6.to(tl.int32)
+        tmp19 = tl.full([1, 1], -1, tl.int32)
+        tmp20 = tl.where(tmp17, tmp18, tmp19)
+        tmp21 = tl.full([1, 1], 0, tl.int32)
+        tmp22 = tmp20 >= tmp21
+        tmp23 = tl.where(tmp22, tmp20, tmp21)
+        tmp24 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+        tmp25 = tmp23 + tmp24
+        tmp26 = tmp23 < 0
+        tmp27 = tl.where(tmp26, tmp25, tmp23)
+        tmp28 = tl.load(in_ptr1 + (tmp27 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp29 = tmp28.to(tl.float32)
+        tmp30 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp31 = tl.where(tmp22, tmp29, tmp30)
+        tmp32 = tl.full([1, 1], 0.0, tl.float32)
+        tmp33 = tl.where(tmp15, tmp31, tmp32)
+        tmp34 = tmp15.to(tl.float32)
+        tmp35 = tl.full([1, 1], 0.9, tl.float32)
+        tmp36 = tmp34 * tmp35
+        tmp37 = tl.where(tmp15, tmp1, tmp32)
+        tmp38 = tmp37 - tmp33
+        tmp39 = tl.full([1, 1], 20.0, tl.float32)
+        tmp40 = tmp38 > tmp39
+        tmp41 = libdevice.exp(tmp38)
+        tmp42 = libdevice.log1p(tmp41)
+        tmp43 = tl.where(tmp40, tmp38, tmp42)
+        tmp44 = tmp36 * tmp43
+        tmp45 = tmp37 == tmp37
+        tmp46 = tl_math.abs(tmp37)
+        tmp47 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp48 = tmp46 != tmp47
+        tmp49 = tmp45 & tmp48
+        tmp50 = tmp49 == 0
+        tmp51 = tmp37 == tmp33
+        tmp52 = tmp50 & tmp51
+        tmp53 = tmp37 >= tmp33
+        tmp54 = tl.where(tmp53, tmp37, tmp33)
+        tmp55 = tl.where(tmp53, tmp33, tmp37)
+        tmp56 = tmp55 - tmp54
+        tmp57 = libdevice.exp(tmp56)
+        tmp58 = libdevice.log1p(tmp57)
+        tmp59 = tmp54 + tmp58
+        tmp60 = tl.where(tmp52, tmp37, tmp59)
+        tmp61 = tl.full([1, 1], 128256.0, tl.float32)
+        tmp62 = tmp60 * tmp61
+        tmp63 = tl.where(tmp15, tmp2, tmp32)
+        tmp64 = tmp62 - tmp63
+        tmp65 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+        tmp66 = tmp64 * tmp65
+        tmp67 = tmp44 + tmp66
+        tmp68 = tl.where(tmp15, tmp67, tmp32)
+        tmp69 = tl.broadcast_to(tmp68, [XBLOCK, R0_BLOCK])
+        tmp70 = _tmp0 + tmp69
+        _tmp0 = tl.where(r0_mask, tmp70, _tmp0)
+        tmp71 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
         tmp72 = _tmp1 + tmp71
         _tmp1 = tl.where(r0_mask, tmp72, _tmp1)
-        tmp73 = tl.broadcast_to(tmp36, [XBLOCK, R0_BLOCK])
-        tmp74 = _tmp2 + tmp73
-        _tmp2 = tl.where(r0_mask, tmp74, _tmp2)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp13, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp35, r0_mask)
-    tmp75 = _tmp0.to(tl.int8)
-    tmp76 = triton_helpers.any(tmp75, 1)[:, None]
-    tmp77 = tl.sum(_tmp1, 1)[:, None]
-    tmp78 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp78, None)
-    tmp79 = (tmp77 / tmp78)
-    tmp80 = tmp76 == 0
-    tl.device_assert(tmp80, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp79, None)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp15, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp33, r0_mask)
+    tmp73 = tl.sum(_tmp0, 1)[:, None]
+    tmp74 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp74, None)
+    tmp75 = (tmp73 / tmp74)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp75, None)

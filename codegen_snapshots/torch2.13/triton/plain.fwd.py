@@ -3,22 +3,22 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
     buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, 258048, 2048)
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 258048, 2048)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf0, buf1, buf2, buf3, 4096, 63)
-    del buf0
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf1, buf2, buf3, buf4, 4096, 63)
     del buf1
-    buf4 = buf2; del buf2  # reuse
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf9 = empty_strided_cpu((), (), torch.float32)
-    buf11 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf10 = empty_strided_cpu((), (), torch.float32)
-    buf12 = buf9; del buf9  # reuse
-    triton_red_fused_ce_fwd_2.run(buf4, buf12, buf3, primals_2, primals_1, buf8, buf11, buf10, 1, 4096)
-    return (buf12, primals_1, primals_2, buf4, buf8, buf10, buf11, )
+    del buf2
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf7; del buf7  # reuse
+    triton_red_fused_ce_fwd_2.run(buf5, buf10, buf4, primals_2, primals_1, buf6, buf9, buf8, 1, 4096)
+    return (buf10, primals_1, primals_2, buf5, buf6, buf8, buf9, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -129,9 +129,8 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
@@ -143,69 +142,63 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp3 = tl_math.log(tmp1)
         tmp4 = tmp0 + tmp3
-        tmp5 = tl.full([1, 1], -100, tl.int64)
-        tmp6 = tmp2 == tmp5
-        tmp7 = tl.full([1, 1], 0, tl.int64)
-        tmp8 = tmp2 >= tmp7
-        tmp9 = tl.full([1, 1], 128256, tl.int64)
-        tmp10 = tmp2 < tmp9
-        tmp11 = tmp8 & tmp10
-        tmp12 = tmp6 | tmp11
-        tmp13 = tmp12 == 0
-        tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
-        tmp15 = _tmp0 | tmp14
-        _tmp0 = tl.where(r0_mask, tmp15, _tmp0)
-        tmp16 = tmp2 != tmp5
-        tmp17 = tmp16.to(tl.float32)
-        tmp18 = tl.full([1, 1], 1.0, tl.float32)
-        tmp19 = tmp17 * tmp18
-        tmp20 = tl.full([1, 1], 0.0, tl.float32)
-        tmp21 = tl.where(tmp16, tmp4, tmp20)
-        tmp22 = tmp2.to(tl.int64)
-        tmp23 = tmp22 != tmp5
-        tmp24 = tmp22 >= tmp7
-        tmp25 = tmp22 < tmp9
-        tmp26 = tmp24 & tmp25
-        tmp27 = tmp23 & tmp26
-        tmp28 = tmp22.to(tl.int32)
-        tmp29 = tl.full([1, 1], -1, tl.int32)
-        tmp30 = tl.where(tmp27, tmp28, tmp29)
-        tmp31 = tl.full([1, 1], 0, tl.int32)
-        tmp32 = tmp30 >= tmp31
-        tmp33 = tl.where(tmp32, tmp30, tmp31)
-        tmp34 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-        tmp35 = tmp33 + tmp34
-        tmp36 = tmp33 < 0
-        tmp37 = tl.where(tmp36, tmp35, tmp33)
-        tmp38 = tl.load(in_ptr2 + (tmp37 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp39 = tmp38.to(tl.float32)
-        tmp40 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp41 = tl.where(tmp32, tmp39, tmp40)
-        tmp42 = tl.where(tmp16, tmp41, tmp20)
-        tmp43 = tmp21 - tmp42
-        tmp44 = tl.full([1, 1], 20.0, tl.float32)
-        tmp45 = tmp43 > tmp44
-        tmp46 = libdevice.exp(tmp43)
-        tmp47 = libdevice.log1p(tmp46)
-        tmp48 = tl.where(tmp45, tmp43, tmp47)
-        tmp49 = tmp19 * tmp48
-        tmp50 = tl.where(tmp16, tmp49, tmp20)
-        tmp51 = tl.broadcast_to(tmp50, [XBLOCK, R0_BLOCK])
-        tmp52 = _tmp1 + tmp51
-        _tmp1 = tl.where(r0_mask, tmp52, _tmp1)
-        tmp53 = tmp43 * tmp18
-        tmp54 = tl.broadcast_to(tmp17, [XBLOCK, R0_BLOCK])
-        tmp55 = _tmp2 + tmp54
-        _tmp2 = tl.where(r0_mask, tmp55, _tmp2)
+        tmp5 = (r0_0).to(tl.int32)
+        tmp6 = tl.full([1, 1], 4096, tl.int64)
+        tmp7 = tmp5 >= tmp6
+        tmp8 = tmp2.to(tl.int64)
+        tmp9 = tl.full([1, 1], -100, tl.int64)
+        tmp10 = tmp8 == tmp9
+        tmp11 = tl.full([1, 1], 0, tl.int64)
+        tmp12 = tmp8 >= tmp11
+        tmp13 = tl.full([1, 1], 128256, tl.int64)
+        tmp14 = tmp8 < tmp13
+        tmp15 = tmp12 & tmp14
+        tmp16 = tmp10 | tmp15
+        tmp17 = tmp7 | tmp16
+        tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tmp18 = tmp2 != tmp9
+        tmp19 = tmp18.to(tl.float32)
+        tmp20 = tl.full([1, 1], 1.0, tl.float32)
+        tmp21 = tmp19 * tmp20
+        tmp22 = tl.full([1, 1], 0.0, tl.float32)
+        tmp23 = tl.where(tmp18, tmp4, tmp22)
+        tmp24 = tmp8 != tmp9
+        tmp25 = tmp24 & tmp15
+        tmp26 = tmp8.to(tl.int32)
+        tmp27 = tl.full([1, 1], -1, tl.int32)
+        tmp28 = tl.where(tmp25, tmp26, tmp27)
+        tmp29 = tl.full([1, 1], 0, tl.int32)
+        tmp30 = tmp28 >= tmp29
+        tmp31 = tl.where(tmp30, tmp28, tmp29)
+        tmp32 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+        tmp33 = tmp31 + tmp32
+        tmp34 = tmp31 < 0
+        tmp35 = tl.where(tmp34, tmp33, tmp31)
+        tmp36 = tl.load(in_ptr2 + (tmp35 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp37 = tmp36.to(tl.float32)
+        tmp38 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp39 = tl.where(tmp30, tmp37, tmp38)
+        tmp40 = tl.where(tmp18, tmp39, tmp22)
+        tmp41 = tmp23 - tmp40
+        tmp42 = tl.full([1, 1], 20.0, tl.float32)
+        tmp43 = tmp41 > tmp42
+        tmp44 = libdevice.exp(tmp41)
+        tmp45 = libdevice.log1p(tmp44)
+        tmp46 = tl.where(tmp43, tmp41, tmp45)
+        tmp47 = tmp21 * tmp46
+        tmp48 = tl.where(tmp18, tmp47, tmp22)
+        tmp49 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
+        tmp50 = _tmp0 + tmp49
+        _tmp0 = tl.where(r0_mask, tmp50, _tmp0)
+        tmp51 = tmp41 * tmp20
+        tmp52 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
+        tmp53 = _tmp1 + tmp52
+        _tmp1 = tl.where(r0_mask, tmp53, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp16, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp53, r0_mask)
-    tmp56 = _tmp0.to(tl.int8)
-    tmp57 = triton_helpers.any(tmp56, 1)[:, None]
-    tmp58 = tl.sum(_tmp1, 1)[:, None]
-    tmp59 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
-    tmp60 = (tmp58 / tmp59)
-    tmp61 = tmp57 == 0
-    tl.device_assert(tmp61, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp60, None)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp51, r0_mask)
+    tmp54 = tl.sum(_tmp0, 1)[:, None]
+    tmp55 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp55, None)
+    tmp56 = (tmp54 / tmp55)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp56, None)
