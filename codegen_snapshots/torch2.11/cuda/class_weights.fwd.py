@@ -6,25 +6,25 @@ def call(args):
     assert_size_stride(primals_3, (128256, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
         buf1 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, 258048, 2048)
-        buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf2 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 258048, 2048)
         buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf0, buf1, buf2, buf3, 4096, 63)
-        del buf0
+        buf4 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf1, buf2, buf3, buf4, 4096, 63)
         del buf1
-        buf4 = buf2; del buf2  # reuse
-        buf8 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf13 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf12 = empty_strided_cuda((), (), torch.float32)
-        buf11 = empty_strided_cuda((), (), torch.float32)
-        buf14 = buf11; del buf11  # reuse
-        triton_red_fused_ce_fwd_2.run(buf4, buf14, buf3, primals_2, primals_3, primals_1, buf8, buf9, buf13, buf12, 1, 4096)
-        del buf3
+        del buf2
+        buf5 = buf3; del buf3  # reuse
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf10 = empty_strided_cuda((), (), torch.float32)
+        buf9 = empty_strided_cuda((), (), torch.float32)
+        buf12 = buf9; del buf9  # reuse
+        triton_red_fused_ce_fwd_2.run(buf5, buf12, buf4, primals_2, primals_3, primals_1, buf6, buf7, buf11, buf10, 1, 4096)
+        del buf4
         del primals_3
-    return (buf14, primals_1, primals_2, buf4, buf8, buf9, buf12, buf13, )
+    return (buf12, primals_1, primals_2, buf5, buf6, buf7, buf10, buf11, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -135,9 +135,8 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
@@ -149,77 +148,71 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
         tmp3 = tl_math.log(tmp1)
         tmp4 = tmp0 + tmp3
-        tmp5 = tl.full([1, 1], -100, tl.int64)
-        tmp6 = tmp2 == tmp5
-        tmp7 = tl.full([1, 1], 0, tl.int64)
-        tmp8 = tmp2 >= tmp7
-        tmp9 = tl.full([1, 1], 128256, tl.int64)
-        tmp10 = tmp2 < tmp9
-        tmp11 = tmp8 & tmp10
-        tmp12 = tmp6 | tmp11
-        tmp13 = tmp12 == 0
-        tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
-        tmp15 = _tmp0 | tmp14
-        _tmp0 = tl.where(r0_mask, tmp15, _tmp0)
-        tmp16 = tmp2 != tmp5
-        tmp17 = tl.where(tmp16, tmp2, tmp7)
-        tmp18 = tl.full([1, 1], 128256, tl.int32)
-        tmp19 = tmp17 + tmp18
-        tmp20 = tmp17 < 0
-        tmp21 = tl.where(tmp20, tmp19, tmp17)
-        tl.device_assert(((0 <= tmp21) & (tmp21 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp21 < 128256")
-        tmp22 = tl.load(in_ptr2 + (tmp21), r0_mask, eviction_policy='evict_last')
-        tmp23 = tl.full([1, 1], 0.0, tl.float32)
-        tmp24 = tl.where(tmp16, tmp22, tmp23)
-        tmp25 = tl.full([1, 1], 1.0, tl.float32)
-        tmp26 = tmp24 * tmp25
-        tmp27 = tl.where(tmp16, tmp4, tmp23)
-        tmp28 = tmp2.to(tl.int64)
-        tmp29 = tmp28 != tmp5
-        tmp30 = tmp28 >= tmp7
-        tmp31 = tmp28 < tmp9
-        tmp32 = tmp30 & tmp31
-        tmp33 = tmp29 & tmp32
-        tmp34 = tmp28.to(tl.int32)
-        tmp35 = tl.full([1, 1], -1, tl.int32)
-        tmp36 = tl.where(tmp33, tmp34, tmp35)
-        tmp37 = tl.full([1, 1], 0, tl.int32)
-        tmp38 = tmp36 >= tmp37
-        tmp39 = tl.where(tmp38, tmp36, tmp37)
-        tmp40 = tmp39 + tmp18
-        tmp41 = tmp39 < 0
-        tmp42 = tl.where(tmp41, tmp40, tmp39)
-        tmp43 = tl.load(in_ptr3 + (tmp42 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp44 = tmp43.to(tl.float32)
-        tmp45 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp46 = tl.where(tmp38, tmp44, tmp45)
-        tmp47 = tl.where(tmp16, tmp46, tmp23)
-        tmp48 = tmp27 - tmp47
-        tmp49 = tl.full([1, 1], 20.0, tl.float32)
-        tmp50 = tmp48 > tmp49
-        tmp51 = libdevice.exp(tmp48)
-        tmp52 = libdevice.log1p(tmp51)
-        tmp53 = tl.where(tmp50, tmp48, tmp52)
-        tmp54 = tmp48 * tmp25
-        tmp55 = tl.broadcast_to(tmp24, [XBLOCK, R0_BLOCK])
-        tmp56 = _tmp1 + tmp55
-        _tmp1 = tl.where(r0_mask, tmp56, _tmp1)
-        tmp57 = tmp26 * tmp53
-        tmp58 = tl.where(tmp16, tmp57, tmp23)
-        tmp59 = tl.broadcast_to(tmp58, [XBLOCK, R0_BLOCK])
-        tmp60 = _tmp2 + tmp59
-        _tmp2 = tl.where(r0_mask, tmp60, _tmp2)
+        tmp5 = r0_0
+        tmp6 = tl.full([1, 1], 4096, tl.int64)
+        tmp7 = tmp5 >= tmp6
+        tmp8 = tmp2.to(tl.int64)
+        tmp9 = tl.full([1, 1], -100, tl.int64)
+        tmp10 = tmp8 == tmp9
+        tmp11 = tl.full([1, 1], 0, tl.int64)
+        tmp12 = tmp8 >= tmp11
+        tmp13 = tl.full([1, 1], 128256, tl.int64)
+        tmp14 = tmp8 < tmp13
+        tmp15 = tmp12 & tmp14
+        tmp16 = tmp10 | tmp15
+        tmp17 = tmp7 | tmp16
+        tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tmp18 = tmp2 != tmp9
+        tmp19 = tl.where(tmp18, tmp2, tmp11)
+        tmp20 = tl.full([1, 1], 128256, tl.int32)
+        tmp21 = tmp19 + tmp20
+        tmp22 = tmp19 < 0
+        tmp23 = tl.where(tmp22, tmp21, tmp19)
+        tl.device_assert(((0 <= tmp23) & (tmp23 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp23 < 128256")
+        tmp24 = tl.load(in_ptr2 + (tmp23), r0_mask, eviction_policy='evict_last')
+        tmp25 = tl.full([1, 1], 0.0, tl.float32)
+        tmp26 = tl.where(tmp18, tmp24, tmp25)
+        tmp27 = tl.full([1, 1], 1.0, tl.float32)
+        tmp28 = tmp26 * tmp27
+        tmp29 = tl.where(tmp18, tmp4, tmp25)
+        tmp30 = tmp8 != tmp9
+        tmp31 = tmp30 & tmp15
+        tmp32 = tmp8.to(tl.int32)
+        tmp33 = tl.full([1, 1], -1, tl.int32)
+        tmp34 = tl.where(tmp31, tmp32, tmp33)
+        tmp35 = tl.full([1, 1], 0, tl.int32)
+        tmp36 = tmp34 >= tmp35
+        tmp37 = tl.where(tmp36, tmp34, tmp35)
+        tmp38 = tmp37 + tmp20
+        tmp39 = tmp37 < 0
+        tmp40 = tl.where(tmp39, tmp38, tmp37)
+        tmp41 = tl.load(in_ptr3 + (tmp40 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp42 = tmp41.to(tl.float32)
+        tmp43 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp44 = tl.where(tmp36, tmp42, tmp43)
+        tmp45 = tl.where(tmp18, tmp44, tmp25)
+        tmp46 = tmp29 - tmp45
+        tmp47 = tl.full([1, 1], 20.0, tl.float32)
+        tmp48 = tmp46 > tmp47
+        tmp49 = libdevice.exp(tmp46)
+        tmp50 = libdevice.log1p(tmp49)
+        tmp51 = tl.where(tmp48, tmp46, tmp50)
+        tmp52 = tmp46 * tmp27
+        tmp53 = tl.broadcast_to(tmp26, [XBLOCK, R0_BLOCK])
+        tmp54 = _tmp0 + tmp53
+        _tmp0 = tl.where(r0_mask, tmp54, _tmp0)
+        tmp55 = tmp28 * tmp51
+        tmp56 = tl.where(tmp18, tmp55, tmp25)
+        tmp57 = tl.broadcast_to(tmp56, [XBLOCK, R0_BLOCK])
+        tmp58 = _tmp1 + tmp57
+        _tmp1 = tl.where(r0_mask, tmp58, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp16, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp26, r0_mask)
-        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
-    tmp61 = _tmp0.to(tl.int8)
-    tmp62 = triton_helpers.any(tmp61, 1)[:, None]
-    tmp63 = tl.sum(_tmp1, 1)[:, None]
-    tmp64 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp63, None)
-    tmp65 = (tmp64 / tmp63)
-    tmp66 = tmp62 == 0
-    tl.device_assert(tmp66, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
+        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp52, r0_mask)
+    tmp59 = tl.sum(_tmp0, 1)[:, None]
+    tmp60 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
+    tmp61 = (tmp60 / tmp59)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp65, None)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp61, None)

@@ -5,27 +5,26 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
         buf1 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
         buf2 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, buf2, 258048, 2048)
-        buf5 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf6 = buf3; del buf3  # reuse
-        buf10 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf12 = buf5; del buf5  # reuse
-        triton_per_fused_ce_fwd_1.run(buf6, buf12, buf2, buf0, buf1, primals_2, primals_1, buf10, buf11, 4096, 63)
-        del buf0
+        buf3 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, buf3, 258048, 2048)
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf4 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf7 = buf4; del buf4  # reuse
+        buf8 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf10 = buf6; del buf6  # reuse
+        triton_per_fused_ce_fwd_1.run(buf7, buf10, buf3, buf1, buf2, primals_2, primals_1, buf8, buf9, 4096, 63)
         del buf1
         del buf2
-        triton_red_fused_2.run(primals_2, 1, 4096)
-        buf13 = empty_strided_cuda((), (), torch.float32)
-        buf14 = empty_strided_cuda((), (), torch.float32)
-        buf15 = buf13; del buf13  # reuse
-        triton_red_fused_3.run(buf15, buf10, buf12, buf14, 1, 4096)
-        del buf12
-    return (buf15, primals_1, primals_2, buf6, buf10, buf11, buf14, )
+        del buf3
+        buf11 = empty_strided_cuda((), (), torch.float32)
+        buf12 = empty_strided_cuda((), (), torch.float32)
+        buf13 = buf11; del buf11  # reuse
+        triton_red_fused_2.run(buf13, buf8, buf10, buf12, 1, 4096)
+        del buf10
+    return (buf13, primals_1, primals_2, buf7, buf8, buf9, buf12, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
@@ -132,111 +131,81 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp21 = tl.sum(tmp20, 1)[:, None].to(tl.float32)
     tmp22 = tl_math.log(tmp21)
     tmp23 = tmp9 + tmp22
-    tmp24 = tl.full([1, 1], 0, tl.int64)
-    tmp25 = tmp3 != tmp24
-    tmp26 = tmp3.to(tl.int64)
-    tmp27 = tmp26 != tmp24
-    tmp28 = tmp26 >= tmp24
-    tmp29 = tl.full([1, 1], 128256, tl.int64)
-    tmp30 = tmp26 < tmp29
-    tmp31 = tmp28 & tmp30
-    tmp32 = tmp27 & tmp31
-    tmp33 = tmp26.to(tl.int32)
-    tmp34 = tl.full([1, 1], -1, tl.int32)
-    tmp35 = tl.where(tmp32, tmp33, tmp34)
-    tmp36 = tl.full([1, 1], 0, tl.int32)
-    tmp37 = tmp35 >= tmp36
-    tmp38 = tl.where(tmp37, tmp35, tmp36)
-    tmp39 = tl.full([1, 1], 128256, tl.int32)
-    tmp40 = tmp38 + tmp39
-    tmp41 = tmp38 < 0
-    tmp42 = tl.where(tmp41, tmp40, tmp38)
-    tmp43 = tl.load(in_ptr4 + (tmp42 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp44 = tmp43.to(tl.float32)
-    tmp45 = tl.where(tmp37, tmp44, tmp10)
-    tmp46 = tl.where(tmp25, tmp45, tmp12)
-    tmp47 = tmp25.to(tl.float32)
-    tmp48 = tl.full([1, 1], 0.9, tl.float32)
-    tmp49 = tmp47 * tmp48
-    tmp50 = tl.where(tmp25, tmp23, tmp12)
-    tmp51 = tmp50 - tmp46
-    tmp52 = tl.full([1, 1], 20.0, tl.float32)
-    tmp53 = tmp51 > tmp52
-    tmp54 = libdevice.exp(tmp51)
-    tmp55 = libdevice.log1p(tmp54)
-    tmp56 = tl.where(tmp53, tmp51, tmp55)
-    tmp57 = tmp49 * tmp56
-    tmp58 = tmp50 == tmp50
-    tmp59 = tl_math.abs(tmp50)
-    tmp60 = tl.full([1, 1], float("inf"), tl.float32)
-    tmp61 = tmp59 != tmp60
-    tmp62 = tmp58 & tmp61
-    tmp63 = tmp62 == 0
-    tmp64 = tmp50 == tmp46
-    tmp65 = tmp63 & tmp64
-    tmp66 = tmp50 >= tmp46
-    tmp67 = tl.where(tmp66, tmp50, tmp46)
-    tmp68 = tl.where(tmp66, tmp46, tmp50)
-    tmp69 = tmp68 - tmp67
-    tmp70 = libdevice.exp(tmp69)
-    tmp71 = libdevice.log1p(tmp70)
-    tmp72 = tmp67 + tmp71
-    tmp73 = tl.where(tmp65, tmp50, tmp72)
-    tmp74 = tl.full([1, 1], 128256.0, tl.float32)
-    tmp75 = tmp73 * tmp74
-    tmp76 = tl.where(tmp25, tmp6, tmp12)
-    tmp77 = tmp75 - tmp76
-    tmp78 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-    tmp79 = tmp77 * tmp78
-    tmp80 = tmp57 + tmp79
+    tmp24 = x0
+    tmp25 = tl.full([1, 1], 4096, tl.int64)
+    tmp26 = tmp24 >= tmp25
+    tmp27 = tmp3.to(tl.int64)
+    tmp28 = tl.full([1, 1], 0, tl.int64)
+    tmp29 = tmp27 == tmp28
+    tmp30 = tmp27 >= tmp28
+    tmp31 = tl.full([1, 1], 128256, tl.int64)
+    tmp32 = tmp27 < tmp31
+    tmp33 = tmp30 & tmp32
+    tmp34 = tmp29 | tmp33
+    tmp35 = tmp26 | tmp34
+    tl.device_assert(tmp35, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp36 = tmp3 != tmp28
+    tmp37 = tmp27 != tmp28
+    tmp38 = tmp37 & tmp33
+    tmp39 = tmp27.to(tl.int32)
+    tmp40 = tl.full([1, 1], -1, tl.int32)
+    tmp41 = tl.where(tmp38, tmp39, tmp40)
+    tmp42 = tl.full([1, 1], 0, tl.int32)
+    tmp43 = tmp41 >= tmp42
+    tmp44 = tl.where(tmp43, tmp41, tmp42)
+    tmp45 = tl.full([1, 1], 128256, tl.int32)
+    tmp46 = tmp44 + tmp45
+    tmp47 = tmp44 < 0
+    tmp48 = tl.where(tmp47, tmp46, tmp44)
+    tmp49 = tl.load(in_ptr4 + (tmp48 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp50 = tmp49.to(tl.float32)
+    tmp51 = tl.where(tmp43, tmp50, tmp10)
+    tmp52 = tl.where(tmp36, tmp51, tmp12)
+    tmp53 = tmp36.to(tl.float32)
+    tmp54 = tl.full([1, 1], 0.9, tl.float32)
+    tmp55 = tmp53 * tmp54
+    tmp56 = tl.where(tmp36, tmp23, tmp12)
+    tmp57 = tmp56 - tmp52
+    tmp58 = tl.full([1, 1], 20.0, tl.float32)
+    tmp59 = tmp57 > tmp58
+    tmp60 = libdevice.exp(tmp57)
+    tmp61 = libdevice.log1p(tmp60)
+    tmp62 = tl.where(tmp59, tmp57, tmp61)
+    tmp63 = tmp55 * tmp62
+    tmp64 = tmp56 == tmp56
+    tmp65 = tl_math.abs(tmp56)
+    tmp66 = tl.full([1, 1], float("inf"), tl.float32)
+    tmp67 = tmp65 != tmp66
+    tmp68 = tmp64 & tmp67
+    tmp69 = tmp68 == 0
+    tmp70 = tmp56 == tmp52
+    tmp71 = tmp69 & tmp70
+    tmp72 = tmp56 >= tmp52
+    tmp73 = tl.where(tmp72, tmp56, tmp52)
+    tmp74 = tl.where(tmp72, tmp52, tmp56)
+    tmp75 = tmp74 - tmp73
+    tmp76 = libdevice.exp(tmp75)
+    tmp77 = libdevice.log1p(tmp76)
+    tmp78 = tmp73 + tmp77
+    tmp79 = tl.where(tmp71, tmp56, tmp78)
+    tmp80 = tl.full([1, 1], 128256.0, tl.float32)
+    tmp81 = tmp79 * tmp80
+    tmp82 = tl.where(tmp36, tmp6, tmp12)
+    tmp83 = tmp81 - tmp82
+    tmp84 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+    tmp85 = tmp83 * tmp84
+    tmp86 = tmp63 + tmp85
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp23, None)
-    tl.store(out_ptr1 + (x0), tmp25, None)
-    tl.store(out_ptr2 + (x0), tmp46, None)
+    tl.store(out_ptr1 + (x0), tmp36, None)
+    tl.store(out_ptr2 + (x0), tmp52, None)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (x0), tmp80, None)
-
-
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
-@triton.jit
-def triton_red_fused_2(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
-    xnumel = 1
-    r0_numel = 4096
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.full([1, 1], 0, tl.int64)
-        tmp2 = tmp0 == tmp1
-        tmp3 = tmp0 >= tmp1
-        tmp4 = tl.full([1, 1], 128256, tl.int64)
-        tmp5 = tmp0 < tmp4
-        tmp6 = tmp3 & tmp5
-        tmp7 = tmp2 | tmp6
-        tmp8 = tmp7 == 0
-        tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
-        tmp10 = _tmp0 | tmp9
-        _tmp0 = tl.where(r0_mask, tmp10, _tmp0)
-    tmp11 = _tmp0.to(tl.int8)
-    tmp12 = triton_helpers.any(tmp11, 1)[:, None]
-    tmp13 = tmp12 == 0
-    tl.device_assert(tmp13, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.store(in_out_ptr1 + (x0), tmp86, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
 @triton.jit
-def triton_red_fused_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel

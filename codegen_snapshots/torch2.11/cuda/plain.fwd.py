@@ -5,24 +5,23 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
         buf1 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
-        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf0, buf1, 258048, 2048)
-        buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf4 = buf2; del buf2  # reuse
-        buf8 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf12 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf4, buf0, buf1, primals_2, primals_1, buf8, buf9, buf12, 4096, 63)
-        del buf0
+        buf2 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
+        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 258048, 2048)
+        buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf5 = buf3; del buf3  # reuse
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf10 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf7, buf10, 4096, 63)
         del buf1
-        triton_red_fused_2.run(primals_2, 1, 4096)
-        buf10 = empty_strided_cuda((), (), torch.float32)
-        buf11 = empty_strided_cuda((), (), torch.float32)
-        buf13 = buf10; del buf10  # reuse
-        triton_red_fused_3.run(buf13, buf8, buf9, buf11, 1, 4096)
-        del buf9
-    return (buf13, primals_1, primals_2, buf4, buf8, buf11, buf12, )
+        del buf2
+        buf8 = empty_strided_cuda((), (), torch.float32)
+        buf9 = empty_strided_cuda((), (), torch.float32)
+        buf11 = buf8; del buf8  # reuse
+        triton_red_fused_2.run(buf11, buf6, buf7, buf9, 1, 4096)
+        del buf7
+    return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -120,87 +119,56 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
     tmp18 = tl_math.log(tmp17)
     tmp19 = tmp5 + tmp18
-    tmp20 = tl.full([1, 1], -100, tl.int64)
-    tmp21 = tmp2 != tmp20
-    tmp22 = tl.where(tmp21, tmp19, tmp8)
+    tmp20 = x0
+    tmp21 = tl.full([1, 1], 4096, tl.int64)
+    tmp22 = tmp20 >= tmp21
     tmp23 = tmp2.to(tl.int64)
-    tmp24 = tmp23 != tmp20
-    tmp25 = tl.full([1, 1], 0, tl.int64)
-    tmp26 = tmp23 >= tmp25
-    tmp27 = tl.full([1, 1], 128256, tl.int64)
-    tmp28 = tmp23 < tmp27
-    tmp29 = tmp26 & tmp28
-    tmp30 = tmp24 & tmp29
-    tmp31 = tmp23.to(tl.int32)
-    tmp32 = tl.full([1, 1], -1, tl.int32)
-    tmp33 = tl.where(tmp30, tmp31, tmp32)
-    tmp34 = tl.full([1, 1], 0, tl.int32)
-    tmp35 = tmp33 >= tmp34
-    tmp36 = tl.where(tmp35, tmp33, tmp34)
-    tmp37 = tl.full([1, 1], 128256, tl.int32)
-    tmp38 = tmp36 + tmp37
-    tmp39 = tmp36 < 0
-    tmp40 = tl.where(tmp39, tmp38, tmp36)
-    tmp41 = tl.load(in_ptr3 + (tmp40 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp42 = tmp41.to(tl.float32)
-    tmp43 = tl.where(tmp35, tmp42, tmp6)
-    tmp44 = tl.where(tmp21, tmp43, tmp8)
-    tmp45 = tmp22 - tmp44
-    tmp46 = tl.full([1, 1], 20.0, tl.float32)
-    tmp47 = tmp45 > tmp46
-    tmp48 = libdevice.exp(tmp45)
-    tmp49 = libdevice.log1p(tmp48)
-    tmp50 = tl.where(tmp47, tmp45, tmp49)
-    tmp51 = tl.full([1, 1], 1.0, tl.float32)
-    tmp52 = tmp45 * tmp51
+    tmp24 = tl.full([1, 1], -100, tl.int64)
+    tmp25 = tmp23 == tmp24
+    tmp26 = tl.full([1, 1], 0, tl.int64)
+    tmp27 = tmp23 >= tmp26
+    tmp28 = tl.full([1, 1], 128256, tl.int64)
+    tmp29 = tmp23 < tmp28
+    tmp30 = tmp27 & tmp29
+    tmp31 = tmp25 | tmp30
+    tmp32 = tmp22 | tmp31
+    tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp33 = tmp2 != tmp24
+    tmp34 = tl.where(tmp33, tmp19, tmp8)
+    tmp35 = tmp23 != tmp24
+    tmp36 = tmp35 & tmp30
+    tmp37 = tmp23.to(tl.int32)
+    tmp38 = tl.full([1, 1], -1, tl.int32)
+    tmp39 = tl.where(tmp36, tmp37, tmp38)
+    tmp40 = tl.full([1, 1], 0, tl.int32)
+    tmp41 = tmp39 >= tmp40
+    tmp42 = tl.where(tmp41, tmp39, tmp40)
+    tmp43 = tl.full([1, 1], 128256, tl.int32)
+    tmp44 = tmp42 + tmp43
+    tmp45 = tmp42 < 0
+    tmp46 = tl.where(tmp45, tmp44, tmp42)
+    tmp47 = tl.load(in_ptr3 + (tmp46 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp48 = tmp47.to(tl.float32)
+    tmp49 = tl.where(tmp41, tmp48, tmp6)
+    tmp50 = tl.where(tmp33, tmp49, tmp8)
+    tmp51 = tmp34 - tmp50
+    tmp52 = tl.full([1, 1], 20.0, tl.float32)
+    tmp53 = tmp51 > tmp52
+    tmp54 = libdevice.exp(tmp51)
+    tmp55 = libdevice.log1p(tmp54)
+    tmp56 = tl.where(tmp53, tmp51, tmp55)
+    tmp57 = tl.full([1, 1], 1.0, tl.float32)
+    tmp58 = tmp51 * tmp57
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp19, None)
-    tl.store(out_ptr1 + (x0), tmp21, None)
-    tl.store(out_ptr2 + (x0), tmp50, None)
-    tl.store(out_ptr3 + (x0), tmp52, None)
-
-
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64
-@triton.jit
-def triton_red_fused_2(in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
-    xnumel = 1
-    r0_numel = 4096
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    _tmp0 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.full([1, 1], -100, tl.int64)
-        tmp2 = tmp0 == tmp1
-        tmp3 = tl.full([1, 1], 0, tl.int64)
-        tmp4 = tmp0 >= tmp3
-        tmp5 = tl.full([1, 1], 128256, tl.int64)
-        tmp6 = tmp0 < tmp5
-        tmp7 = tmp4 & tmp6
-        tmp8 = tmp2 | tmp7
-        tmp9 = tmp8 == 0
-        tmp10 = tl.broadcast_to(tmp9, [XBLOCK, R0_BLOCK])
-        tmp11 = _tmp0 | tmp10
-        _tmp0 = tl.where(r0_mask, tmp11, _tmp0)
-    tmp12 = _tmp0.to(tl.int8)
-    tmp13 = triton_helpers.any(tmp12, 1)[:, None]
-    tmp14 = tmp13 == 0
-    tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.store(out_ptr1 + (x0), tmp33, None)
+    tl.store(out_ptr2 + (x0), tmp56, None)
+    tl.store(out_ptr3 + (x0), tmp58, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
 @triton.jit
-def triton_red_fused_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel

@@ -1,12 +1,12 @@
 # backward of ce(x, t, z_loss=1e-4)
 def call(args):
-    primals_1, primals_2, getitem, ne, where_1, ge_1, logical_and, sum_2, tangents_1 = args
+    primals_1, primals_2, getitem, ne, where_1, ge, logical_and, sum_2, tangents_1 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1))
     assert_size_stride(primals_2, (4096, ), (1, ))
     assert_size_stride(getitem, (4096, ), (1, ))
     assert_size_stride(ne, (4096, ), (1, ))
     assert_size_stride(where_1, (4096, ), (1, ))
-    assert_size_stride(ge_1, (4096, ), (1, ))
+    assert_size_stride(ge, (4096, ), (1, ))
     assert_size_stride(logical_and, (4096, ), (1, ))
     assert_size_stride(sum_2, (), ())
     assert_size_stride(tangents_1, (), ())
@@ -14,8 +14,8 @@ def call(args):
         torch.cuda.set_device(0)
         buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, tangents_1, sum_2, logical_and, getitem, ge_1, where_1, buf2, buf3, 4096)
-        del ge_1
+        triton_poi_fused_0.run(ne, tangents_1, sum_2, logical_and, getitem, ge, where_1, buf2, buf3, 4096)
+        del ge
         del logical_and
         del ne
         del sum_2
