@@ -11,7 +11,8 @@ from typing import Optional
 import torch
 from torch import Tensor, nn
 
-from . import _math, ops
+from . import ops
+from ._math import finish, reduce
 
 _FLOAT_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
 _INDEX_DTYPES = (torch.int64, torch.int32)
@@ -89,7 +90,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         The float32 loss (a scalar, or ``target.shape`` for ``reduction="none"``); with
         ``return_lse``, ``(loss, lse)``.
     """
-    if _is_dtensor(input):
+    # Under torch.compile every global read here becomes a guard checked on each call; a
+    # plain tensor skips the DTensor import and isinstance (few rows are host-bound).
+    if type(input) is not Tensor and _is_dtensor(input):
         from .parallel import _dtensor_cross_entropy
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
@@ -102,9 +105,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     # The op asserts that every target is in [0, V) or ignore_index (compiled: in the kernel
     # that combines each row's statistics, no launch of its own).
     lse_nt, z_t, sum_wz = ops.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
-    loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
-                                  float(label_smoothing), float(z_loss), num_classes)
-    loss = _math.reduce(loss, w_t, reduction)
+    loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
+                            float(label_smoothing), float(z_loss), num_classes)
+    loss = reduce(loss, w_t, reduction)
     return (loss, lse) if return_lse else loss
 
 
