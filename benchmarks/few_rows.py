@@ -3,12 +3,11 @@
 per step the host spends (wall clock, no synchronization in the loop) and the GPU time of
 each contender's kernels (torch.profiler).
 
-    python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12] [--mode MODE]
+    python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12]
 
 With --profile N it also prints, per contender, the N functions where the host spends most
 of its own time (cProfile over 500 steps, microseconds per step): where a host-bound step
-differs. --mode passes a torch.compile mode to both (reduce-overhead: CUDA graphs, which
-take the host out of the step).
+differs.
 """
 from __future__ import annotations
 
@@ -66,11 +65,9 @@ def main():
     p.add_argument("vocab", type=int)
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--profile", type=int, default=0, metavar="N")
-    p.add_argument("--mode", default=None)
     args = p.parse_args()
     x, t = benchmark_data(args.rows, args.vocab)
-    fns = {"ours": torch.compile(ours, mode=args.mode),
-           "stock": torch.compile(stock, mode=args.mode)}
+    fns = {"ours": torch.compile(ours), "stock": torch.compile(stock)}
     xs = {}
     for name, fn in fns.items():
         xs[name] = x.clone().requires_grad_()
@@ -85,8 +82,8 @@ def main():
             results[name].append(do_bench(step, warmup=25, rep=200, grad_to_none=[xg],
                                           return_mode="median"))
             hosts[name].append(host_ms(step, xg))
-    print(f"{args.rows}x{args.vocab} bf16, mode={args.mode}, fwd+bwd ms per round (do_bench "
-          f"medians), {args.rounds} rounds in alternation")
+    print(f"{args.rows}x{args.vocab} bf16, fwd+bwd ms per round (do_bench medians), "
+          f"{args.rounds} rounds in alternation")
     for name in fns:
         gpu = sum(kernel_times(fns[name], x, t, dynamic=False, iters=20).values())
         print(f"{name:6s} rounds {[round(v, 3) for v in results[name]]} median "
