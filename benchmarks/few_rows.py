@@ -28,13 +28,17 @@ from bench_ce import benchmark_data, ours, stock  # noqa: E402
 from kernel_times import kernel_times  # noqa: E402
 
 
+def _steps(step, xg, n: int) -> None:
+    for _ in range(n):
+        step()
+        xg.grad = None
+
+
 def host_ms(step, xg, iters: int = 200) -> float:
     """Wall-clock ms per step while the host only enqueues (the GPU keeps up when host-bound)."""
     torch.cuda.synchronize()
     start = time.perf_counter()
-    for _ in range(iters):
-        step()
-        xg.grad = None
+    _steps(step, xg, iters)
     elapsed = time.perf_counter() - start
     torch.cuda.synchronize()
     return elapsed / iters * 1e3
@@ -45,9 +49,7 @@ def host_profile(step, xg, top: int, steps: int = 500) -> None:
     torch.cuda.synchronize()
     prof = cProfile.Profile()
     prof.enable()
-    for _ in range(steps):
-        step()
-        xg.grad = None
+    _steps(step, xg, steps)
     prof.disable()
     torch.cuda.synchronize()
     stats = pstats.Stats(prof).stats  # (file, line, name) -> (calls, ncalls, tottime, cumtime, _)
@@ -90,8 +92,8 @@ def main():
               f"{statistics.median(results[name]):.3f}; host enqueue "
               f"{statistics.median(hosts[name]):.3f} ms/step; its kernels' GPU time "
               f"{gpu:.3f} ms/step")
-    for name, fn in fns.items():
-        if args.profile:
+    if args.profile:
+        for name, fn in fns.items():
             print(f"{name}:")
             host_profile(lambda: fn(xs[name], t).backward(), xs[name], args.profile)  # noqa: B023
 

@@ -11,7 +11,6 @@ import os
 import warnings
 import weakref
 
-import sympy
 import torch
 
 MISSING: list[str] = []
@@ -20,7 +19,7 @@ try:  # --- lowering API -------------------------------------------------------
     from torch._inductor import ir
     from torch._inductor.virtualized import V, ops  # noqa: F401  (ops: used by lowering.py)
     from torch._inductor.lowering import register_lowering
-    from torch._inductor.utils import sympy_product
+    from torch._inductor.utils import sympy_dot, sympy_product
     from torch._inductor.custom_graph_pass import CustomGraphPass
 
     for _name in ("Pointwise", "Reduction", "TensorBox", "ReductionHint", "is_triton"):
@@ -281,8 +280,8 @@ def device_assert(device, cond_fn, ranges, msg: str) -> None:
     numel = sympy_product(ranges)
 
     def inner_fn(index):
-        flat = sum((i * s for i, s in zip(index, strides)), sympy.Integer(0))
-        outside = ops.ge(ops.index_expr(flat, torch.int64), ops.index_expr(numel, torch.int64))
+        flat = ops.index_expr(sympy_dot(index, strides), torch.int64)
+        outside = ops.ge(flat, ops.index_expr(numel, torch.int64))
         return ops.device_assert_async(ops.logical_or(outside, cond_fn(index)), msg)
 
     node = ir.Pointwise.create(device=device, dtype=torch.bool, inner_fn=inner_fn,
