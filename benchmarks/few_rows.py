@@ -1,13 +1,16 @@
 """Few rows, where a step is host-bound: ours and stock torch.compile measured in alternation
-(rounds of do_bench medians, so that a drift of the machine hits both alike), with the time
-per step the host spends (wall clock, no synchronization in the loop) and the GPU time of
-each contender's kernels (torch.profiler).
+(rounds of do_bench medians, so that a drift of the machine hits both alike; the order
+flips every round), with the time per step the host spends (wall clock, no synchronization
+in the loop), what does not drift (kernel launches and allocations per step) and the GPU
+time of each contender's kernels (torch.profiler). The process is pinned to one CPU core.
 
-    python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12]
+    python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12] \
+        [--mode reduce-overhead]
 
-With --profile N it also prints, per contender, the N functions where the host spends most
-of its own time (cProfile over 500 steps, microseconds per step): where a host-bound step
-differs.
+Each round's ratio ours / stock is taken within the round, and the median of those ratios is
+the figure to judge by. With --profile N it also prints, per contender, the N functions where
+the host spends most of its own time (cProfile over 500 steps, microseconds per step). With
+--mode reduce-overhead both are compiled with CUDA graphs, where the host drops out.
 """
 from __future__ import annotations
 
@@ -44,6 +47,31 @@ def host_ms(step, xg, iters: int = 200) -> float:
     return elapsed / iters * 1e3
 
 
+def interleaved_host(steps: dict, xs: dict, n: int) -> dict[str, list[float]]:
+    """Host time of single steps (us, wall clock, no synchronization), the contenders taking
+    turns step by step (the order flipping each time): adjacent steps share the machine's
+    state, which on the H200's host drifts within seconds by up to 2x (NOTES run 25)."""
+    names, out = list(steps), {name: [] for name in steps}
+    torch.cuda.synchronize()
+    for i in range(n):
+        for name in (names if i % 2 == 0 else names[::-1]):
+            start = time.perf_counter()
+            steps[name]()
+            xs[name].grad = None
+            out[name].append((time.perf_counter() - start) * 1e6)
+    torch.cuda.synchronize()
+    return out
+
+
+def allocations(step, xg, iters: int = 50) -> float:
+    """Caching-allocator allocations per step (each of the generated code's buffers is one)."""
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_stats()["allocation.all.allocated"]
+    _steps(step, xg, iters)
+    torch.cuda.synchronize()
+    return (torch.cuda.memory_stats()["allocation.all.allocated"] - before) / iters
+
+
 def host_profile(step, xg, top: int, steps: int = 500) -> None:
     """The ``top`` functions by own host time, in microseconds per step."""
     torch.cuda.synchronize()
@@ -67,35 +95,65 @@ def main():
     p.add_argument("vocab", type=int)
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--profile", type=int, default=0, metavar="N")
+    p.add_argument("--mode", default=None, help="torch.compile mode, e.g. reduce-overhead")
+    p.add_argument("--steps", type=int, default=3000, help="steps each, taking turns")
     args = p.parse_args()
     x, t = benchmark_data(args.rows, args.vocab)
-    fns = {"ours": torch.compile(ours), "stock": torch.compile(stock)}
-    xs = {}
-    for name, fn in fns.items():
-        xs[name] = x.clone().requires_grad_()
-        for _ in range(3):
-            fn(xs[name], t).backward()
+    fns = {"ours": torch.compile(ours, mode=args.mode),
+           "stock": torch.compile(stock, mode=args.mode)}
+    graphs = args.mode == "reduce-overhead"
+    xs = {name: x.clone().requires_grad_() for name in fns}
+
+    def step_of(name):
+        fn, xg = fns[name], xs[name]
+
+        def step():
+            if graphs:  # a new step: outputs of the last replay are no longer read
+                torch.compiler.cudagraph_mark_step_begin()
+            fn(xg, t).backward()
+        return step
+
+    steps = {name: step_of(name) for name in fns}
+    for name in fns:
+        _steps(steps[name], xs[name], 3)  # compile, record
+    cpu = max(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
     results = {name: [] for name in fns}
     hosts = {name: [] for name in fns}
-    for _ in range(args.rounds):
-        for name, fn in fns.items():
-            xg = xs[name]
-            step = lambda: fn(xg, t).backward()  # noqa: E731
-            results[name].append(do_bench(step, warmup=25, rep=200, grad_to_none=[xg],
-                                          return_mode="median"))
-            hosts[name].append(host_ms(step, xg))
-    print(f"{args.rows}x{args.vocab} bf16, fwd+bwd ms per round (do_bench medians), "
-          f"{args.rounds} rounds in alternation")
+    for r in range(args.rounds):
+        for name in (list(fns) if r % 2 == 0 else list(fns)[::-1]):
+            results[name].append(do_bench(steps[name], warmup=25, rep=200,
+                                          grad_to_none=[xs[name]], return_mode="median"))
+            hosts[name].append(host_ms(steps[name], xs[name]))
+    print(f"{args.rows}x{args.vocab} bf16, mode={args.mode}, fwd+bwd ms per round (do_bench "
+          f"medians), {args.rounds} rounds in alternation, pinned to CPU {cpu}")
     for name in fns:
-        gpu = sum(kernel_times(fns[name], x, t, dynamic=False, iters=20).values())
+        gpu = kernel_times(fns[name], x, t, dynamic=False, iters=20) if not graphs else {}
+        gpu_text = (f"; {len(gpu)} kernels, their GPU time {sum(gpu.values()):.3f} ms/step"
+                    if gpu else "")
         print(f"{name:6s} rounds {[round(v, 3) for v in results[name]]} median "
               f"{statistics.median(results[name]):.3f}; host enqueue "
-              f"{statistics.median(hosts[name]):.3f} ms/step; its kernels' GPU time "
-              f"{gpu:.3f} ms/step")
+              f"{statistics.median(hosts[name]):.3f} ms/step (rounds "
+              f"{[round(v, 3) for v in hosts[name]]}); "
+              f"{allocations(steps[name], xs[name]):.0f} allocations/step{gpu_text}")
+    per_step = interleaved_host(steps, xs, args.steps)
+    for name, v in per_step.items():
+        q = statistics.quantiles(v, n=20)  # 5%, 10%, ..., 95%
+        print(f"{name:6s} host us per step, {args.steps} steps taking turns: p10 {q[1]:.1f}, "
+              f"p25 {q[4]:.1f}, median {q[9]:.1f}, p75 {q[14]:.1f}")
+    pairs = list(zip(per_step["ours"], per_step["stock"]))
+    ratio = statistics.median(per_step["ours"]) / statistics.median(per_step["stock"])
+    print(f"ours / stock, host per step: median {ratio:.3f}, ours faster in "
+          f"{sum(a < b for a, b in pairs)} of {len(pairs)} adjacent pairs")
+    for what, series in (("do_bench", results), ("host enqueue", hosts)):
+        ratios = [a / b for a, b in zip(series["ours"], series["stock"])]
+        print(f"ours / stock per round, {what}: {[round(v, 3) for v in ratios]}, median "
+              f"{statistics.median(ratios):.3f}, ours lower in {sum(v < 1 for v in ratios)} "
+              f"of {len(ratios)}")
     if args.profile:
-        for name, fn in fns.items():
+        for name in fns:
             print(f"{name}:")
-            host_profile(lambda: fn(xs[name], t).backward(), xs[name], args.profile)  # noqa: B023
+            host_profile(steps[name], xs[name], args.profile)
 
 
 if __name__ == "__main__":

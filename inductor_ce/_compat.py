@@ -39,6 +39,11 @@ def size(box) -> list:
     return list(box.get_size())
 
 
+def numel(sizes):
+    """Product of sizes (a sympy expression; an int once static_int resolves it)."""
+    return sympy_product(sizes)
+
+
 def realized_loader(box):
     """Loader of ``box`` computed once into its own buffer: per-row values that feed a
     per-element kernel are not recomputed for every element."""

@@ -52,6 +52,9 @@ from .decomposition import TARGET_RANGE_MSG
 # 8192x4 1.826 / 0.668.
 CHUNK = 2048
 CHUNK_WARPS = 1
+# Up to this many rows (a static count) a training step is bound by the host: at
+# 256x128256 the kernels of a step take 0.063 ms of its ~0.3-0.5 (NOTES run 23).
+FEW_ROWS = 1024
 
 _NEG_INF = float("-inf")
 LOG2E = 1.4426950408889634
@@ -262,11 +265,17 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     float32 throughout, rounded once to the logits' dtype on store."""
     device = _compat.device_of(logits)
     x_at, t_at = _compat.loader(logits), _compat.loader(target)
-    # The per-row coefficients come from autograd of the finish (softplus, logaddexp, ...):
-    # realized, they cost a tiny kernel over the rows instead of three extra exponentials
-    # per element of this one.
-    lse_at, a_at, b_at = (_compat.realized_loader(v) for v in (lse_nt, a, b))
-    c_at = None if c is None else _compat.realized_loader(c)
+    # The per-row coefficients come from autograd of the finish (softplus, logaddexp, ...).
+    # Realized, they cost a tiny kernel over the rows (a launch and two buffers per step);
+    # inlined, this kernel recomputes them for each tile of columns, which cost 3.4% at
+    # 16383x151936 (NOTES run 22). So they are inlined only for few rows, whose step is
+    # bound by the host's launches and allocations, not by this kernel.
+    rows = _compat.static_int(_compat.numel(_compat.size(logits)[:-1]))
+    coefficient = _compat.loader if rows is not None and rows <= FEW_ROWS else \
+        _compat.realized_loader
+    lse_at = _compat.realized_loader(lse_nt)
+    a_at, b_at = coefficient(a), coefficient(b)
+    c_at = None if c is None else coefficient(c)
     w_at = None if weight is None else _compat.loader(weight)
     out_dtype = logits.get_dtype()
     logits_vocab = _compat.size(logits)[-1]

@@ -95,6 +95,17 @@ def case_few_rows():  # N=1, V=5000: the work still spreads over chunks
                 lambda x, t: reference(x, t, reduction="sum"))
 
 
+def case_many_rows():
+    """More rows than lowering.FEW_ROWS: the backward's per-row coefficients get a kernel of
+    their own (fewer rows inline them into the gradient's kernel)."""
+    x, t = _data(lowering.FEW_ROWS + 3, v=40, seed=14)
+    t[::5] = -100
+    w = torch.rand(40, generator=torch.Generator().manual_seed(15)) + 0.5
+    opts = dict(weight=w, label_smoothing=0.1, z_loss=1e-3)
+    return _run(lambda x, t: inductor_ce.cross_entropy(x, t, **opts), x, t,
+                lambda x, t: reference(x, t, **opts))
+
+
 def case_nan_and_inf():
     """A nan logit makes its row's loss and gradient nan, also in a chunk whose other logits
     are all -inf (the chunk max may ignore a nan); a chunk of only -inf holds no mass."""

@@ -26,7 +26,7 @@ from inductor_ce import _codegen, _compat, lowering
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
-                "dynamic", "lm_head"]
+                "dynamic", "lm_head", "many_rows"]
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "target_out_of_range"]
 
 
@@ -109,6 +109,19 @@ def test_small_vocabulary_is_one_kernel(cases):
 
 # --- 2. backward: one pointwise kernel, float32 math, one rounding on store -----------------
 
+def _per_element_lines(body: str) -> list[str]:
+    """The assignments of a tiled kernel whose value varies along the columns (x): those
+    that read a column index or a value that does."""
+    varying, lines = set(), []
+    for line in body.splitlines():
+        m = re.match(r"\s*(tmp\d+) = (.*)", line)
+        names = set(re.findall(r"\b\w+\b", m[2])) if m else set()
+        if varying & names or any(re.fullmatch(r"x\d+|xindex", n) for n in names):
+            varying.add(m[1])
+            lines.append(line.strip())
+    return lines
+
+
 @pytest.mark.parametrize("name", TRITON_CASES)
 def test_backward_is_one_kernel(cases, name):
     case = _case(cases, name)
@@ -117,7 +130,10 @@ def test_backward_is_one_kernel(cases, name):
     assert "def triton_poi_" in src
     body = src[src.index("def triton_poi_"):]
     assert len(re.findall(r"tl\.store\(", body)) == 1
-    assert body.count("exp2(") == 1 and "exp(" not in body, "one exponential per element"
+    # One exponential per element. Few rows inline the per-row coefficients (their own
+    # exponentials act on [YBLOCK, 1] values: once per row of a block, not per element).
+    exps = [line for line in _per_element_lines(body) if "exp" in line]
+    assert len(exps) == 1 and "exp2(" in exps[0], exps
     # Low-precision values only at the ends: loaded then upcast, stored with one rounding.
     assert "tl.bfloat16" not in body and "tl.float16" not in body
     # Tiled by rows (y) and columns (x): the per-row values are loaded once per row of a
@@ -125,6 +141,24 @@ def test_backward_is_one_kernel(cases, name):
     assert f"// {vocab}" not in body, body
     if case.get("rows") != 1:  # one row: the per-row values are scalars
         assert re.search(r"tl\.load\(in_ptr\d+ \+ \((tl\.broadcast_to\()?y[\dy +*]*[,)]", body), body
+
+
+def test_backward_coefficients_inline_only_for_few_rows(cases):
+    """Few static rows (<= lowering.FEW_ROWS): the per-row coefficients are computed inside
+    the gradient's kernel from what the forward saved (on the GPU a launch and two buffers
+    fewer per step; the CPU's Triton code still realizes their exponentials, an Inductor
+    heuristic for the CPU). More rows, or a symbolic count: a kernel over the rows computes
+    them into buffers first, and the gradient's kernel reads only those, the logits, the
+    target and lse_nt (``getitem``)."""
+    for name, inline in (("plain", True), ("few_rows", True), ("many_rows", False),
+                         ("dynamic", False)):
+        bwd = _case(cases, name)["bwd"]
+        saved = set(re.search(r"^\s*(.*) = args$", bwd, re.M)[1].split(", "))
+        grad_kernel = _codegen.launched_kernels(bwd)[-1]
+        args = set(re.search(rf"^\s*{grad_kernel}\.run\((.*)\)$", bwd, re.M)[1].split(", "))
+        coefficient_inputs = {a for a in args & saved
+                              if not (a.startswith("primals_") or re.fullmatch(r"s\d+|getitem", a))}
+        assert bool(coefficient_inputs) == inline, (name, args)
 
 
 # --- 3. prologue fusion: cast, temperature, user softcap fuse; bf16 saved for backward ------

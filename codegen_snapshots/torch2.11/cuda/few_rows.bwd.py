@@ -10,61 +10,21 @@ def call(args):
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = empty_strided_cuda((8, ), (1, ), torch.float32)
-        buf1 = empty_strided_cuda((8, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, mul_4, tangents_1, sum_2, buf0, buf1, 8)
+        buf0 = empty_strided_cuda((8, 128256), (128256, 1), torch.bfloat16)
+        triton_poi_fused_ce_bwd_0.run(primals_1, primals_2, getitem, ne, mul_4, tangents_1, sum_2, buf0, 8, 128256)
+        del getitem
         del mul_4
         del ne
-        del sum_2
-        del tangents_1
-        buf2 = empty_strided_cuda((8, 128256), (128256, 1), torch.bfloat16)
-        triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf1, buf0, buf2, 8, 128256)
-        del buf0
-        del buf1
-        del getitem
         del primals_1
         del primals_2
-    return (buf2, None, )
+        del sum_2
+        del tangents_1
+    return (buf0, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 8})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *fp32, in_ptr6: *fp32, out_ptr0: *bf16
 @triton.jit
-def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 8
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = xindex < xnumel
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (x0), xmask).to(tl.int1)
-    tmp1 = tl.load(in_ptr1 + (x0), xmask)
-    tmp2 = tl.load(in_ptr2 + (0))
-    tmp3 = tl.broadcast_to(tmp2, [XBLOCK])
-    tmp4 = tl.load(in_ptr3 + (0))
-    tmp5 = tl.broadcast_to(tmp4, [XBLOCK])
-    tmp6 = tl.full([1], 20.0, tl.float32)
-    tmp7 = tmp1 > tmp6
-    tmp8 = (tmp3 / tmp5)
-    tmp9 = tl.full([1], 0.0, tl.float32)
-    tmp10 = tl.where(tmp0, tmp8, tmp9)
-    tmp11 = tmp0.to(tl.float32)
-    tmp12 = tl.full([1], 1.0, tl.float32)
-    tmp13 = tmp11 * tmp12
-    tmp14 = tmp10 * tmp13
-    tmp15 = libdevice.exp(tmp1)
-    tmp16 = tmp14 * tmp15
-    tmp17 = tmp15 + tmp12
-    tmp18 = (tmp16 / tmp17)
-    tmp19 = tl.where(tmp7, tmp14, tmp18)
-    tmp20 = tl.where(tmp0, tmp19, tmp9)
-    tmp21 = -tmp19
-    tmp22 = tl.where(tmp0, tmp21, tmp9)
-    tl.store(out_ptr0 + (x0), tmp20, xmask)
-    tl.store(out_ptr1 + (x0), tmp22, xmask)
-
-
-@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
-@triton.jit
-def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_ce_bwd_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 8
     xnumel = 128256
     yoffset = tl.program_id(1) * YBLOCK
@@ -78,32 +38,52 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last')
     tmp2 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last').to(tl.int1)
     tmp4 = tl.load(in_ptr4 + (y0), ymask, eviction_policy='evict_last')
-    tmp5 = tmp0.to(tl.float32)
-    tmp6 = tmp1.to(tl.int64)
-    tmp7 = tl.full([1, 1], -100, tl.int64)
-    tmp8 = tmp6 != tmp7
-    tmp9 = tl.full([1, 1], 0, tl.int64)
-    tmp10 = tmp6 >= tmp9
-    tmp11 = tl.full([1, 1], 128256, tl.int64)
-    tmp12 = tmp6 < tmp11
-    tmp13 = tmp10 & tmp12
-    tmp14 = tmp8 & tmp13
-    tmp15 = tmp6.to(tl.int32)
-    tmp16 = tl.full([1, 1], -1, tl.int32)
-    tmp17 = tl.where(tmp14, tmp15, tmp16)
-    tmp18 = x1
-    tmp19 = tmp18 == tmp17
-    tmp20 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp21 = tmp2 == tmp20
-    tmp22 = tl.full([1, 1], 0.0, tl.float32)
-    tmp23 = tl.where(tmp21, tmp22, tmp2)
-    tmp24 = tmp5 - tmp23
-    tmp25 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp26 = tmp24 * tmp25
-    tmp27 = libdevice.exp2(tmp26)
-    tmp28 = tmp4 * tmp27
-    tmp29 = tl.where(tmp19, tmp3, tmp28)
-    tmp30 = tmp29.to(tl.float32)
-    tl.store(out_ptr0 + (x1 + 128256*y0), tmp30, xmask & ymask)
+    tmp5 = tl.load(in_ptr5 + (0))
+    tmp6 = tl.broadcast_to(tmp5, [1, 1])
+    tmp7 = tl.load(in_ptr6 + (0))
+    tmp8 = tl.broadcast_to(tmp7, [1, 1])
+    tmp9 = tmp0.to(tl.float32)
+    tmp10 = tmp1.to(tl.int64)
+    tmp11 = tl.full([1, 1], -100, tl.int64)
+    tmp12 = tmp10 != tmp11
+    tmp13 = tl.full([1, 1], 0, tl.int64)
+    tmp14 = tmp10 >= tmp13
+    tmp15 = tl.full([1, 1], 128256, tl.int64)
+    tmp16 = tmp10 < tmp15
+    tmp17 = tmp14 & tmp16
+    tmp18 = tmp12 & tmp17
+    tmp19 = tmp10.to(tl.int32)
+    tmp20 = tl.full([1, 1], -1, tl.int32)
+    tmp21 = tl.where(tmp18, tmp19, tmp20)
+    tmp22 = x1
+    tmp23 = tmp22 == tmp21
+    tmp24 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp25 = tmp2 == tmp24
+    tmp26 = tl.full([1, 1], 0.0, tl.float32)
+    tmp27 = tl.where(tmp25, tmp26, tmp2)
+    tmp28 = tl.full([1, 1], 20.0, tl.float32)
+    tmp29 = tmp4 > tmp28
+    tmp30 = (tmp6 / tmp8)
+    tmp31 = tl.where(tmp3, tmp30, tmp26)
+    tmp32 = tmp3.to(tl.float32)
+    tmp33 = tl.full([1, 1], 1.0, tl.float32)
+    tmp34 = tmp32 * tmp33
+    tmp35 = tmp31 * tmp34
+    tmp36 = libdevice.exp(tmp4)
+    tmp37 = tmp35 * tmp36
+    tmp38 = tmp36 + tmp33
+    tmp39 = (tmp37 / tmp38)
+    tmp40 = tl.where(tmp29, tmp35, tmp39)
+    tmp41 = -tmp40
+    tmp42 = tl.where(tmp3, tmp41, tmp26)
+    tmp43 = tl.where(tmp3, tmp40, tmp26)
+    tmp44 = tmp9 - tmp27
+    tmp45 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp46 = tmp44 * tmp45
+    tmp47 = libdevice.exp2(tmp46)
+    tmp48 = tmp43 * tmp47
+    tmp49 = tl.where(tmp23, tmp42, tmp48)
+    tmp50 = tmp49.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp50, xmask & ymask)

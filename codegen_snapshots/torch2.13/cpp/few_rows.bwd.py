@@ -9,20 +9,16 @@ def call(args):
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(getitem, (8, ), (1, ), 'input')
     buf1 = mul_4; del mul_4  # reuse
-    buf2 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf3 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf4 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
-    cpp_fused_ce_bwd_0(buf1, ne, tangents_1, sum_2, primals_1, primals_2, getitem, buf2, buf3, buf4)
+    buf2 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
+    cpp_fused_ce_bwd_0(buf1, ne, tangents_1, sum_2, primals_1, primals_2, getitem, buf2)
     del buf1
-    del buf2
-    del buf3
     del getitem
     del ne
     del primals_1
     del primals_2
     del sum_2
     del tangents_1
-    return (buf4, None, )
+    return (buf2, None, )
 
 
 extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
@@ -32,9 +28,7 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr4,
                        const int64_t* in_ptr5,
                        const float* in_ptr6,
-                       float* out_ptr1,
-                       float* out_ptr2,
-                       at::BFloat16* out_ptr3)
+                       at::BFloat16* out_ptr1)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
@@ -71,11 +65,7 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                         auto tmp19 = tmp4 + tmp15;
                         auto tmp20 = tmp18 / tmp19;
                         auto tmp21 = decltype(tmp17)::blendv(tmp20, tmp17, tmp7.template cast<float,1>());
-                        auto tmp22 = decltype(tmp21)::blendv(tmp11, tmp21, tmp1.template cast<float,1>());
-                        auto tmp23 = tmp21.neg();
-                        auto tmp24 = decltype(tmp23)::blendv(tmp11, tmp23, tmp1.template cast<float,1>());
-                        tmp22.store(out_ptr1 + static_cast<int64_t>(x0));
-                        tmp24.store(out_ptr2 + static_cast<int64_t>(x0));
+                        tmp21.store(in_out_ptr0 + static_cast<int64_t>(x0));
                     }
                 }
             }
@@ -92,8 +82,8 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr4 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                             auto tmp5 = in_ptr5[static_cast<int64_t>(x0)];
                             auto tmp20 = in_ptr6[static_cast<int64_t>(x0)];
-                            auto tmp25 = out_ptr2[static_cast<int64_t>(x0)];
-                            auto tmp26 = out_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp22 = in_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp23 = in_out_ptr0[static_cast<int64_t>(x0)];
                             auto tmp4 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
                             auto tmp6 = c10::convert<int64_t>(tmp5);
                             auto tmp7 = static_cast<int64_t>(-100);
@@ -113,21 +103,24 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                             auto tmp18 = at::vec::VectorizedN<int32_t,2>(tmp14);
                             auto tmp19 = at::vec::VecMask<int32_t,2>(tmp17 == tmp18);
                             auto tmp21 = -std::numeric_limits<float>::infinity();
-                            auto tmp22 = tmp20 == tmp21;
-                            auto tmp23 = static_cast<float>(0.0);
-                            auto tmp24 = tmp22 ? tmp23 : tmp20;
-                            auto tmp27 = at::vec::VectorizedN<float,2>(tmp24);
-                            auto tmp28 = tmp4 - tmp27;
-                            auto tmp29 = static_cast<float>(1.4426950408889634);
-                            auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
-                            auto tmp31 = tmp28 * tmp30;
-                            auto tmp32 = tmp31.exp2();
-                            auto tmp33 = at::vec::VectorizedN<float,2>(tmp26);
-                            auto tmp34 = tmp33 * tmp32;
-                            auto tmp35 = at::vec::VectorizedN<float,2>(tmp25);
-                            auto tmp36 = decltype(tmp35)::blendv(tmp34, tmp35, tmp19.template cast<float,2>());
-                            auto tmp37 = at::vec::convert<at::BFloat16,1,float,2>(tmp36);
-                            tmp37.store(out_ptr3 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
+                            auto tmp24 = tmp20 == tmp21;
+                            auto tmp25 = static_cast<float>(0.0);
+                            auto tmp26 = tmp24 ? tmp25 : tmp20;
+                            auto tmp27 = decltype(tmp23)(-tmp23);
+                            auto tmp28 = tmp22 ? tmp27 : tmp25;
+                            auto tmp29 = tmp22 ? tmp23 : tmp25;
+                            auto tmp30 = at::vec::VectorizedN<float,2>(tmp26);
+                            auto tmp31 = tmp4 - tmp30;
+                            auto tmp32 = static_cast<float>(1.4426950408889634);
+                            auto tmp33 = at::vec::VectorizedN<float,2>(tmp32);
+                            auto tmp34 = tmp31 * tmp33;
+                            auto tmp35 = tmp34.exp2();
+                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp29);
+                            auto tmp37 = tmp36 * tmp35;
+                            auto tmp38 = at::vec::VectorizedN<float,2>(tmp28);
+                            auto tmp39 = decltype(tmp38)::blendv(tmp37, tmp38, tmp19.template cast<float,2>());
+                            auto tmp40 = at::vec::convert<at::BFloat16,1,float,2>(tmp39);
+                            tmp40.store(out_ptr1 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                         }
                     }
                 }

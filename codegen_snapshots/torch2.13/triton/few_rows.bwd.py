@@ -6,29 +6,25 @@ def call(args):
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     buf1 = mul_4; del mul_4  # reuse
-    buf2 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf3 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, 8)
-    del buf1
-    del ne
+    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), 8)
     del sum_2
     del tangents_1
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(getitem, (8, ), (1, ), 'input')
-    buf4 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
-    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 8, 128256)
-    del buf2
-    del buf3
+    buf2 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
+    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, ne, buf1, buf2, 8, 128256)
+    del buf1
     del getitem
+    del ne
     del primals_1
     del primals_2
-    return (buf4, None, )
+    return (buf2, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 8})  # in_out_ptr0: *fp32, in_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 8})  # in_out_ptr0: *fp32, in_ptr0: *i1
 @triton.jit
-def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, xnumel, XBLOCK : tl.constexpr):
     xnumel = 8
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -52,14 +48,10 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr
     tmp15 = tmp4 + tmp11
     tmp16 = (tmp14 / tmp15)
     tmp17 = tl.where(tmp6, tmp13, tmp16)
-    tmp18 = tl.where(tmp1, tmp17, tmp8)
-    tmp19 = -tmp17
-    tmp20 = tl.where(tmp1, tmp19, tmp8)
-    tl.store(out_ptr1 + (x0), tmp18, xmask)
-    tl.store(out_ptr2 + (x0), tmp20, xmask)
+    tl.store(in_out_ptr0 + (x0), tmp17, xmask)
 
 
-@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *i1, in_ptr4: *fp32, out_ptr0: *bf16
 @triton.jit
 def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 8
@@ -75,7 +67,7 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask & ymask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last')
     tmp2 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last').to(tl.int1)
     tmp4 = tl.load(in_ptr4 + (y0), ymask, eviction_policy='evict_last')
     tmp5 = tmp0.to(tl.float32)
     tmp6 = tmp1.to(tl.int64)
@@ -96,11 +88,14 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp21 = tmp2 == tmp20
     tmp22 = tl.full([1, 1], 0.0, tl.float32)
     tmp23 = tl.where(tmp21, tmp22, tmp2)
-    tmp24 = tmp5 - tmp23
-    tmp25 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp26 = tmp24 * tmp25
-    tmp27 = libdevice.exp2(tmp26)
-    tmp28 = tmp4 * tmp27
-    tmp29 = tl.where(tmp19, tmp3, tmp28)
-    tmp30 = tmp29.to(tl.float32)
-    tl.store(out_ptr0 + (x1 + 128256*y0), tmp30, xmask & ymask)
+    tmp24 = -tmp4
+    tmp25 = tl.where(tmp3, tmp24, tmp22)
+    tmp26 = tl.where(tmp3, tmp4, tmp22)
+    tmp27 = tmp5 - tmp23
+    tmp28 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp29 = tmp27 * tmp28
+    tmp30 = libdevice.exp2(tmp29)
+    tmp31 = tmp26 * tmp30
+    tmp32 = tl.where(tmp19, tmp25, tmp31)
+    tmp33 = tmp32.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp33, xmask & ymask)
