@@ -19,7 +19,7 @@ try:  # --- lowering API -------------------------------------------------------
     from torch._inductor import ir
     from torch._inductor.virtualized import V, ops  # noqa: F401  (ops: used by lowering.py)
     from torch._inductor.lowering import register_lowering
-    from torch._inductor.utils import sympy_dot, sympy_product
+    from torch._inductor.utils import expr_fits_within_32bit, sympy_dot, sympy_product
     from torch._inductor.custom_graph_pass import CustomGraphPass
 
     for _name in ("Pointwise", "Reduction", "TensorBox", "ReductionHint", "is_triton"):
@@ -42,6 +42,12 @@ def size(box) -> list:
 def numel(sizes):
     """Product of sizes (a sympy expression; an int once static_int resolves it)."""
     return sympy_product(sizes)
+
+
+def indexed_in_int64(box) -> bool:
+    """Whether Inductor's kernels over ``box`` will index in int64: more than 2^31 - 1
+    elements (by the size hints; the int32 case guards on them as Inductor does)."""
+    return not expr_fits_within_32bit(numel(size(box)))
 
 
 def realized_loader(box):

@@ -116,6 +116,15 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
     _compat.device_assert(device, lambda i: ops.logical_not(bad_at(i)), [], TARGET_RANGE_MSG)
 
 
+def _int32(expr):
+    """An index expression as an int32 value. ops.index_expr(expr, torch.int32) does not give
+    one on every torch: torch 2.11 prints it in the kernel's index type (int64 above 2^31
+    elements), and Inductor's index propagation folds a cast back into the expression. A
+    bitwise or with 0 is opaque to that propagation and free once compiled."""
+    opaque = ops.bitwise_or(ops.index_expr(expr, torch.int32), ops.constant(0, torch.int32))
+    return ops.to_dtype(opaque, torch.int32)
+
+
 def _is_target(col, t_col):
     """[j == t] (int32 compare; never true for a row with no target column)."""
     return ops.eq(ops.index_expr(col, torch.int32), t_col)
@@ -139,6 +148,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     chunk = vocab if single else CHUNK
     n_chunks = 1 if single else -(-vocab // CHUNK)
     has_tail = not single and vocab % CHUNK != 0
+    wide = not single and _compat.indexed_in_int64(logits)
     ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
@@ -151,8 +161,17 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         """(z, [j == t], column, in_range or None); padded tail columns have z = -inf."""
         row = index if single else index[:-1]
         col = rindex[0] if single else index[-1] * CHUNK + rindex[0]
+        if wide:
+            # Above 2^31 logits Inductor indexes the kernel in int64, and torch 2.11 then
+            # compares the column in int64: 15.8 instructions per element instead of 11.2, an
+            # issue-bound kernel (NOTES run 27). So the compares take r, the column within
+            # the chunk, as int32 against per-program values (c = the chunk's start):
+            #     j == t  <=>  r == t - c,        j < V  <=>  r < V - c
+            r, start = _int32(rindex[0]), _int32(index[-1] * CHUNK)
         in_range = None
-        if has_tail:
+        if has_tail and wide:
+            in_range = ops.lt(r, ops.sub(ops.constant(vocab, torch.int32), start))
+        elif has_tail:
             # int32 on purpose: every reduction must build this mask identically, or Inductor's
             # CSE would not merge their loads of the logits into one (columns fit in int32).
             in_range = ops.lt(ops.index_expr(col, torch.int32), ops.index_expr(vocab, torch.int32))
@@ -165,7 +184,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         else:  # the softcap maps -inf to -cap: mask its result
             z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), softcap), _NEG_INF)
         t_col = _target_column(t_at(row), ignore_index, vocab)
-        return z, _is_target(col, t_col), col, in_range
+        is_t = ops.eq(r, ops.sub(t_col, start)) if wide else _is_target(col, t_col)
+        return z, is_t, col, in_range
 
     def chunk_max(index, rindex):
         z, is_t, _, _ = element(index, rindex)

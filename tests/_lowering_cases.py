@@ -95,6 +95,23 @@ def case_few_rows():  # N=1, V=5000: the work still spreads over chunks
                 lambda x, t: reference(x, t, reduction="sum"))
 
 
+def case_wide_index():
+    """The chunk kernel's form for logits above 2^31 elements (Inductor then indexes in int64):
+    the target and tail compares on the column within the chunk against per-program values.
+    Forced here on a small input (no int64 indexing), targets in both chunks and on the
+    ragged tail's last column, with every option that reads the tail mask."""
+    x, t = _data(5, dtype=torch.float16, seed=16)
+    t[:] = torch.tensor([0, lowering.CHUNK - 1, lowering.CHUNK, V - 1, 7])
+    w = torch.rand(V, generator=torch.Generator().manual_seed(17)) + 0.5
+    opts = dict(weight=w, ignore_index=7, label_smoothing=0.1, softcap=20.0)
+    wide, _compat.indexed_in_int64 = _compat.indexed_in_int64, lambda box: True
+    try:
+        return _run(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **opts), x,
+                    t, lambda x, t: reference(x, t, reduction="none", **opts))
+    finally:
+        _compat.indexed_in_int64 = wide
+
+
 def case_many_rows():
     """More rows than lowering.FEW_ROWS: the backward's per-row coefficients get a kernel of
     their own (fewer rows inline them into the gradient's kernel)."""

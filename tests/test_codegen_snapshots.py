@@ -30,6 +30,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "codegen_snapshots")
 TORCH = "torch" + ".".join(torch.__version__.split("+")[0].split(".")[:2])
 V, N, D, FEW = 128256, 4096, 4096, 8  # Llama 3's vocabulary; no other dimension equals V
+WIDE = 16800  # WIDE x V > 2^31 logits: Inductor indexes the kernels in int64
 ACCEPT_CMD = "EXPECTTEST_ACCEPT=1 python -m pytest -q {m}tests/test_codegen_snapshots.py"
 ce = inductor_ce.cross_entropy
 
@@ -73,6 +74,8 @@ CASES = {
     "dynamic_rows": ("ce(x, t), rows marked dynamic", lambda x, t: ce(x, t), _dynamic_rows),
     "few_rows": ("ce(x, t), x: bf16[8, 128256]", lambda x, t: ce(x, t),
                  lambda device: _logits(device, FEW)),
+    "wide_index": ("ce(x, t), x: bf16[16800, 128256], over 2^31 logits", lambda x, t: ce(x, t),
+                   lambda device: _logits(device, WIDE)),
 }
 BACKENDS = ["triton", "cpp", pytest.param("cuda", marks=pytest.mark.gpu)]
 GRAPHS = {"fwd": "forward", "bwd": "backward"}

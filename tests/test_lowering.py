@@ -26,7 +26,7 @@ from inductor_ce import _codegen, _compat, lowering
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
-                "dynamic", "lm_head", "many_rows"]
+                "dynamic", "lm_head", "many_rows", "wide_index"]
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "target_out_of_range"]
 
 
