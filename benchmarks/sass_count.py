@@ -7,15 +7,19 @@ so the static count over the elements one program handles is what each element c
 the second session's snapshot, where this script counted 20.2).
 
     python benchmarks/sass_count.py codegen_snapshots/torch2.11/cuda/plain.fwd.py \
-        triton_unk_fused_ce_fwd_1 --elements 2048 [--warps 1] [--xblock 1]
+        triton_unk_fused_ce_fwd_0 --elements 2048 [--warps 1] [--xblock 1]
 
-(the current chunk kernel: 11.2 instructions per element, 72 registers, no spills). Prints the
-instruction histogram, the count per element and ptxas's register and spill figures, so a
-change to the lowering can be weighed before spending device time on it (benchmarks/NOTES.md).
+(the current chunk kernel: 11.2 instructions per element, 72 registers, no spills). It also
+reads a raw generated module (``python -m inductor_ce.inspect ... --raw``, or a kernel file of
+Inductor's cache). Generate with the GPU's torch (2.11): torch 2.13 emits different index
+code above 2^31 elements (NOTES run 27). Prints the instruction histogram, the count per
+element and ptxas's register and spill figures, so a change to the lowering can be weighed
+before spending device time on it (benchmarks/NOTES.md).
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
 import importlib.util
 import os
@@ -41,15 +45,20 @@ def kernel_source(snapshot: str, name: str) -> tuple[str, dict]:
     text = open(snapshot).read()
     m = re.search(rf"^@triton_heuristics\.\w+\([^\n]*?\)  # ([^\n]*)\n@triton\.jit\n(def {name}\(.*?)"
                   r"(?=\n\n\n|\n@triton_heuristics|\Z)", text, re.S | re.M)
-    if m is None:
-        raise SystemExit(f"kernel {name} not found in {snapshot}")
-    types = dict(p.split(": ") for p in m[1].split(", "))
-    params = re.match(r"def \w+\((.*?)\)", m[2])[1].split(", ")
+    if m is not None:
+        types, body = dict(p.split(": ") for p in m[1].split(", ")), m[2]
+    else:  # a raw module (inspect --raw, or a kernel file from Inductor's cache)
+        m = re.search(rf"'signature': (\{{[^}}]*\}})[^\n]*\n.*?@triton\.jit\n(def {name}\(.*?)"
+                      r"(?=''|\n\n\n|\Z)", text, re.S)
+        if m is None:
+            raise SystemExit(f"kernel {name} not found in {snapshot}")
+        types, body = ast.literal_eval(m[1]), m[2]
+    params = re.match(r"def \w+\((.*?)\)", body)[1].split(", ")
     sig = {}
     for p in params:
         p = p.split(":")[0].strip()
         sig[p] = types.get(p, "constexpr" if p.isupper() or p.endswith("BLOCK") else "i32")
-    return HEADER + m[2] + "\n", sig
+    return HEADER + body + "\n", sig
 
 
 def count(snapshot: str, name: str, elements: int, warps: int, xblock: int):

@@ -153,7 +153,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     _log.lowering("ce_fwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
                   "C++ two-pass (max, then sum-exp)" if not on_triton else
-                  "single pass" if single else f"two-level split, {n_chunks} chunks of {CHUNK}")
+                  "single pass" if single else f"two-level split, {n_chunks} chunks of {CHUNK}"
+                  + (", int32 column compares (int64 indexing)" if wide else ""))
 
     _check_targets(device, t_at, rows, ignore_index, vocab, on_triton)
 
@@ -291,8 +292,8 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     # 16383x151936 (NOTES run 22). So they are inlined only for few rows, whose step is
     # bound by the host's launches and allocations, not by this kernel.
     rows = _compat.static_int(_compat.numel(_compat.size(logits)[:-1]))
-    coefficient = _compat.loader if rows is not None and rows <= FEW_ROWS else \
-        _compat.realized_loader
+    inline = rows is not None and rows <= FEW_ROWS
+    coefficient = _compat.loader if inline else _compat.realized_loader
     lse_at = _compat.realized_loader(lse_nt)
     a_at, b_at = coefficient(a), coefficient(b)
     c_at = None if c is None else coefficient(c)
@@ -301,7 +302,7 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     logits_vocab = _compat.size(logits)[-1]
     _log.lowering("ce_bwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=c is not None),
-                  "one pointwise kernel")
+                  "one pointwise kernel" + (", per-row coefficients inlined" if inline else ""))
 
     def grad(index):
         row, col = index[:-1], index[-1]
