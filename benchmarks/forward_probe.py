@@ -5,16 +5,15 @@ included). Tells a host-bound forward from a GPU-bound one.
 
     python benchmarks/forward_probe.py 4096x151936 16384x128256
 """
-import collections
 import os
 import sys
 import time
 
 import torch
-from torch.profiler import profile, ProfilerActivity
 from triton.testing import do_bench
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_ce import benchmark_data, copy_bandwidth, ours, stock  # noqa: E402
+from kernel_times import gpu_times  # noqa: E402
 
 def probe(fn, x, t, floor: float) -> str:
     xg = x.clone().requires_grad_()
@@ -26,15 +25,7 @@ def probe(fn, x, t, floor: float) -> str:
     for _ in range(200):
         fn(xg, t)
     host = (time.perf_counter() - start) / 200 * 1e3
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(20):
-            fn(xg, t)
-        torch.cuda.synchronize()
-    kernels = collections.defaultdict(float)
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            kernels[e.name[:40]] += e.device_time / 1e3 / 20
+    kernels = gpu_times(lambda: fn(xg, t), 20)
     gpu = sum(kernels.values())
     graph = torch.cuda.CUDAGraph()
     side = torch.cuda.Stream()
@@ -46,10 +37,10 @@ def probe(fn, x, t, floor: float) -> str:
     with torch.cuda.graph(graph):
         fn(xg, t)
     replay = do_bench(graph.replay, warmup=25, rep=200, return_mode="median")
+    short = {k[:40]: round(v, 4) for k, v in kernels.items()}
     return (f"fwd do_bench {fwd:.4f} ms ({fwd / floor:.3f}x the read floor {floor:.4f}); host "
-            f"{host:.4f} ms/call; GPU kernels {gpu:.4f} ms ({gpu / floor:.3f}x) "
-            f"{ {k: round(v, 4) for k, v in kernels.items()} }; graph replay {replay:.4f} ms "
-            f"({replay / floor:.3f}x)")
+            f"{host:.4f} ms/call; GPU kernels {gpu:.4f} ms ({gpu / floor:.3f}x) {short}; "
+            f"graph replay {replay:.4f} ms ({replay / floor:.3f}x)")
 
 
 def main():

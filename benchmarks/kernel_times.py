@@ -19,25 +19,33 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bench_ce import benchmark_data, ours, stock  # noqa: E402
 
 
+def gpu_times(run, iters: int) -> dict[str, float]:
+    """ms per call of each CUDA kernel that ``run()`` launches (torch.profiler)."""
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(iters):
+            run()
+        torch.cuda.synchronize()
+    times: dict[str, float] = collections.defaultdict(float)
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            times[e.name] += e.device_time / 1e3 / iters
+    return times
+
+
 def kernel_times(fn, x, t, dynamic: bool, iters: int) -> dict[str, float]:
     xg = x.clone().requires_grad_()
     if dynamic:
         torch._dynamo.mark_dynamic(xg, 0)
         torch._dynamo.mark_dynamic(t, 0)
-    for _ in range(3):  # compile, autotune, warm
+
+    def step():
         fn(xg, t).backward()
         xg.grad = None
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(iters):
-            fn(xg, t).backward()
-            xg.grad = None
-        torch.cuda.synchronize()
-    times: dict[str, float] = collections.defaultdict(float)
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            times[e.name] += e.device_time / 1e3 / iters  # ms per step
-    return times
+
+    for _ in range(3):  # compile, autotune, warm
+        step()
+    return gpu_times(step, iters)  # ms per step
 
 
 def main():

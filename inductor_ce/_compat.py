@@ -288,11 +288,10 @@ def device_assert(device, cond_fn, ranges, msg: str) -> None:
     ``ranges`` load nothing (their values are undefined): the condition holds by definition
     there, as in Inductor's own bounds checks (``cond | ~mask``)."""
     strides = ir.FlexibleLayout.contiguous_strides(ranges)
-    numel = sympy_product(ranges)
 
     def inner_fn(index):
         flat = ops.index_expr(sympy_dot(index, strides), torch.int64)
-        outside = ops.ge(flat, ops.index_expr(numel, torch.int64))
+        outside = ops.ge(flat, ops.index_expr(numel(ranges), torch.int64))
         return ops.device_assert_async(ops.logical_or(outside, cond_fn(index)), msg)
 
     node = ir.Pointwise.create(device=device, dtype=torch.bool, inner_fn=inner_fn,
