@@ -7,8 +7,9 @@ time of each contender's kernels (torch.profiler). The process is pinned to one 
     python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12] \
         [--mode reduce-overhead]
 
-Each round's ratio ours / stock is taken within the round, and the median of those ratios is
-the figure to judge by. With --profile N it also prints, per contender, the N functions where
+Each round's ratio ours / stock is taken within the round; single steps taking turns
+(--steps) give the host time per step to judge by. It also prints the host time of Dynamo's
+guard check per call. With --profile N it also prints, per contender, the N functions where
 the host spends most of its own time (cProfile over 500 steps, microseconds per step). With
 --mode reduce-overhead both are compiled with CUDA graphs, where the host drops out.
 """
@@ -61,6 +62,25 @@ def interleaved_host(steps: dict, xs: dict, n: int) -> dict[str, list[float]]:
             out[name].append((time.perf_counter() - start) * 1e6)
     torch.cuda.synchronize()
     return out
+
+
+def guard_us(fns: dict, xs: dict, t, calls: int = 200, rounds: int = 21) -> dict[str, float]:
+    """Host time of Dynamo's guard check per compiled forward call (us): the forward timed
+    with the guards evaluated and with them skipped (set_stance(skip_guard_eval_unsafe=True)),
+    all variants taking turns; the minimum over rounds of each, then the difference."""
+    best: dict = {}
+    for r in range(rounds):
+        for skip in (False, True) if r % 2 == 0 else (True, False):
+            with torch.compiler.set_stance("default", skip_guard_eval_unsafe=skip):
+                for name, fn in fns.items():
+                    torch.cuda.synchronize()
+                    start = time.perf_counter()
+                    for _ in range(calls):
+                        fn(xs[name], t)
+                    us = (time.perf_counter() - start) / calls * 1e6
+                    best[name, skip] = min(best.get((name, skip), us), us)
+    torch.cuda.synchronize()
+    return {name: best[name, False] - best[name, True] for name in fns}
 
 
 def allocations(step, xg, iters: int = 50) -> float:
@@ -141,6 +161,10 @@ def main():
         q = statistics.quantiles(v, n=20)  # 5%, 10%, ..., 95%
         print(f"{name:6s} host us per step, {args.steps} steps taking turns: p10 {q[1]:.1f}, "
               f"p25 {q[4]:.1f}, median {q[9]:.1f}, p75 {q[14]:.1f}")
+    if not graphs:
+        guards = guard_us(fns, xs, t)
+        print("Dynamo guard check per forward call (us): " +
+              ", ".join(f"{name} {us:.1f}" for name, us in guards.items()))
     pairs = list(zip(per_step["ours"], per_step["stock"]))
     ratio = statistics.median(per_step["ours"]) / statistics.median(per_step["stock"])
     print(f"ours / stock, host per step: median {ratio:.3f}, ours faster in "

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-import torch
 import torch.nn.functional as F
 from torch import Tensor
 
@@ -31,27 +30,31 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
            weight: Optional[Tensor], ignore_index: int, label_smoothing: float, z_loss: float,
            num_classes: int):
     """Returns (per-row loss with ignored rows exactly 0, per-row lse, per-row w_t of kept rows)."""
-    keep = target != ignore_index
+    # int32 when ignore_index fits (every valid target does; others fail the op's range
+    # assert): AOTAutograd's partitioner never recomputes an op whose output is 4x smaller than
+    # its inputs, so a bool from int64 would be saved for the backward, a buffer and a store
+    # more in the forward; from int32 the backward recomputes it from the target it has anyway.
+    keep = (target.int() if -2**31 <= ignore_index < 2**31 else target) != ignore_index
     # Ignored rows have no target (z_t = -inf) and may hold only -inf logits: feed the loss
-    # math zeros there so that neither forward nor backward ever sees inf - inf.
-    zero = torch.zeros((), dtype=torch.float32, device=lse_nt.device)
-    lse_nt_k = torch.where(keep, lse_nt, zero)
-    z_t_k = torch.where(keep, z_t, zero)
-    lse_k = torch.logaddexp(lse_nt_k, z_t_k)
+    # math zeros there so that neither forward nor backward ever sees inf - inf. (Tensor
+    # methods, not torch.*: see functional.py on what each global read costs per call.)
+    lse_nt_k = lse_nt.where(keep, 0.0)
+    z_t_k = z_t.where(keep, 0.0)
+    lse_k = lse_nt_k.logaddexp(z_t_k)
     if weight is None:
         w_t = keep.float()
     else:
-        w_t = torch.where(keep, weight.float()[torch.where(keep, target, 0).long()], zero)
+        w_t = weight.float()[target.where(keep, 0).long()].where(keep, 0.0)
     loss = ((1.0 - label_smoothing) * w_t) * F.softplus(lse_nt_k - z_t_k)
     if label_smoothing > 0.0:
         total_w = float(num_classes) if weight is None else weight.float().sum()
-        smooth = total_w * lse_k - torch.where(keep, sum_wz, zero)
+        smooth = total_w * lse_k - sum_wz.where(keep, 0.0)
         loss = loss + (label_smoothing / num_classes) * smooth
     if z_loss != 0.0:
         loss = loss + (z_loss * w_t) * lse_k.square()
-    loss = torch.where(keep, loss, zero)
+    loss = loss.where(keep, 0.0)
     # The row's true lse also for ignored rows (there lse_nt is the full logsumexp).
-    lse = torch.where(keep, lse_k, lse_nt)
+    lse = lse_k.where(keep, lse_nt)
     return loss, lse, w_t
 
 

@@ -5,7 +5,6 @@ logits' dtype, because all of its arithmetic is float32; the gradient has the lo
 """
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 import torch
@@ -14,42 +13,45 @@ from torch import Tensor, nn
 from . import ops
 from ._math import finish, reduce
 
-_FLOAT_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
-_INDEX_DTYPES = (torch.int64, torch.int32)
-_REDUCTIONS = ("none", "mean", "sum")
+# The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
+# three more objects on every call.
+_CE_FWD = ops.ce_fwd._opoverload
 
-
-def _finite(v) -> bool:
-    # Comparisons only, no math.isfinite(float(v)): under torch.compile(dynamic=True) Python
-    # float arguments become symbolic and math.isfinite on them is a graph break. False for nan.
-    return -math.inf < v < math.inf
+# Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
+# traced path reads: about 0.15 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
+# step of few rows is bound by the host. So the checks below compare literals with the
+# tensors' own properties (str(dtype) reads only `str`), not module-level tuples or torch.*.
 
 
 def _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap):
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
     if not isinstance(ignore_index, int):
         raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
     if not (0.0 <= label_smoothing <= 1.0):
         raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
-    if not (_finite(z_loss) and z_loss >= 0.0):
+    # Comparisons, not math.isfinite(float(v)): under torch.compile(dynamic=True) Python floats
+    # become symbolic and math.isfinite on them is a graph break. False for nan.
+    inf = float("inf")
+    if not (-inf < z_loss < inf and z_loss >= 0.0):
         raise ValueError(f"z_loss must be a finite number >= 0, got {z_loss}")
-    if softcap is not None and not (_finite(softcap) and softcap > 0.0):
+    if softcap is not None and not (-inf < softcap < inf and softcap > 0.0):
         raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
 
 
 def _check_tensors(input, target, weight):
-    if not isinstance(input, Tensor) or input.dtype not in _FLOAT_DTYPES:
+    if not isinstance(input, Tensor) or str(input.dtype) not in (
+            "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of logits, "
                         f"got {getattr(input, 'dtype', type(input).__name__)}")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., V) with V >= 1, got {tuple(input.shape)}")
     num_classes = input.shape[-1]
-    if not isinstance(target, Tensor) or target.dtype not in _INDEX_DTYPES:
+    if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
                         f"{getattr(target, 'dtype', type(target).__name__)} (probability "
                         "targets are not supported)")
-    if tuple(target.shape) != tuple(input.shape[:-1]):
+    if target.shape != input.shape[:-1]:
         raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
                          f" (the class dimension is the last one), got {tuple(target.shape)}")
     if target.device != input.device:
@@ -90,9 +92,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         The float32 loss (a scalar, or ``target.shape`` for ``reduction="none"``); with
         ``return_lse``, ``(loss, lse)``.
     """
-    # Under torch.compile every global read here becomes a guard checked on each call; a
-    # plain tensor skips the DTensor import and isinstance (few rows are host-bound).
-    if type(input) is not Tensor and _is_dtensor(input):
+    # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
+    # that two routes to torch.Tensor agree), and the DTensor import guards of its own.
+    if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
         from .parallel import _dtensor_cross_entropy
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
@@ -104,7 +106,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     smooth = float(label_smoothing) > 0.0
     # The op asserts that every target is in [0, V) or ignore_index (compiled: in the kernel
     # that combines each row's statistics, no launch of its own).
-    lse_nt, z_t, sum_wz = ops.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
+    lse_nt, z_t, sum_wz = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                             float(label_smoothing), float(z_loss), num_classes)
     loss = reduce(loss, w_t, reduction)

@@ -236,18 +236,24 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         sum_wz = swz if smooth else _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
         return lse_nt, z_t, sum_wz
 
-    # Second level: combine the (rows, n_chunks) partials of each row.
-    big_m = _compat.reduction(device, lambda i, r: m_at([*i, r[0]]), rows, [n_chunks], "max")
+    # Each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and s_c stay in
+    # the chunk kernel's registers): one buffer per step instead of two, and half the bytes
+    # for the combine. The price is one more float32 rounding of lse_c, about the one lse_nt
+    # already carries (benchmarks/NOTES.md, run 29).
+    lse_c_at = _compat.realized_loader(_compat.pointwise(
+        device, F32, lambda i: ops.add(m_at(i), ops.log(s_at(i))), ranges))
+
+    # Second level: combine the (rows, n_chunks) partials of each row,
+    #     M = max_c lse_c,   lse_nt = M + log sum_c exp(lse_c - M).
+    # A chunk without mass has lse_c = -inf (m_c = -inf, s_c = 0) and adds exp(-inf) = 0; a
+    # nan lse_c (a nan logit: the chunk max ignores nans, see _pin_chunk_kernel) makes M nan
+    # (this max propagates nans) and so reaches the loss.
+    big_m = _compat.reduction(device, lambda i, r: lse_c_at([*i, r[0]]), rows, [n_chunks],
+                              "max")
     big_m_at = _compat.loader(big_m)
-
-    def rescaled(i, r):
-        # s_c * exp(m_c - M). A chunk with m_c = -inf has s_c = 0 and exp(-inf) = 0, or a nan
-        # s_c (a nan logit: the chunk max ignores nans, see _pin_chunk_kernel), which must
-        # reach the loss: no select here.
-        m_c = m_at([*i, r[0]])
-        return ops.mul(s_at([*i, r[0]]), _exp(ops.sub(m_c, safe(big_m_at(i)))))
-
-    big_s_at = _compat.loader(_compat.reduction(device, rescaled, rows, [n_chunks], "sum"))
+    big_s_at = _compat.loader(_compat.reduction(
+        device, lambda i, r: _exp(ops.sub(lse_c_at([*i, r[0]]), safe(big_m_at(i)))), rows,
+        [n_chunks], "sum"))
     lse_nt = _compat.pointwise(
         device, F32, lambda i: ops.add(big_m_at(i), ops.log(big_s_at(i))), rows)
     if smooth:

@@ -9,6 +9,7 @@ and Inductor's runtime helpers are imported, which a test process cannot guarant
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 
@@ -28,8 +29,31 @@ def _rel(a, b):
     return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
 
 
+class _Lines(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage())
+
+
+def _logged(fn, *args):
+    """fn(*args) and the inductor_ce log lines (the lowerings' decisions) it produced."""
+    log, lines = logging.getLogger("inductor_ce"), _Lines()
+    level = log.level
+    log.addHandler(lines)
+    log.setLevel(logging.INFO)
+    try:
+        return fn(*args), lines.lines
+    finally:
+        log.removeHandler(lines)
+        log.setLevel(level)
+
+
 def _run(fn, x, target, ref_fn, *, dynamic=False):
-    """Compile fn, run forward+backward through the interpreter, compare with float64."""
+    """Compile fn, run forward+backward through the interpreter, compare with float64; also
+    returns the lowerings' log lines."""
     torch._dynamo.reset()
     x = x.detach().requires_grad_()
     compiled = torch.compile(fn, fullgraph=True, dynamic=dynamic)
@@ -42,11 +66,11 @@ def _run(fn, x, target, ref_fn, *, dynamic=False):
         (loss if g is None else (loss * g.float()).sum()).backward()
         return loss
 
-    loss, (fwd, bwd) = run_and_get_code(step)
+    (loss, (fwd, bwd)), log = _logged(run_and_get_code, step)
     xr = x.detach().double().requires_grad_()
     ref = ref_fn(xr, target)
     (ref if g is None else (ref * g).sum()).backward()
-    return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
+    return {"fwd": fwd, "bwd": bwd, "log": log, "loss_err": _rel(loss.detach(), ref.detach()),
             "grad_err": _rel(x.grad, xr.grad), "grad_ulps": ulps_error(x.grad, xr.grad),
             "grad_dtype": str(x.grad.dtype), "vocab": x.shape[-1], "rows": x.shape[:-1].numel()}
 
@@ -211,12 +235,13 @@ def case_dynamic():
     torch._dynamo.reset()
     fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, label_smoothing=0.1),
                        dynamic=True, fullgraph=True)
-    errs, codes = [], {}
+    errs, codes, log = [], {}, []
 
     def one(n, v):
         x, t = _data(n, v, seed=n)
         x.requires_grad_()
-        loss, code = run_and_get_code(_loss_and_backward, fn, x, t)
+        (loss, code), lines = _logged(run_and_get_code, _loss_and_backward, fn, x, t)
+        log.extend(lines)
         xr = x.detach().double().requires_grad_()
         ref = reference(xr, t, label_smoothing=0.1)
         ref.backward()
@@ -229,7 +254,7 @@ def case_dynamic():
     other = one(4, 2304)  # another V recompiles (code comes back only from a fresh compile)
     return {"fwd": codes[V][0], "bwd": codes[V][1], "fwd_other_vocab": other[0] if other else "",
             "bwd_other_vocab": other[1] if other else "", "other_vocab": 2304,
-            "recompiled_for_other_vocab": bool(other),
+            "recompiled_for_other_vocab": bool(other), "log": log,
             "loss_err": max(e[0] for e in errs), "grad_err": max(e[1] for e in errs),
             "grad_dtype": "torch.float32", "vocab": V}
 

@@ -1,28 +1,26 @@
 # backward of ce(x, t), x: bf16[8, 128256]
 def call(args):
-    primals_1, primals_2, getitem, ne, sum_2, mul_4, tangents_1 = args
+    primals_1, primals_2, getitem, sum_2, mul_4, tangents_1 = args
     assert_size_stride(mul_4, (8, ), (1, ), 'input')
-    assert_size_stride(ne, (8, ), (1, ), 'input')
+    assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     buf1 = mul_4; del mul_4  # reuse
-    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), 8)
+    triton_poi_fused_0.run(buf1, primals_2, tangents_1.item(), sum_2.item(), 8)
     del sum_2
     del tangents_1
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
-    assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(getitem, (8, ), (1, ), 'input')
     buf2 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
-    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, ne, buf1, buf2, 8, 128256)
+    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf1, buf2, 8, 128256)
     del buf1
     del getitem
-    del ne
     del primals_1
     del primals_2
     return (buf2, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 8})  # in_out_ptr0: *fp32, in_ptr0: *i1
+@triton_heuristics.pointwise(size_hints={'x': 8})  # in_out_ptr0: *fp32, in_ptr0: *i64
 @triton.jit
 def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, xnumel, XBLOCK : tl.constexpr):
     xnumel = 8
@@ -31,29 +29,32 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, xnumel, XBLOCK : 
     xmask = xindex < xnumel
     x0 = xindex
     tmp0 = tl.load(in_out_ptr0 + (x0), xmask)
-    tmp1 = tl.load(in_ptr0 + (x0), xmask).to(tl.int1)
+    tmp1 = tl.load(in_ptr0 + (x0), xmask)
     tmp2 = in_ptr1
     tmp3 = in_ptr2
     tmp4 = libdevice.exp(tmp0)
     tmp5 = tl.full([1], 20.0, tl.float32)
     tmp6 = tmp0 > tmp5
-    tmp7 = (tmp2 / tmp3)
-    tmp8 = tl.full([1], 0.0, tl.float32)
-    tmp9 = tl.where(tmp1, tmp7, tmp8)
-    tmp10 = tmp1.to(tl.float32)
-    tmp11 = tl.full([1], 1.0, tl.float32)
-    tmp12 = tmp10 * tmp11
-    tmp13 = tmp9 * tmp12
-    tmp14 = tmp13 * tmp4
-    tmp15 = tmp4 + tmp11
-    tmp16 = (tmp14 / tmp15)
-    tmp17 = tl.where(tmp6, tmp13, tmp16)
-    tl.store(in_out_ptr0 + (x0), tmp17, xmask)
+    tmp7 = tmp1.to(tl.int32)
+    tmp8 = tl.full([1], -100, tl.int32)
+    tmp9 = tmp7 != tmp8
+    tmp10 = (tmp2 / tmp3)
+    tmp11 = tl.full([1], 0.0, tl.float32)
+    tmp12 = tl.where(tmp9, tmp10, tmp11)
+    tmp13 = tmp9.to(tl.float32)
+    tmp14 = tl.full([1], 1.0, tl.float32)
+    tmp15 = tmp13 * tmp14
+    tmp16 = tmp12 * tmp15
+    tmp17 = tmp16 * tmp4
+    tmp18 = tmp4 + tmp14
+    tmp19 = (tmp17 / tmp18)
+    tmp20 = tl.where(tmp6, tmp16, tmp19)
+    tl.store(in_out_ptr0 + (x0), tmp20, xmask)
 
 
-@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *i1, in_ptr4: *fp32, out_ptr0: *bf16
+@triton_heuristics.pointwise(size_hints={'y': 8, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, out_ptr0: *bf16
 @triton.jit
-def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 8
     xnumel = 128256
     yoffset = tl.program_id(1) * YBLOCK
@@ -67,35 +68,37 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask & ymask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last')
     tmp2 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last').to(tl.int1)
-    tmp4 = tl.load(in_ptr4 + (y0), ymask, eviction_policy='evict_last')
-    tmp5 = tmp0.to(tl.float32)
-    tmp6 = tmp1.to(tl.int64)
-    tmp7 = tl.full([1, 1], -100, tl.int64)
-    tmp8 = tmp6 != tmp7
-    tmp9 = tl.full([1, 1], 0, tl.int64)
-    tmp10 = tmp6 >= tmp9
-    tmp11 = tl.full([1, 1], 128256, tl.int64)
-    tmp12 = tmp6 < tmp11
-    tmp13 = tmp10 & tmp12
-    tmp14 = tmp8 & tmp13
-    tmp15 = tmp6.to(tl.int32)
-    tmp16 = tl.full([1, 1], -1, tl.int32)
-    tmp17 = tl.where(tmp14, tmp15, tmp16)
-    tmp18 = (x1).to(tl.int32)
-    tmp19 = tmp18 == tmp17
-    tmp20 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp21 = tmp2 == tmp20
-    tmp22 = tl.full([1, 1], 0.0, tl.float32)
-    tmp23 = tl.where(tmp21, tmp22, tmp2)
-    tmp24 = -tmp4
-    tmp25 = tl.where(tmp3, tmp24, tmp22)
-    tmp26 = tl.where(tmp3, tmp4, tmp22)
-    tmp27 = tmp5 - tmp23
-    tmp28 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp29 = tmp27 * tmp28
-    tmp30 = libdevice.exp2(tmp29)
-    tmp31 = tmp26 * tmp30
-    tmp32 = tl.where(tmp19, tmp25, tmp31)
-    tmp33 = tmp32.to(tl.float32)
-    tl.store(out_ptr0 + (x1 + 128256*y0), tmp33, xmask & ymask)
+    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last')
+    tmp4 = tmp0.to(tl.float32)
+    tmp5 = tmp1.to(tl.int64)
+    tmp6 = tl.full([1, 1], -100, tl.int64)
+    tmp7 = tmp5 != tmp6
+    tmp8 = tl.full([1, 1], 0, tl.int64)
+    tmp9 = tmp5 >= tmp8
+    tmp10 = tl.full([1, 1], 128256, tl.int64)
+    tmp11 = tmp5 < tmp10
+    tmp12 = tmp9 & tmp11
+    tmp13 = tmp7 & tmp12
+    tmp14 = tmp5.to(tl.int32)
+    tmp15 = tl.full([1, 1], -1, tl.int32)
+    tmp16 = tl.where(tmp13, tmp14, tmp15)
+    tmp17 = (x1).to(tl.int32)
+    tmp18 = tmp17 == tmp16
+    tmp19 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp20 = tmp2 == tmp19
+    tmp21 = tl.full([1, 1], 0.0, tl.float32)
+    tmp22 = tl.where(tmp20, tmp21, tmp2)
+    tmp23 = tmp1.to(tl.int32)
+    tmp24 = tl.full([1, 1], -100, tl.int32)
+    tmp25 = tmp23 != tmp24
+    tmp26 = -tmp3
+    tmp27 = tl.where(tmp25, tmp26, tmp21)
+    tmp28 = tl.where(tmp25, tmp3, tmp21)
+    tmp29 = tmp4 - tmp22
+    tmp30 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp31 = tmp29 * tmp30
+    tmp32 = libdevice.exp2(tmp31)
+    tmp33 = tmp28 * tmp32
+    tmp34 = tl.where(tmp18, tmp27, tmp33)
+    tmp35 = tmp34.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp35, xmask & ymask)
