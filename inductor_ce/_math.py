@@ -26,15 +26,30 @@ import torch.nn.functional as F
 from torch import Tensor
 
 
+# Up to this many rows (a static count) a training step is bound by the host, not the GPU: at
+# 256x128256 the kernels of a step take 0.063 ms of its ~0.3-0.5 (benchmarks/NOTES.md, run
+# 23). There every buffer and launch per step counts, here and in the lowerings.
+FEW_ROWS = 1024
+
+
+def _int32(target: Tensor, ignore_index: int) -> Tensor:
+    """The target as int32 for few static rows, when ignore_index fits (so does every valid
+    target; the op asserts the others). Why: AOTAutograd's partitioner never recomputes an op
+    whose output is 4x smaller than its inputs, so `target != ignore_index` on int64 is saved
+    for the backward (a buffer and a store per step); from int32 the backward recomputes it
+    from the target it has anyway. More rows keep int64: then Inductor fuses the loss's per-row
+    finish into the one program that sums over the rows, which cost 14-23 us at 4096x151936
+    (run 29). (A symbolic count is not an int: no guard.)"""
+    rows = target.numel()
+    few = isinstance(rows, int) and rows <= FEW_ROWS and -2**31 <= ignore_index < 2**31
+    return target.int() if few else target
+
+
 def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
            weight: Optional[Tensor], ignore_index: int, label_smoothing: float, z_loss: float,
            num_classes: int):
     """Returns (per-row loss with ignored rows exactly 0, per-row lse, per-row w_t of kept rows)."""
-    # int32 when ignore_index fits (every valid target does; others fail the op's range
-    # assert): AOTAutograd's partitioner never recomputes an op whose output is 4x smaller than
-    # its inputs, so a bool from int64 would be saved for the backward, a buffer and a store
-    # more in the forward; from int32 the backward recomputes it from the target it has anyway.
-    keep = (target.int() if -2**31 <= ignore_index < 2**31 else target) != ignore_index
+    keep = _int32(target, ignore_index) != ignore_index
     # Ignored rows have no target (z_t = -inf) and may hold only -inf logits: feed the loss
     # math zeros there so that neither forward nor backward ever sees inf - inf. (Tensor
     # methods, not torch.*: see functional.py on what each global read costs per call.)

@@ -40,6 +40,7 @@ import torch
 
 from . import _compat, _log
 from ._compat import F32, ops
+from ._math import FEW_ROWS
 from .decomposition import TARGET_RANGE_MSG
 
 # Chunk length of the two-level forward and the warps of its kernel. The chunk must stay a
@@ -52,9 +53,6 @@ from .decomposition import TARGET_RANGE_MSG
 # 8192x4 1.826 / 0.668.
 CHUNK = 2048
 CHUNK_WARPS = 1
-# Up to this many rows (a static count) a training step is bound by the host: at
-# 256x128256 the kernels of a step take 0.063 ms of its ~0.3-0.5 (NOTES run 23).
-FEW_ROWS = 1024
 
 _NEG_INF = float("-inf")
 LOG2E = 1.4426950408889634
@@ -236,24 +234,31 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         sum_wz = swz if smooth else _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
         return lse_nt, z_t, sum_wz
 
-    # Each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and s_c stay in
-    # the chunk kernel's registers): one buffer per step instead of two, and half the bytes
-    # for the combine. The price is one more float32 rounding of lse_c, about the one lse_nt
-    # already carries (benchmarks/NOTES.md, run 29).
-    lse_c_at = _compat.realized_loader(_compat.pointwise(
-        device, F32, lambda i: ops.add(m_at(i), ops.log(s_at(i))), ranges))
+    part_m_at, part_s_at = m_at, s_at
+    n_rows = _compat.static_int(_compat.numel(rows))
+    if n_rows is not None and n_rows <= FEW_ROWS:
+        # Few rows: each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and
+        # s_c stay in registers), so a step allocates a buffer less; the combine then reads
+        # m_c := lse_c and s_c := 1. It costs the chunk kernel a log and 3% more instructions
+        # (11.2 -> 11.6 per element, run 29), which only a step bound by the GPU would feel;
+        # and one more float32 rounding of lse_c, about the one lse_nt carries anyway.
+        part_m_at = _compat.realized_loader(_compat.pointwise(
+            device, F32, lambda i: ops.add(m_at(i), ops.log(s_at(i))), ranges))
+        part_s_at = None
 
-    # Second level: combine the (rows, n_chunks) partials of each row,
-    #     M = max_c lse_c,   lse_nt = M + log sum_c exp(lse_c - M).
-    # A chunk without mass has lse_c = -inf (m_c = -inf, s_c = 0) and adds exp(-inf) = 0; a
-    # nan lse_c (a nan logit: the chunk max ignores nans, see _pin_chunk_kernel) makes M nan
-    # (this max propagates nans) and so reaches the loss.
-    big_m = _compat.reduction(device, lambda i, r: lse_c_at([*i, r[0]]), rows, [n_chunks],
+    # Second level: combine the (rows, n_chunks) partials of each row.
+    big_m = _compat.reduction(device, lambda i, r: part_m_at([*i, r[0]]), rows, [n_chunks],
                               "max")
     big_m_at = _compat.loader(big_m)
-    big_s_at = _compat.loader(_compat.reduction(
-        device, lambda i, r: _exp(ops.sub(lse_c_at([*i, r[0]]), safe(big_m_at(i)))), rows,
-        [n_chunks], "sum"))
+
+    def rescaled(i, r):
+        # s_c * exp(m_c - M). A chunk with m_c = -inf has s_c = 0 and exp(-inf) = 0, or a nan
+        # s_c (a nan logit: the chunk max ignores nans, see _pin_chunk_kernel), which must
+        # reach the loss: no select here. (A nan lse_c makes M nan: this max propagates nans.)
+        e = _exp(ops.sub(part_m_at([*i, r[0]]), safe(big_m_at(i))))
+        return e if part_s_at is None else ops.mul(part_s_at([*i, r[0]]), e)
+
+    big_s_at = _compat.loader(_compat.reduction(device, rescaled, rows, [n_chunks], "sum"))
     lse_nt = _compat.pointwise(
         device, F32, lambda i: ops.add(big_m_at(i), ops.log(big_s_at(i))), rows)
     if smooth:

@@ -6,18 +6,19 @@ def call(args):
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     assert_size_stride(primals_3, (128256, ), (1, ), 'input')
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((), (), torch.float32)
     buf4 = buf2; del buf2  # reuse
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf6 = empty_strided_cpu((), (), torch.float32)
-    buf9 = buf6; del buf6  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf9, primals_1, primals_2, primals_3, buf3, buf5, buf7, buf8, buf0)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf7; del buf7  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, primals_3, buf3, buf0, buf5, buf6, buf9, buf8)
     del buf0
     del buf3
     del primals_3
-    return (buf9, primals_1, primals_2, buf4, buf5, buf7, buf8, )
+    return (buf10, primals_1, primals_2, buf4, buf5, buf6, buf8, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -26,10 +27,11 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const int64_t* in_ptr1,
                        const float* in_ptr2,
                        float* out_ptr1,
-                       float* out_ptr2,
-                       float* out_ptr3,
+                       bool* out_ptr2,
+                       bool* out_ptr3,
                        float* out_ptr4,
-                       bool* out_ptr5)
+                       float* out_ptr5,
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
@@ -140,112 +142,12 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     }
     {
         {
-            float tmp_acc0 = 0;
-            at::vec::Vectorized<float> tmp_acc0_vec = at::vec::Vectorized<float>(0);
-            int max_threads = omp_get_max_threads();
-            at::vec::Vectorized<float> tmp_acc0_vec_arr[max_threads];
-            for (int i = 0; i < max_threads; i++)
-            {
-                tmp_acc0_vec_arr[i] = at::vec::Vectorized<float>(0);
-            }
-            float tmp_acc0_arr[max_threads];
-            for (int i = 0; i < max_threads; i++)
-            {
-                tmp_acc0_arr[i] = 0;
-            }
-            #pragma omp parallel
-            {
-                int tid = omp_get_thread_num();
-                at::vec::Vectorized<float> tmp_acc0_vec_local = at::vec::Vectorized<float>(0);
-                float tmp_acc0_local = 0;
-                #pragma omp for
-                for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
-                {
-                    {
-                        if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
-                        {
-                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::convert<int32_t,1,int64_t,2>(tmp0);
-                            auto tmp1 = static_cast<int32_t>(-100);
-                            auto tmp3 = at::vec::Vectorized<int32_t>(tmp1);
-                            auto tmp4 = at::vec::VecMask<int32_t,1>(tmp2 != tmp3);
-                            auto tmp5 = static_cast<int64_t>(0);
-                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
-                            auto tmp7 = decltype(tmp0)::blendv(tmp6, tmp0, tmp4.template cast<int64_t,2>());
-                            auto tmp8 = 128256L;
-                            auto tmp9 = c10::convert<int64_t>(tmp8);
-                            auto tmp10 = at::vec::VectorizedN<int64_t,2>(tmp9);
-                            auto tmp11 = tmp7 + tmp10;
-                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp7 < tmp6);
-                            auto tmp13 = decltype(tmp11)::blendv(tmp7, tmp11, tmp12.template cast<int64_t,2>());
-                            auto tmp14 =
-                            [&]
-                            {
-                                __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp13.store(tmpbuf.data(), static_cast<int64_t>(8));
-                                return tmpbuf;
-                            }
-                            ()
-                            ;
-                            auto tmp15 =
-                            [&]
-                            {
-                                __at_align__ std::array<int64_t, 8> tmpbuf;
-                                #pragma GCC unroll 8
-                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
-                                {
-                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp14[x0_inner]);
-                                }
-                                return at::vec::VectorizedN<int64_t,2>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
-                            }
-                            ()
-                            ;
-                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp15) & (tmp15 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp15 < 128256L");
-                            auto tmp17 =
-                            [&]
-                            {
-                                __at_align__ std::array<float, 8> tmpbuf;
-                                #pragma GCC unroll 8
-                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
-                                {
-                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp14[x0_inner])];
-                                }
-                                return at::vec::Vectorized<float>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
-                            }
-                            ()
-                            ;
-                            auto tmp18 = static_cast<float>(0.0);
-                            auto tmp19 = at::vec::Vectorized<float>(tmp18);
-                            auto tmp20 = decltype(tmp17)::blendv(tmp19, tmp17, tmp4.template cast<float,1>());
-                            auto tmp21 = static_cast<float>(1.0);
-                            auto tmp22 = at::vec::Vectorized<float>(tmp21);
-                            auto tmp23 = tmp20 * tmp22;
-                            tmp23.store(out_ptr2 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local + tmp20;
-                        }
-                    }
-                }
-                tmp_acc0_vec_arr[tid] = tmp_acc0_vec_local;
-                tmp_acc0_arr[tid] = tmp_acc0_local;
-            }
-            for (int tid = 0; tid < max_threads; tid++)
-            {
-                tmp_acc0_vec = tmp_acc0_vec + tmp_acc0_vec_arr[tid];
-            }
-            for (int tid = 0; tid < max_threads; tid++)
-            {
-                tmp_acc0 = tmp_acc0 + tmp_acc0_arr[tid];
-            }
-            tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec);
-            out_ptr3[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc0);
-        }
-    }
-    {
-        {
             bool tmp_acc0 = 0;
             at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
             float tmp_acc1 = 0;
             at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
+            float tmp_acc2 = 0;
+            at::vec::Vectorized<float> tmp_acc2_vec = at::vec::Vectorized<float>(0);
             int max_threads = omp_get_max_threads();
             at::vec::VecMask<float,1> tmp_acc0_vec_arr[max_threads];
             for (int i = 0; i < max_threads; i++)
@@ -267,6 +169,16 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             {
                 tmp_acc1_arr[i] = 0;
             }
+            at::vec::Vectorized<float> tmp_acc2_vec_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc2_vec_arr[i] = at::vec::Vectorized<float>(0);
+            }
+            float tmp_acc2_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc2_arr[i] = 0;
+            }
             #pragma omp parallel
             {
                 int tid = omp_get_thread_num();
@@ -274,6 +186,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 bool tmp_acc0_local = 0;
                 at::vec::Vectorized<float> tmp_acc1_vec_local = at::vec::Vectorized<float>(0);
                 float tmp_acc1_local = 0;
+                at::vec::Vectorized<float> tmp_acc2_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc2_local = 0;
                 #pragma omp for
                 for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
                 {
@@ -283,95 +197,136 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp33 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp1 = tmp2.log();
                             auto tmp3 = tmp0 + tmp1;
-                            auto tmp5 = at::vec::convert<int32_t,1,int64_t,2>(tmp4);
-                            auto tmp6 = static_cast<int32_t>(-100);
-                            auto tmp7 = at::vec::Vectorized<int32_t>(tmp6);
-                            auto tmp8 = at::vec::VecMask<int32_t,1>(tmp5 != tmp7);
-                            auto tmp9 = static_cast<float>(0.0);
-                            auto tmp10 = at::vec::Vectorized<float>(tmp9);
-                            auto tmp11 = decltype(tmp3)::blendv(tmp10, tmp3, tmp8.template cast<float,1>());
-                            auto tmp12 = (tmp4);
-                            auto tmp13 = static_cast<int64_t>(-100);
-                            auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
-                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp12 != tmp14);
-                            auto tmp16 = static_cast<int64_t>(0);
-                            auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
-                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp12 >= tmp17);
-                            auto tmp19 = static_cast<int64_t>(128256);
-                            auto tmp20 = at::vec::VectorizedN<int64_t,2>(tmp19);
-                            auto tmp21 = at::vec::VecMask<int64_t,2>(tmp12 < tmp20);
-                            auto tmp22 = tmp18.template cast<int32_t,1>();
-                            auto tmp23 = tmp21.template cast<int32_t,1>();
-                            auto tmp24 = tmp22 & tmp23;
-                            auto tmp25 = tmp15.template cast<int32_t,1>();
-                            auto tmp26 = tmp24.template cast<int32_t,1>();
-                            auto tmp27 = tmp25 & tmp26;
-                            auto tmp28 = at::vec::convert<int32_t,1,int64_t,2>(tmp12);
-                            auto tmp29 = static_cast<int32_t>(-1);
-                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
-                            auto tmp31 = decltype(tmp28)::blendv(tmp30, tmp28, tmp27.template cast<int32_t,1>());
-                            auto tmp32 = static_cast<int32_t>(0);
-                            auto tmp34 = at::vec::Vectorized<int32_t>(tmp32);
-                            auto tmp35 = at::vec::VecMask<int32_t,1>(tmp31 >= tmp34);
-                            auto tmp36 = decltype(tmp31)::blendv(tmp34, tmp31, tmp35.template cast<int32_t,1>());
-                            auto tmp37 = 128256L;
-                            auto tmp38 = c10::convert<int64_t>(tmp37);
-                            auto tmp39 = at::vec::convert<int64_t,2,int32_t,1>(tmp36);
-                            auto tmp40 = at::vec::VectorizedN<int64_t,2>(tmp38);
-                            auto tmp41 = tmp39 + tmp40;
-                            auto tmp42 = at::vec::VecMask<int64_t,2>(tmp39 < tmp17);
-                            auto tmp43 = decltype(tmp41)::blendv(tmp39, tmp41, tmp42.template cast<int64_t,2>());
-                            auto tmp44 =
+                            auto tmp5 = (tmp4);
+                            auto tmp6 = static_cast<int64_t>(-100);
+                            auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp5 == tmp7);
+                            auto tmp9 = static_cast<int64_t>(0);
+                            auto tmp10 = at::vec::VectorizedN<int64_t,2>(tmp9);
+                            auto tmp11 = at::vec::VecMask<int64_t,2>(tmp5 >= tmp10);
+                            auto tmp12 = static_cast<int64_t>(128256);
+                            auto tmp13 = at::vec::VectorizedN<int64_t,2>(tmp12);
+                            auto tmp14 = at::vec::VecMask<int64_t,2>(tmp5 < tmp13);
+                            auto tmp15 = tmp11.template cast<int32_t,1>();
+                            auto tmp16 = tmp14.template cast<int32_t,1>();
+                            auto tmp17 = tmp15 & tmp16;
+                            auto tmp18 = tmp8.template cast<int32_t,1>();
+                            auto tmp19 = tmp17.template cast<int32_t,1>();
+                            auto tmp20 = tmp18 | tmp19;
+                            auto tmp21 = ~tmp20;
+                            auto tmp22 = tmp21.template cast<float,1>();
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp4 != tmp7);
+                            auto tmp24 = decltype(tmp4)::blendv(tmp10, tmp4, tmp23.template cast<int64_t,2>());
+                            auto tmp25 = 128256L;
+                            auto tmp26 = c10::convert<int64_t>(tmp25);
+                            auto tmp27 = at::vec::VectorizedN<int64_t,2>(tmp26);
+                            auto tmp28 = tmp24 + tmp27;
+                            auto tmp29 = at::vec::VecMask<int64_t,2>(tmp24 < tmp10);
+                            auto tmp30 = decltype(tmp28)::blendv(tmp24, tmp28, tmp29.template cast<int64_t,2>());
+                            auto tmp31 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp43.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp30.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp45 =
+                            auto tmp32 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp31[x0_inner]);
+                                }
+                                return at::vec::VectorizedN<int64_t,2>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp32) & (tmp32 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp32 < 128256L");
+                            auto tmp33 =
+                            [&]
+                            {
+                                __at_align__ std::array<float, 8> tmpbuf;
+                                #pragma GCC unroll 8
+                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
+                                {
+                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp31[x0_inner])];
+                                }
+                                return at::vec::Vectorized<float>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
+                            }
+                            ()
+                            ;
+                            auto tmp34 = static_cast<float>(0.0);
+                            auto tmp35 = at::vec::Vectorized<float>(tmp34);
+                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp23.template cast<float,1>());
+                            auto tmp37 = static_cast<float>(1.0);
+                            auto tmp38 = at::vec::Vectorized<float>(tmp37);
+                            auto tmp39 = tmp36 * tmp38;
+                            auto tmp40 = decltype(tmp3)::blendv(tmp35, tmp3, tmp23.template cast<float,1>());
+                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp5 != tmp7);
+                            auto tmp42 = tmp41.template cast<int32_t,1>();
+                            auto tmp43 = tmp42 & tmp19;
+                            auto tmp44 = at::vec::convert<int32_t,1,int64_t,2>(tmp5);
+                            auto tmp45 = static_cast<int32_t>(-1);
+                            auto tmp46 = at::vec::Vectorized<int32_t>(tmp45);
+                            auto tmp47 = decltype(tmp44)::blendv(tmp46, tmp44, tmp43.template cast<int32_t,1>());
+                            auto tmp48 = static_cast<int32_t>(0);
+                            auto tmp49 = at::vec::Vectorized<int32_t>(tmp48);
+                            auto tmp50 = at::vec::VecMask<int32_t,1>(tmp47 >= tmp49);
+                            auto tmp51 = decltype(tmp47)::blendv(tmp49, tmp47, tmp50.template cast<int32_t,1>());
+                            auto tmp52 = at::vec::convert<int64_t,2,int32_t,1>(tmp51);
+                            auto tmp53 = tmp52 + tmp27;
+                            auto tmp54 = at::vec::VecMask<int64_t,2>(tmp52 < tmp10);
+                            auto tmp55 = decltype(tmp53)::blendv(tmp52, tmp53, tmp54.template cast<int64_t,2>());
+                            auto tmp56 =
+                            [&]
+                            {
+                                __at_align__ std::array<int64_t, 8> tmpbuf;
+                                tmp55.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                return tmpbuf;
+                            }
+                            ()
+                            ;
+                            auto tmp57 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp44[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp56[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp46 = at::vec::convert<float>(tmp45);
-                            auto tmp47 = -std::numeric_limits<float>::infinity();
-                            auto tmp48 = at::vec::Vectorized<float>(tmp47);
-                            auto tmp49 = decltype(tmp46)::blendv(tmp48, tmp46, tmp35.template cast<float,1>());
-                            auto tmp50 = decltype(tmp49)::blendv(tmp10, tmp49, tmp8.template cast<float,1>());
-                            auto tmp51 = tmp11 - tmp50;
-                            auto tmp52 = static_cast<float>(1.0);
-                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
-                            auto tmp54 = tmp51 * tmp53;
-                            auto tmp55 = at::vec::VecMask<int64_t,2>(tmp12 == tmp14);
-                            auto tmp56 = tmp55.template cast<int32_t,1>();
-                            auto tmp57 = tmp56 | tmp26;
-                            auto tmp58 = ~tmp57;
-                            auto tmp59 = tmp58.template cast<float,1>();
-                            auto tmp60 = static_cast<float>(20.0);
-                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
-                            auto tmp62 = at::vec::VecMask<float,1>(tmp51 > tmp61);
-                            auto tmp63 = tmp51.exp();
-                            auto tmp64 = tmp63.log1p();
-                            auto tmp65 = decltype(tmp51)::blendv(tmp64, tmp51, tmp62.template cast<float,1>());
-                            auto tmp66 = tmp33 * tmp65;
-                            auto tmp67 = decltype(tmp66)::blendv(tmp10, tmp66, tmp8.template cast<float,1>());
+                            auto tmp58 = at::vec::convert<float>(tmp57);
+                            auto tmp59 = -std::numeric_limits<float>::infinity();
+                            auto tmp60 = at::vec::Vectorized<float>(tmp59);
+                            auto tmp61 = decltype(tmp58)::blendv(tmp60, tmp58, tmp50.template cast<float,1>());
+                            auto tmp62 = decltype(tmp61)::blendv(tmp35, tmp61, tmp23.template cast<float,1>());
+                            auto tmp63 = tmp40 - tmp62;
+                            auto tmp64 = tmp63 * tmp38;
+                            auto tmp65 = static_cast<float>(20.0);
+                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp63 > tmp66);
+                            auto tmp68 = tmp63.exp();
+                            auto tmp69 = tmp68.log1p();
+                            auto tmp70 = decltype(tmp63)::blendv(tmp69, tmp63, tmp67.template cast<float,1>());
+                            auto tmp71 = tmp39 * tmp70;
+                            auto tmp72 = decltype(tmp71)::blendv(tmp35, tmp71, tmp23.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp54.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp59;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp67;
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp22;
+                            tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp64.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp36;
                         }
                     }
                 }
@@ -379,6 +334,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc0_arr[tid] = tmp_acc0_local;
                 tmp_acc1_vec_arr[tid] = tmp_acc1_vec_local;
                 tmp_acc1_arr[tid] = tmp_acc1_local;
+                tmp_acc2_vec_arr[tid] = tmp_acc2_vec_local;
+                tmp_acc2_arr[tid] = tmp_acc2_local;
             }
             for (int tid = 0; tid < max_threads; tid++)
             {
@@ -396,16 +353,26 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
             {
                 tmp_acc1 = tmp_acc1 + tmp_acc1_arr[tid];
             }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc2_vec = tmp_acc2_vec + tmp_acc2_vec_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
+            }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
             out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp3 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp3 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp0 = static_cast<int64_t>(0);
                 auto tmp2 = static_cast<int64_t>(1);
                 auto tmp1 = tmp0 >= tmp2;
@@ -419,7 +386,7 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
         {
             {
                 auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }

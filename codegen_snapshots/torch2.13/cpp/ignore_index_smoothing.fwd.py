@@ -6,14 +6,15 @@ def call(args):
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = buf2; del buf2  # reuse
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf5 = buf2; del buf2  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf9 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf5, buf9, primals_1, primals_2, buf3, buf4, buf6, buf0, buf8)
-    return (buf9, primals_1, primals_2, buf5, buf6, buf8, )
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf8; del buf8  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf10, primals_1, primals_2, buf3, buf4, buf0, buf6, buf7, buf9)
+    return (buf10, primals_1, primals_2, buf5, buf6, buf7, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -22,14 +23,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        float* out_ptr2,
-                       float* out_ptr3,
+                       bool* out_ptr3,
                        bool* out_ptr4,
-                       float* out_ptr6)
+                       float* out_ptr5,
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
+    auto out_ptr6 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -200,126 +202,126 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp17 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp18 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp35 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp1 = tmp2.log();
-                            auto tmp3 = tmp0 + tmp1;
-                            auto tmp5 = at::vec::convert<int32_t,1,int64_t,2>(tmp4);
-                            auto tmp6 = static_cast<int32_t>(0);
-                            auto tmp7 = at::vec::Vectorized<int32_t>(tmp6);
-                            auto tmp8 = at::vec::VecMask<int32_t,1>(tmp5 != tmp7);
-                            auto tmp9 = (tmp4);
-                            auto tmp10 = static_cast<int64_t>(0);
-                            auto tmp11 = at::vec::VectorizedN<int64_t,2>(tmp10);
-                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp9 != tmp11);
-                            auto tmp13 = at::vec::VecMask<int64_t,2>(tmp9 >= tmp11);
-                            auto tmp14 = static_cast<int64_t>(128256);
-                            auto tmp15 = at::vec::VectorizedN<int64_t,2>(tmp14);
-                            auto tmp16 = at::vec::VecMask<int64_t,2>(tmp9 < tmp15);
-                            auto tmp17 = tmp13.template cast<int32_t,1>();
-                            auto tmp18 = tmp16.template cast<int32_t,1>();
-                            auto tmp19 = tmp17 & tmp18;
-                            auto tmp20 = tmp12.template cast<int32_t,1>();
-                            auto tmp21 = tmp19.template cast<int32_t,1>();
-                            auto tmp22 = tmp20 & tmp21;
-                            auto tmp23 = at::vec::convert<int32_t,1,int64_t,2>(tmp9);
-                            auto tmp24 = static_cast<int32_t>(-1);
-                            auto tmp25 = at::vec::Vectorized<int32_t>(tmp24);
-                            auto tmp26 = decltype(tmp23)::blendv(tmp25, tmp23, tmp22.template cast<int32_t,1>());
-                            auto tmp27 = at::vec::VecMask<int32_t,1>(tmp26 >= tmp7);
-                            auto tmp28 = decltype(tmp26)::blendv(tmp7, tmp26, tmp27.template cast<int32_t,1>());
-                            auto tmp29 = 128256L;
-                            auto tmp30 = c10::convert<int64_t>(tmp29);
-                            auto tmp31 = at::vec::convert<int64_t,2,int32_t,1>(tmp28);
-                            auto tmp32 = at::vec::VectorizedN<int64_t,2>(tmp30);
-                            auto tmp33 = tmp31 + tmp32;
-                            auto tmp34 = at::vec::VecMask<int64_t,2>(tmp31 < tmp11);
-                            auto tmp36 = decltype(tmp33)::blendv(tmp31, tmp33, tmp34.template cast<int64_t,2>());
-                            auto tmp37 =
+                            auto tmp2 = (tmp0);
+                            auto tmp1 = static_cast<int64_t>(0);
+                            auto tmp3 = at::vec::VectorizedN<int64_t,2>(tmp1);
+                            auto tmp4 = at::vec::VecMask<int64_t,2>(tmp2 == tmp3);
+                            auto tmp5 = at::vec::VecMask<int64_t,2>(tmp2 >= tmp3);
+                            auto tmp6 = static_cast<int64_t>(128256);
+                            auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp2 < tmp7);
+                            auto tmp9 = tmp5.template cast<int32_t,1>();
+                            auto tmp10 = tmp8.template cast<int32_t,1>();
+                            auto tmp11 = tmp9 & tmp10;
+                            auto tmp12 = tmp4.template cast<int32_t,1>();
+                            auto tmp13 = tmp11.template cast<int32_t,1>();
+                            auto tmp14 = tmp12 | tmp13;
+                            auto tmp15 = ~tmp14;
+                            auto tmp16 = tmp15.template cast<float,1>();
+                            auto tmp19 = tmp18.log();
+                            auto tmp20 = tmp17 + tmp19;
+                            auto tmp21 = at::vec::VecMask<int64_t,2>(tmp0 != tmp3);
+                            auto tmp22 = at::vec::VecMask<int64_t,2>(tmp2 != tmp3);
+                            auto tmp23 = tmp22.template cast<int32_t,1>();
+                            auto tmp24 = tmp23 & tmp13;
+                            auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp26 = static_cast<int32_t>(-1);
+                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
+                            auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
+                            auto tmp29 = static_cast<int32_t>(0);
+                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
+                            auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
+                            auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
+                            auto tmp33 = 128256L;
+                            auto tmp34 = c10::convert<int64_t>(tmp33);
+                            auto tmp36 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
+                            auto tmp37 = at::vec::VectorizedN<int64_t,2>(tmp34);
+                            auto tmp38 = tmp36 + tmp37;
+                            auto tmp39 = at::vec::VecMask<int64_t,2>(tmp36 < tmp3);
+                            auto tmp40 = decltype(tmp38)::blendv(tmp36, tmp38, tmp39.template cast<int64_t,2>());
+                            auto tmp41 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp36.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp40.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp38 =
+                            auto tmp42 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp37[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp41[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp39 = at::vec::convert<float>(tmp38);
-                            auto tmp40 = -std::numeric_limits<float>::infinity();
-                            auto tmp41 = at::vec::Vectorized<float>(tmp40);
-                            auto tmp42 = decltype(tmp39)::blendv(tmp41, tmp39, tmp27.template cast<float,1>());
-                            auto tmp43 = static_cast<float>(0.0);
-                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
-                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp8.template cast<float,1>());
-                            auto tmp46 = at::vec::VecMask<int64_t,2>(tmp9 == tmp11);
-                            auto tmp47 = tmp46.template cast<int32_t,1>();
-                            auto tmp48 = tmp47 | tmp21;
-                            auto tmp49 = ~tmp48;
-                            auto tmp50 = tmp49.template cast<float,1>();
-                            auto tmp51 = tmp8.to<float,1>();
-                            auto tmp52 = static_cast<float>(0.9);
-                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
-                            auto tmp54 = tmp51 * tmp53;
-                            auto tmp55 = decltype(tmp3)::blendv(tmp44, tmp3, tmp8.template cast<float,1>());
-                            auto tmp56 = tmp55 - tmp45;
-                            auto tmp57 = static_cast<float>(20.0);
-                            auto tmp58 = at::vec::Vectorized<float>(tmp57);
-                            auto tmp59 = at::vec::VecMask<float,1>(tmp56 > tmp58);
-                            auto tmp60 = tmp56.exp();
-                            auto tmp61 = tmp60.log1p();
-                            auto tmp62 = decltype(tmp56)::blendv(tmp61, tmp56, tmp59.template cast<float,1>());
-                            auto tmp63 = tmp54 * tmp62;
-                            auto tmp64 = at::vec::VecMask<float,1>(tmp55 == tmp55);
-                            auto tmp65 = tmp55.abs();
-                            auto tmp66 = std::numeric_limits<float>::infinity();
-                            auto tmp67 = at::vec::Vectorized<float>(tmp66);
-                            auto tmp68 = at::vec::VecMask<float,1>(tmp65 != tmp67);
-                            auto tmp69 = tmp64.template cast<int32_t,1>();
-                            auto tmp70 = tmp68.template cast<int32_t,1>();
-                            auto tmp71 = tmp69 & tmp70;
-                            auto tmp72 = ~tmp71;
-                            auto tmp73 = at::vec::VecMask<float,1>(tmp55 == tmp45);
+                            auto tmp43 = at::vec::convert<float>(tmp42);
+                            auto tmp44 = -std::numeric_limits<float>::infinity();
+                            auto tmp45 = at::vec::Vectorized<float>(tmp44);
+                            auto tmp46 = decltype(tmp43)::blendv(tmp45, tmp43, tmp31.template cast<float,1>());
+                            auto tmp47 = static_cast<float>(0.0);
+                            auto tmp48 = at::vec::Vectorized<float>(tmp47);
+                            auto tmp49 = decltype(tmp46)::blendv(tmp48, tmp46, tmp21.template cast<float,1>());
+                            auto tmp50 = tmp21.to<float,1>();
+                            auto tmp51 = static_cast<float>(0.9);
+                            auto tmp52 = at::vec::Vectorized<float>(tmp51);
+                            auto tmp53 = tmp50 * tmp52;
+                            auto tmp54 = decltype(tmp20)::blendv(tmp48, tmp20, tmp21.template cast<float,1>());
+                            auto tmp55 = tmp54 - tmp49;
+                            auto tmp56 = static_cast<float>(20.0);
+                            auto tmp57 = at::vec::Vectorized<float>(tmp56);
+                            auto tmp58 = at::vec::VecMask<float,1>(tmp55 > tmp57);
+                            auto tmp59 = tmp55.exp();
+                            auto tmp60 = tmp59.log1p();
+                            auto tmp61 = decltype(tmp55)::blendv(tmp60, tmp55, tmp58.template cast<float,1>());
+                            auto tmp62 = tmp53 * tmp61;
+                            auto tmp63 = at::vec::VecMask<float,1>(tmp54 == tmp54);
+                            auto tmp64 = tmp54.abs();
+                            auto tmp65 = std::numeric_limits<float>::infinity();
+                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp64 != tmp66);
+                            auto tmp68 = tmp63.template cast<int32_t,1>();
+                            auto tmp69 = tmp67.template cast<int32_t,1>();
+                            auto tmp70 = tmp68 & tmp69;
+                            auto tmp71 = ~tmp70;
+                            auto tmp72 = at::vec::VecMask<float,1>(tmp54 == tmp49);
+                            auto tmp73 = tmp71.template cast<int32_t,1>();
                             auto tmp74 = tmp72.template cast<int32_t,1>();
-                            auto tmp75 = tmp73.template cast<int32_t,1>();
-                            auto tmp76 = tmp74 & tmp75;
-                            auto tmp77 = at::vec::VecMask<float,1>(tmp55 >= tmp45);
-                            auto tmp78 = decltype(tmp55)::blendv(tmp45, tmp55, tmp77.template cast<float,1>());
-                            auto tmp79 = decltype(tmp45)::blendv(tmp55, tmp45, tmp77.template cast<float,1>());
-                            auto tmp80 = tmp79 - tmp78;
-                            auto tmp81 = tmp80.exp();
-                            auto tmp82 = tmp81.log1p();
-                            auto tmp83 = tmp78 + tmp82;
-                            auto tmp84 = decltype(tmp55)::blendv(tmp83, tmp55, tmp76.template cast<float,1>());
-                            auto tmp85 = static_cast<float>(128256.0);
-                            auto tmp86 = at::vec::Vectorized<float>(tmp85);
-                            auto tmp87 = tmp84 * tmp86;
-                            auto tmp88 = decltype(tmp35)::blendv(tmp44, tmp35, tmp8.template cast<float,1>());
-                            auto tmp89 = tmp87 - tmp88;
-                            auto tmp90 = static_cast<float>(7.796906187624751e-07);
-                            auto tmp91 = at::vec::Vectorized<float>(tmp90);
-                            auto tmp92 = tmp89 * tmp91;
-                            auto tmp93 = tmp63 + tmp92;
-                            auto tmp94 = decltype(tmp93)::blendv(tmp44, tmp93, tmp8.template cast<float,1>());
-                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp45.store(out_ptr3 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp50;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp94;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp51;
+                            auto tmp75 = tmp73 & tmp74;
+                            auto tmp76 = at::vec::VecMask<float,1>(tmp54 >= tmp49);
+                            auto tmp77 = decltype(tmp54)::blendv(tmp49, tmp54, tmp76.template cast<float,1>());
+                            auto tmp78 = decltype(tmp49)::blendv(tmp54, tmp49, tmp76.template cast<float,1>());
+                            auto tmp79 = tmp78 - tmp77;
+                            auto tmp80 = tmp79.exp();
+                            auto tmp81 = tmp80.log1p();
+                            auto tmp82 = tmp77 + tmp81;
+                            auto tmp83 = decltype(tmp54)::blendv(tmp82, tmp54, tmp75.template cast<float,1>());
+                            auto tmp84 = static_cast<float>(128256.0);
+                            auto tmp85 = at::vec::Vectorized<float>(tmp84);
+                            auto tmp86 = tmp83 * tmp85;
+                            auto tmp87 = decltype(tmp35)::blendv(tmp48, tmp35, tmp21.template cast<float,1>());
+                            auto tmp88 = tmp86 - tmp87;
+                            auto tmp89 = static_cast<float>(7.796906187624751e-07);
+                            auto tmp90 = at::vec::Vectorized<float>(tmp89);
+                            auto tmp91 = tmp88 * tmp90;
+                            auto tmp92 = tmp62 + tmp91;
+                            auto tmp93 = decltype(tmp92)::blendv(tmp48, tmp92, tmp21.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp16;
+                            tmp20.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp21.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp49.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp93;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp50;
                         }
                     }
                 }
@@ -355,17 +357,17 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
-            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp3 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp3 = out_ptr3[static_cast<int64_t>(0L)];
                 auto tmp0 = static_cast<int64_t>(0);
                 auto tmp2 = static_cast<int64_t>(1);
                 auto tmp1 = tmp0 >= tmp2;
@@ -378,8 +380,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }

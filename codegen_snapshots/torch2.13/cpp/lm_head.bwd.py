@@ -1,22 +1,24 @@
 # backward of ce(h @ w.t(), t), h: bf16[4096, 4096], w: bf16[128256, 4096]
 def call(args):
-    primals_2, primals_3, mm, getitem, sum_2, mul_4, permute_3, tangents_1 = args
+    primals_2, primals_3, mm, getitem, ne, sum_2, mul_4, permute_3, tangents_1 = args
     assert_size_stride(mul_4, (4096, ), (1, ), 'input')
-    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(mm, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
     buf1 = mul_4; del mul_4  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = mm; del mm  # reuse
     assert_size_stride(permute_3, (128256, 4096), (4096, 1), 'input')
-    cpp_fused_ce_bwd_0(buf1, buf4, primals_3, tangents_1, sum_2, getitem, buf2, buf3)
+    cpp_fused_ce_bwd_0(buf1, buf4, ne, tangents_1, sum_2, primals_3, getitem, buf2, buf3)
     del buf1
     del buf2
     del buf3
     del getitem
+    del ne
     del primals_3
     del sum_2
     del tangents_1
@@ -33,10 +35,11 @@ def call(args):
 
 extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                        at::BFloat16* in_out_ptr1,
-                       const int64_t* in_ptr1,
+                       const bool* in_ptr1,
                        const float* in_ptr2,
                        const float* in_ptr3,
-                       const float* in_ptr4,
+                       const int64_t* in_ptr4,
+                       const float* in_ptr5,
                        float* out_ptr1,
                        float* out_ptr2)
 {
@@ -54,36 +57,32 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                     if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                     {
                         auto tmp0 = at::vec::Vectorized<float>::loadu(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                        auto tmp1 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp1 = at::vec::VecMask<float,1>::from(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp2 = in_ptr2[static_cast<int64_t>(0L)];
                         auto tmp3 = in_ptr3[static_cast<int64_t>(0L)];
                         auto tmp4 = tmp0.exp();
                         auto tmp5 = static_cast<float>(20.0);
                         auto tmp6 = at::vec::Vectorized<float>(tmp5);
                         auto tmp7 = at::vec::VecMask<float,1>(tmp0 > tmp6);
-                        auto tmp8 = at::vec::convert<int32_t,1,int64_t,2>(tmp1);
-                        auto tmp9 = static_cast<int32_t>(-100);
-                        auto tmp10 = at::vec::Vectorized<int32_t>(tmp9);
-                        auto tmp11 = at::vec::VecMask<int32_t,1>(tmp8 != tmp10);
-                        auto tmp12 = tmp2 / tmp3;
-                        auto tmp13 = static_cast<float>(0.0);
-                        auto tmp14 = at::vec::Vectorized<float>(tmp12);
-                        auto tmp15 = at::vec::Vectorized<float>(tmp13);
-                        auto tmp16 = decltype(tmp14)::blendv(tmp15, tmp14, tmp11.template cast<float,1>());
-                        auto tmp17 = tmp11.to<float,1>();
-                        auto tmp18 = static_cast<float>(1.0);
-                        auto tmp19 = at::vec::Vectorized<float>(tmp18);
-                        auto tmp20 = tmp17 * tmp19;
-                        auto tmp21 = tmp16 * tmp20;
-                        auto tmp22 = tmp21 * tmp4;
-                        auto tmp23 = tmp4 + tmp19;
-                        auto tmp24 = tmp22 / tmp23;
-                        auto tmp25 = decltype(tmp21)::blendv(tmp24, tmp21, tmp7.template cast<float,1>());
-                        auto tmp26 = decltype(tmp25)::blendv(tmp15, tmp25, tmp11.template cast<float,1>());
-                        auto tmp27 = tmp25.neg();
-                        auto tmp28 = decltype(tmp27)::blendv(tmp15, tmp27, tmp11.template cast<float,1>());
-                        tmp26.store(out_ptr1 + static_cast<int64_t>(x0));
-                        tmp28.store(out_ptr2 + static_cast<int64_t>(x0));
+                        auto tmp8 = tmp2 / tmp3;
+                        auto tmp9 = static_cast<float>(0.0);
+                        auto tmp10 = at::vec::Vectorized<float>(tmp8);
+                        auto tmp11 = at::vec::Vectorized<float>(tmp9);
+                        auto tmp12 = decltype(tmp10)::blendv(tmp11, tmp10, tmp1.template cast<float,1>());
+                        auto tmp13 = tmp1.to<float,1>();
+                        auto tmp14 = static_cast<float>(1.0);
+                        auto tmp15 = at::vec::Vectorized<float>(tmp14);
+                        auto tmp16 = tmp13 * tmp15;
+                        auto tmp17 = tmp12 * tmp16;
+                        auto tmp18 = tmp17 * tmp4;
+                        auto tmp19 = tmp4 + tmp15;
+                        auto tmp20 = tmp18 / tmp19;
+                        auto tmp21 = decltype(tmp17)::blendv(tmp20, tmp17, tmp7.template cast<float,1>());
+                        auto tmp22 = decltype(tmp21)::blendv(tmp11, tmp21, tmp1.template cast<float,1>());
+                        auto tmp23 = tmp21.neg();
+                        auto tmp24 = decltype(tmp23)::blendv(tmp11, tmp23, tmp1.template cast<float,1>());
+                        tmp22.store(out_ptr1 + static_cast<int64_t>(x0));
+                        tmp24.store(out_ptr2 + static_cast<int64_t>(x0));
                     }
                 }
             }
@@ -98,23 +97,23 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                         if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(128256L)))
                         {
                             auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_out_ptr1 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
-                            auto tmp5 = in_ptr1[static_cast<int64_t>(x0)];
-                            auto tmp20 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp5 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp20 = in_ptr5[static_cast<int64_t>(x0)];
                             auto tmp25 = out_ptr2[static_cast<int64_t>(x0)];
                             auto tmp26 = out_ptr1[static_cast<int64_t>(x0)];
                             auto tmp4 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
                             auto tmp6 = c10::convert<int64_t>(tmp5);
                             auto tmp7 = static_cast<int64_t>(-100);
                             auto tmp1 = tmp6 != tmp7;
-                            auto tmp8 = static_cast<int64_t>(0);
-                            auto tmp9 = tmp6 >= tmp8;
-                            auto tmp10 = static_cast<int64_t>(128256);
-                            auto tmp11 = tmp6 < tmp10;
-                            auto tmp2 = tmp9 && tmp11;
-                            auto tmp3 = tmp1 && tmp2;
+                            auto tmp2 = static_cast<int64_t>(0);
+                            auto tmp3 = tmp6 >= tmp2;
+                            auto tmp8 = static_cast<int64_t>(128256);
+                            auto tmp9 = tmp6 < tmp8;
+                            auto tmp10 = tmp3 && tmp9;
+                            auto tmp11 = tmp1 && tmp10;
                             auto tmp12 = c10::convert<int32_t>(tmp6);
                             auto tmp13 = static_cast<int32_t>(-1);
-                            auto tmp14 = tmp3 ? tmp12 : tmp13;
+                            auto tmp14 = tmp11 ? tmp12 : tmp13;
                             auto tmp15 = x1;
                             auto tmp16 = c10::convert<int32_t>(tmp15);
                             auto tmp17 = at::vec::VectorizedN<int32_t,2>::arange(tmp16, 1);

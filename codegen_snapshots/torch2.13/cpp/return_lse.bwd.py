@@ -1,20 +1,22 @@
 # backward of ce(x, t, return_lse=True)
 def call(args):
-    primals_1, primals_2, getitem, where_1, sum_2, tangents_1, tangents_2 = args
-    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, where_1, sum_2, tangents_1, tangents_2 = args
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(tangents_2, (4096, ), (1, ), 'input')
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
-    cpp_fused_ce_bwd_0(primals_2, getitem, where_1, tangents_1, sum_2, tangents_2, primals_1, buf2, buf3, buf4)
+    cpp_fused_ce_bwd_0(ne, getitem, where_1, tangents_1, sum_2, tangents_2, primals_1, primals_2, buf2, buf3, buf4)
     del buf2
     del buf3
     del getitem
+    del ne
     del primals_1
     del primals_2
     del sum_2
@@ -24,13 +26,14 @@ def call(args):
     return (buf4, None, )
 
 
-extern "C"  void  cpp_fused_ce_bwd_0(const int64_t* in_ptr0,
+extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                        const float* in_ptr1,
                        const float* in_ptr2,
                        const float* in_ptr3,
                        const float* in_ptr4,
                        const float* in_ptr5,
                        const at::BFloat16* in_ptr6,
+                       const int64_t* in_ptr7,
                        float* out_ptr1,
                        float* out_ptr2,
                        at::BFloat16* out_ptr3)
@@ -47,54 +50,50 @@ extern "C"  void  cpp_fused_ce_bwd_0(const int64_t* in_ptr0,
                 {
                     if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                     {
-                        auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp0 = at::vec::VecMask<float,1>::from(in_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp1 = at::vec::Vectorized<float>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp2 = at::vec::Vectorized<float>::loadu(in_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp3 = in_ptr3[static_cast<int64_t>(0L)];
                         auto tmp4 = in_ptr4[static_cast<int64_t>(0L)];
                         auto tmp5 = at::vec::Vectorized<float>::loadu(in_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                        auto tmp6 = at::vec::convert<int32_t,1,int64_t,2>(tmp0);
-                        auto tmp7 = static_cast<int32_t>(-100);
-                        auto tmp8 = at::vec::Vectorized<int32_t>(tmp7);
-                        auto tmp9 = at::vec::VecMask<int32_t,1>(tmp6 != tmp8);
-                        auto tmp10 = static_cast<float>(0.0);
+                        auto tmp6 = static_cast<float>(0.0);
+                        auto tmp7 = at::vec::Vectorized<float>(tmp6);
+                        auto tmp8 = decltype(tmp1)::blendv(tmp7, tmp1, tmp0.template cast<float,1>());
+                        auto tmp9 = tmp8 - tmp2;
+                        auto tmp10 = static_cast<float>(1.0);
                         auto tmp11 = at::vec::Vectorized<float>(tmp10);
-                        auto tmp12 = decltype(tmp1)::blendv(tmp11, tmp1, tmp9.template cast<float,1>());
-                        auto tmp13 = tmp12 - tmp2;
-                        auto tmp14 = static_cast<float>(1.0);
+                        auto tmp12 = tmp9 * tmp11;
+                        auto tmp13 = tmp12.exp();
+                        auto tmp14 = static_cast<float>(20.0);
                         auto tmp15 = at::vec::Vectorized<float>(tmp14);
-                        auto tmp16 = tmp13 * tmp15;
-                        auto tmp17 = tmp16.exp();
-                        auto tmp18 = static_cast<float>(20.0);
-                        auto tmp19 = at::vec::Vectorized<float>(tmp18);
-                        auto tmp20 = at::vec::VecMask<float,1>(tmp16 > tmp19);
-                        auto tmp21 = tmp3 / tmp4;
-                        auto tmp22 = at::vec::Vectorized<float>(tmp21);
-                        auto tmp23 = decltype(tmp22)::blendv(tmp11, tmp22, tmp9.template cast<float,1>());
-                        auto tmp24 = tmp9.to<float,1>();
-                        auto tmp25 = tmp24 * tmp15;
-                        auto tmp26 = tmp23 * tmp25;
-                        auto tmp27 = tmp26 * tmp17;
-                        auto tmp28 = tmp17 + tmp15;
-                        auto tmp29 = tmp27 / tmp28;
-                        auto tmp30 = decltype(tmp26)::blendv(tmp29, tmp26, tmp20.template cast<float,1>());
-                        auto tmp31 = decltype(tmp11)::blendv(tmp5, tmp11, tmp9.template cast<float,1>());
-                        auto tmp32 = decltype(tmp5)::blendv(tmp11, tmp5, tmp9.template cast<float,1>());
-                        auto tmp33 = tmp2 - tmp12;
-                        auto tmp34 = tmp33.exp();
-                        auto tmp35 = tmp34 + tmp15;
-                        auto tmp36 = tmp32 / tmp35;
-                        auto tmp37 = tmp30 + tmp36;
-                        auto tmp38 = decltype(tmp37)::blendv(tmp11, tmp37, tmp9.template cast<float,1>());
-                        auto tmp39 = tmp31 + tmp38;
-                        auto tmp40 = tmp30.neg();
-                        auto tmp41 = tmp13.exp();
-                        auto tmp42 = tmp41 + tmp15;
-                        auto tmp43 = tmp32 / tmp42;
-                        auto tmp44 = tmp40 + tmp43;
-                        auto tmp45 = decltype(tmp44)::blendv(tmp11, tmp44, tmp9.template cast<float,1>());
-                        tmp39.store(out_ptr1 + static_cast<int64_t>(x0));
-                        tmp45.store(out_ptr2 + static_cast<int64_t>(x0));
+                        auto tmp16 = at::vec::VecMask<float,1>(tmp12 > tmp15);
+                        auto tmp17 = tmp3 / tmp4;
+                        auto tmp18 = at::vec::Vectorized<float>(tmp17);
+                        auto tmp19 = decltype(tmp18)::blendv(tmp7, tmp18, tmp0.template cast<float,1>());
+                        auto tmp20 = tmp0.to<float,1>();
+                        auto tmp21 = tmp20 * tmp11;
+                        auto tmp22 = tmp19 * tmp21;
+                        auto tmp23 = tmp22 * tmp13;
+                        auto tmp24 = tmp13 + tmp11;
+                        auto tmp25 = tmp23 / tmp24;
+                        auto tmp26 = decltype(tmp22)::blendv(tmp25, tmp22, tmp16.template cast<float,1>());
+                        auto tmp27 = decltype(tmp7)::blendv(tmp5, tmp7, tmp0.template cast<float,1>());
+                        auto tmp28 = decltype(tmp5)::blendv(tmp7, tmp5, tmp0.template cast<float,1>());
+                        auto tmp29 = tmp2 - tmp8;
+                        auto tmp30 = tmp29.exp();
+                        auto tmp31 = tmp30 + tmp11;
+                        auto tmp32 = tmp28 / tmp31;
+                        auto tmp33 = tmp26 + tmp32;
+                        auto tmp34 = decltype(tmp33)::blendv(tmp7, tmp33, tmp0.template cast<float,1>());
+                        auto tmp35 = tmp27 + tmp34;
+                        auto tmp36 = tmp26.neg();
+                        auto tmp37 = tmp9.exp();
+                        auto tmp38 = tmp37 + tmp11;
+                        auto tmp39 = tmp28 / tmp38;
+                        auto tmp40 = tmp36 + tmp39;
+                        auto tmp41 = decltype(tmp40)::blendv(tmp7, tmp40, tmp0.template cast<float,1>());
+                        tmp35.store(out_ptr1 + static_cast<int64_t>(x0));
+                        tmp41.store(out_ptr2 + static_cast<int64_t>(x0));
                     }
                 }
             }
@@ -109,42 +108,42 @@ extern "C"  void  cpp_fused_ce_bwd_0(const int64_t* in_ptr0,
                         if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(128256L)))
                         {
                             auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr6 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
-                            auto tmp7 = in_ptr0[static_cast<int64_t>(x0)];
+                            auto tmp6 = in_ptr7[static_cast<int64_t>(x0)];
                             auto tmp21 = in_ptr1[static_cast<int64_t>(x0)];
                             auto tmp26 = out_ptr2[static_cast<int64_t>(x0)];
-                            auto tmp27 = out_ptr1[static_cast<int64_t>(x0)];
-                            auto tmp6 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                            auto tmp8 = c10::convert<int64_t>(tmp7);
-                            auto tmp9 = static_cast<int64_t>(-100);
-                            auto tmp1 = tmp8 != tmp9;
-                            auto tmp10 = static_cast<int64_t>(0);
-                            auto tmp11 = tmp8 >= tmp10;
-                            auto tmp12 = static_cast<int64_t>(128256);
-                            auto tmp2 = tmp8 < tmp12;
-                            auto tmp13 = tmp11 && tmp2;
-                            auto tmp14 = tmp1 && tmp13;
-                            auto tmp15 = c10::convert<int32_t>(tmp8);
+                            auto tmp5 = out_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp1 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
+                            auto tmp7 = c10::convert<int64_t>(tmp6);
+                            auto tmp8 = static_cast<int64_t>(-100);
+                            auto tmp2 = tmp7 != tmp8;
+                            auto tmp9 = static_cast<int64_t>(0);
+                            auto tmp10 = tmp7 >= tmp9;
+                            auto tmp11 = static_cast<int64_t>(128256);
+                            auto tmp12 = tmp7 < tmp11;
+                            auto tmp13 = tmp10 && tmp12;
+                            auto tmp14 = tmp2 && tmp13;
+                            auto tmp15 = c10::convert<int32_t>(tmp7);
                             auto tmp16 = static_cast<int32_t>(-1);
-                            auto tmp17 = tmp14 ? tmp15 : tmp16;
-                            auto tmp18 = x1;
-                            auto tmp19 = c10::convert<int32_t>(tmp18);
-                            auto tmp20 = at::vec::VectorizedN<int32_t,2>::arange(tmp19, 1);
-                            auto tmp3 = at::vec::VectorizedN<int32_t,2>(tmp17);
-                            auto tmp4 = at::vec::VecMask<int32_t,2>(tmp20 == tmp3);
+                            auto tmp3 = tmp14 ? tmp15 : tmp16;
+                            auto tmp4 = x1;
+                            auto tmp17 = c10::convert<int32_t>(tmp4);
+                            auto tmp18 = at::vec::VectorizedN<int32_t,2>::arange(tmp17, 1);
+                            auto tmp19 = at::vec::VectorizedN<int32_t,2>(tmp3);
+                            auto tmp20 = at::vec::VecMask<int32_t,2>(tmp18 == tmp19);
                             auto tmp22 = -std::numeric_limits<float>::infinity();
                             auto tmp23 = tmp21 == tmp22;
                             auto tmp24 = static_cast<float>(0.0);
                             auto tmp25 = tmp23 ? tmp24 : tmp21;
-                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp25);
-                            auto tmp29 = tmp6 - tmp28;
-                            auto tmp30 = static_cast<float>(1.4426950408889634);
-                            auto tmp5 = at::vec::VectorizedN<float,2>(tmp30);
-                            auto tmp31 = tmp29 * tmp5;
+                            auto tmp27 = at::vec::VectorizedN<float,2>(tmp25);
+                            auto tmp28 = tmp1 - tmp27;
+                            auto tmp29 = static_cast<float>(1.4426950408889634);
+                            auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
+                            auto tmp31 = tmp28 * tmp30;
                             auto tmp32 = tmp31.exp2();
-                            auto tmp33 = at::vec::VectorizedN<float,2>(tmp27);
+                            auto tmp33 = at::vec::VectorizedN<float,2>(tmp5);
                             auto tmp34 = tmp33 * tmp32;
                             auto tmp35 = at::vec::VectorizedN<float,2>(tmp26);
-                            auto tmp36 = decltype(tmp35)::blendv(tmp34, tmp35, tmp4.template cast<float,2>());
+                            auto tmp36 = decltype(tmp35)::blendv(tmp34, tmp35, tmp20.template cast<float,2>());
                             auto tmp37 = at::vec::convert<at::BFloat16,1,float,2>(tmp36);
                             tmp37.store(out_ptr3 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                         }

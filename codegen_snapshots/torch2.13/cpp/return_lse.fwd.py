@@ -5,15 +5,16 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf4 = buf2; del buf2  # reuse
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf4 = buf2; del buf2  # reuse
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf9 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf9, primals_1, primals_2, buf3, buf5, buf6, buf0, buf8)
-    return (buf9, buf6, primals_1, primals_2, buf4, buf5, buf8, )
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf8; del buf8  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, buf3, buf0, buf5, buf6, buf7, buf9)
+    return (buf10, buf7, primals_1, primals_2, buf4, buf5, buf6, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -21,15 +22,16 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr2,
-                       float* out_ptr3,
-                       bool* out_ptr4,
-                       float* out_ptr6)
+                       bool* out_ptr2,
+                       bool* out_ptr3,
+                       float* out_ptr4,
+                       float* out_ptr5,
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
+    auto out_ptr6 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -187,122 +189,120 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp1 = tmp2.log();
-                            auto tmp3 = tmp0 + tmp1;
-                            auto tmp5 = at::vec::convert<int32_t,1,int64_t,2>(tmp4);
-                            auto tmp6 = static_cast<int32_t>(-100);
-                            auto tmp7 = at::vec::Vectorized<int32_t>(tmp6);
-                            auto tmp8 = at::vec::VecMask<int32_t,1>(tmp5 != tmp7);
-                            auto tmp9 = (tmp4);
-                            auto tmp10 = static_cast<int64_t>(-100);
-                            auto tmp11 = at::vec::VectorizedN<int64_t,2>(tmp10);
-                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp9 != tmp11);
-                            auto tmp13 = static_cast<int64_t>(0);
-                            auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
-                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp9 >= tmp14);
-                            auto tmp16 = static_cast<int64_t>(128256);
-                            auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
-                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp9 < tmp17);
-                            auto tmp19 = tmp15.template cast<int32_t,1>();
-                            auto tmp20 = tmp18.template cast<int32_t,1>();
-                            auto tmp21 = tmp19 & tmp20;
-                            auto tmp22 = tmp12.template cast<int32_t,1>();
-                            auto tmp23 = tmp21.template cast<int32_t,1>();
-                            auto tmp24 = tmp22 & tmp23;
-                            auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp9);
-                            auto tmp26 = static_cast<int32_t>(-1);
-                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
-                            auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
-                            auto tmp29 = static_cast<int32_t>(0);
-                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
-                            auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
-                            auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
-                            auto tmp33 = 128256L;
-                            auto tmp34 = c10::convert<int64_t>(tmp33);
-                            auto tmp35 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
-                            auto tmp36 = at::vec::VectorizedN<int64_t,2>(tmp34);
-                            auto tmp37 = tmp35 + tmp36;
-                            auto tmp38 = at::vec::VecMask<int64_t,2>(tmp35 < tmp14);
-                            auto tmp39 = decltype(tmp37)::blendv(tmp35, tmp37, tmp38.template cast<int64_t,2>());
-                            auto tmp40 =
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp20 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = (tmp0);
+                            auto tmp1 = static_cast<int64_t>(-100);
+                            auto tmp3 = at::vec::VectorizedN<int64_t,2>(tmp1);
+                            auto tmp4 = at::vec::VecMask<int64_t,2>(tmp2 == tmp3);
+                            auto tmp5 = static_cast<int64_t>(0);
+                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
+                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp2 >= tmp6);
+                            auto tmp8 = static_cast<int64_t>(128256);
+                            auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
+                            auto tmp10 = at::vec::VecMask<int64_t,2>(tmp2 < tmp9);
+                            auto tmp11 = tmp7.template cast<int32_t,1>();
+                            auto tmp12 = tmp10.template cast<int32_t,1>();
+                            auto tmp13 = tmp11 & tmp12;
+                            auto tmp14 = tmp4.template cast<int32_t,1>();
+                            auto tmp15 = tmp13.template cast<int32_t,1>();
+                            auto tmp16 = tmp14 | tmp15;
+                            auto tmp17 = ~tmp16;
+                            auto tmp18 = tmp17.template cast<float,1>();
+                            auto tmp21 = tmp20.log();
+                            auto tmp22 = tmp19 + tmp21;
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp0 != tmp3);
+                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp2 != tmp3);
+                            auto tmp25 = tmp24.template cast<int32_t,1>();
+                            auto tmp26 = tmp25 & tmp15;
+                            auto tmp27 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp28 = static_cast<int32_t>(-1);
+                            auto tmp29 = at::vec::Vectorized<int32_t>(tmp28);
+                            auto tmp30 = decltype(tmp27)::blendv(tmp29, tmp27, tmp26.template cast<int32_t,1>());
+                            auto tmp31 = static_cast<int32_t>(0);
+                            auto tmp32 = at::vec::Vectorized<int32_t>(tmp31);
+                            auto tmp33 = at::vec::VecMask<int32_t,1>(tmp30 >= tmp32);
+                            auto tmp34 = decltype(tmp30)::blendv(tmp32, tmp30, tmp33.template cast<int32_t,1>());
+                            auto tmp35 = 128256L;
+                            auto tmp36 = c10::convert<int64_t>(tmp35);
+                            auto tmp37 = at::vec::convert<int64_t,2,int32_t,1>(tmp34);
+                            auto tmp38 = at::vec::VectorizedN<int64_t,2>(tmp36);
+                            auto tmp39 = tmp37 + tmp38;
+                            auto tmp40 = at::vec::VecMask<int64_t,2>(tmp37 < tmp6);
+                            auto tmp41 = decltype(tmp39)::blendv(tmp37, tmp39, tmp40.template cast<int64_t,2>());
+                            auto tmp42 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp39.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp41.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp41 =
+                            auto tmp43 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp40[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp42[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp42 = at::vec::convert<float>(tmp41);
-                            auto tmp43 = -std::numeric_limits<float>::infinity();
-                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
-                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp31.template cast<float,1>());
-                            auto tmp46 = static_cast<float>(0.0);
-                            auto tmp47 = at::vec::Vectorized<float>(tmp46);
-                            auto tmp48 = decltype(tmp45)::blendv(tmp47, tmp45, tmp8.template cast<float,1>());
-                            auto tmp49 = decltype(tmp3)::blendv(tmp47, tmp3, tmp8.template cast<float,1>());
-                            auto tmp50 = at::vec::VecMask<float,1>(tmp49 == tmp49);
-                            auto tmp51 = tmp49.abs();
-                            auto tmp52 = std::numeric_limits<float>::infinity();
-                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
-                            auto tmp54 = at::vec::VecMask<float,1>(tmp51 != tmp53);
-                            auto tmp55 = tmp50.template cast<int32_t,1>();
-                            auto tmp56 = tmp54.template cast<int32_t,1>();
-                            auto tmp57 = tmp55 & tmp56;
-                            auto tmp58 = ~tmp57;
-                            auto tmp59 = at::vec::VecMask<float,1>(tmp49 == tmp48);
-                            auto tmp60 = tmp58.template cast<int32_t,1>();
-                            auto tmp61 = tmp59.template cast<int32_t,1>();
-                            auto tmp62 = tmp60 & tmp61;
-                            auto tmp63 = at::vec::VecMask<float,1>(tmp49 >= tmp48);
-                            auto tmp64 = decltype(tmp49)::blendv(tmp48, tmp49, tmp63.template cast<float,1>());
-                            auto tmp65 = decltype(tmp48)::blendv(tmp49, tmp48, tmp63.template cast<float,1>());
-                            auto tmp66 = tmp65 - tmp64;
-                            auto tmp67 = tmp66.exp();
-                            auto tmp68 = tmp67.log1p();
-                            auto tmp69 = tmp64 + tmp68;
-                            auto tmp70 = decltype(tmp49)::blendv(tmp69, tmp49, tmp62.template cast<float,1>());
-                            auto tmp71 = decltype(tmp70)::blendv(tmp3, tmp70, tmp8.template cast<float,1>());
-                            auto tmp72 = at::vec::VecMask<int64_t,2>(tmp9 == tmp11);
-                            auto tmp73 = tmp72.template cast<int32_t,1>();
-                            auto tmp74 = tmp73 | tmp23;
-                            auto tmp75 = ~tmp74;
-                            auto tmp76 = tmp75.template cast<float,1>();
-                            auto tmp77 = tmp8.to<float,1>();
-                            auto tmp78 = static_cast<float>(1.0);
-                            auto tmp79 = at::vec::Vectorized<float>(tmp78);
-                            auto tmp80 = tmp77 * tmp79;
-                            auto tmp81 = tmp49 - tmp48;
-                            auto tmp82 = static_cast<float>(20.0);
-                            auto tmp83 = at::vec::Vectorized<float>(tmp82);
-                            auto tmp84 = at::vec::VecMask<float,1>(tmp81 > tmp83);
-                            auto tmp85 = tmp81.exp();
-                            auto tmp86 = tmp85.log1p();
-                            auto tmp87 = decltype(tmp81)::blendv(tmp86, tmp81, tmp84.template cast<float,1>());
-                            auto tmp88 = tmp80 * tmp87;
-                            auto tmp89 = decltype(tmp88)::blendv(tmp47, tmp88, tmp8.template cast<float,1>());
-                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp48.store(out_ptr2 + static_cast<int64_t>(x0));
-                            tmp71.store(out_ptr3 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp76;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp89;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp77;
+                            auto tmp44 = at::vec::convert<float>(tmp43);
+                            auto tmp45 = -std::numeric_limits<float>::infinity();
+                            auto tmp46 = at::vec::Vectorized<float>(tmp45);
+                            auto tmp47 = decltype(tmp44)::blendv(tmp46, tmp44, tmp33.template cast<float,1>());
+                            auto tmp48 = static_cast<float>(0.0);
+                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
+                            auto tmp50 = decltype(tmp47)::blendv(tmp49, tmp47, tmp23.template cast<float,1>());
+                            auto tmp51 = decltype(tmp22)::blendv(tmp49, tmp22, tmp23.template cast<float,1>());
+                            auto tmp52 = at::vec::VecMask<float,1>(tmp51 == tmp51);
+                            auto tmp53 = tmp51.abs();
+                            auto tmp54 = std::numeric_limits<float>::infinity();
+                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
+                            auto tmp56 = at::vec::VecMask<float,1>(tmp53 != tmp55);
+                            auto tmp57 = tmp52.template cast<int32_t,1>();
+                            auto tmp58 = tmp56.template cast<int32_t,1>();
+                            auto tmp59 = tmp57 & tmp58;
+                            auto tmp60 = ~tmp59;
+                            auto tmp61 = at::vec::VecMask<float,1>(tmp51 == tmp50);
+                            auto tmp62 = tmp60.template cast<int32_t,1>();
+                            auto tmp63 = tmp61.template cast<int32_t,1>();
+                            auto tmp64 = tmp62 & tmp63;
+                            auto tmp65 = at::vec::VecMask<float,1>(tmp51 >= tmp50);
+                            auto tmp66 = decltype(tmp51)::blendv(tmp50, tmp51, tmp65.template cast<float,1>());
+                            auto tmp67 = decltype(tmp50)::blendv(tmp51, tmp50, tmp65.template cast<float,1>());
+                            auto tmp68 = tmp67 - tmp66;
+                            auto tmp69 = tmp68.exp();
+                            auto tmp70 = tmp69.log1p();
+                            auto tmp71 = tmp66 + tmp70;
+                            auto tmp72 = decltype(tmp51)::blendv(tmp71, tmp51, tmp64.template cast<float,1>());
+                            auto tmp73 = decltype(tmp72)::blendv(tmp22, tmp72, tmp23.template cast<float,1>());
+                            auto tmp74 = tmp23.to<float,1>();
+                            auto tmp75 = static_cast<float>(1.0);
+                            auto tmp76 = at::vec::Vectorized<float>(tmp75);
+                            auto tmp77 = tmp74 * tmp76;
+                            auto tmp78 = tmp51 - tmp50;
+                            auto tmp79 = static_cast<float>(20.0);
+                            auto tmp80 = at::vec::Vectorized<float>(tmp79);
+                            auto tmp81 = at::vec::VecMask<float,1>(tmp78 > tmp80);
+                            auto tmp82 = tmp78.exp();
+                            auto tmp83 = tmp82.log1p();
+                            auto tmp84 = decltype(tmp78)::blendv(tmp83, tmp78, tmp81.template cast<float,1>());
+                            auto tmp85 = tmp77 * tmp84;
+                            auto tmp86 = decltype(tmp85)::blendv(tmp49, tmp85, tmp23.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
+                            tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp50.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp73.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp86;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp74;
                         }
                     }
                 }
@@ -338,17 +338,17 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
-            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp3 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp3 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp0 = static_cast<int64_t>(0);
                 auto tmp2 = static_cast<int64_t>(1);
                 auto tmp1 = tmp0 >= tmp2;
@@ -361,8 +361,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }

@@ -5,14 +5,15 @@ def call(args):
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf4 = buf2; del buf2  # reuse
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf6 = empty_strided_cpu((), (), torch.float32)
+    buf4 = buf2; del buf2  # reuse
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf7 = empty_strided_cpu((), (), torch.float32)
-    buf9 = buf6; del buf6  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf9, primals_1, primals_2, buf3, buf8, buf0, buf7)
-    return (buf9, primals_1, primals_2, buf4, buf7, buf8, )
+    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf7; del buf7  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, buf3, buf0, buf5, buf9, buf8)
+    return (buf10, primals_1, primals_2, buf4, buf5, buf8, buf9, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -20,14 +21,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr3,
-                       bool* out_ptr4,
-                       float* out_ptr6)
+                       bool* out_ptr2,
+                       bool* out_ptr3,
+                       float* out_ptr5,
+                       float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
+    auto out_ptr6 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -199,107 +201,105 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                     {
                         if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp5 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            auto tmp3 = tmp2.log();
-                            auto tmp4 = tmp0 + tmp3;
-                            auto tmp6 = at::vec::convert<int32_t,1,int64_t,2>(tmp5);
-                            auto tmp7 = static_cast<int32_t>(-100);
-                            auto tmp8 = at::vec::Vectorized<int32_t>(tmp7);
-                            auto tmp9 = at::vec::VecMask<int32_t,1>(tmp6 != tmp8);
-                            auto tmp1 = static_cast<float>(0.0);
-                            auto tmp10 = at::vec::Vectorized<float>(tmp1);
-                            auto tmp11 = decltype(tmp4)::blendv(tmp10, tmp4, tmp9.template cast<float,1>());
-                            auto tmp12 = (tmp5);
-                            auto tmp13 = static_cast<int64_t>(-100);
-                            auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
-                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp12 != tmp14);
-                            auto tmp16 = static_cast<int64_t>(0);
-                            auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
-                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp12 >= tmp17);
-                            auto tmp19 = static_cast<int64_t>(128256);
-                            auto tmp20 = at::vec::VectorizedN<int64_t,2>(tmp19);
-                            auto tmp21 = at::vec::VecMask<int64_t,2>(tmp12 < tmp20);
-                            auto tmp22 = tmp18.template cast<int32_t,1>();
-                            auto tmp23 = tmp21.template cast<int32_t,1>();
-                            auto tmp24 = tmp22 & tmp23;
-                            auto tmp25 = tmp15.template cast<int32_t,1>();
-                            auto tmp26 = tmp24.template cast<int32_t,1>();
-                            auto tmp27 = tmp25 & tmp26;
-                            auto tmp28 = at::vec::convert<int32_t,1,int64_t,2>(tmp12);
-                            auto tmp29 = static_cast<int32_t>(-1);
-                            auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
-                            auto tmp31 = decltype(tmp28)::blendv(tmp30, tmp28, tmp27.template cast<int32_t,1>());
-                            auto tmp32 = static_cast<int32_t>(0);
-                            auto tmp33 = at::vec::Vectorized<int32_t>(tmp32);
-                            auto tmp34 = at::vec::VecMask<int32_t,1>(tmp31 >= tmp33);
-                            auto tmp35 = decltype(tmp31)::blendv(tmp33, tmp31, tmp34.template cast<int32_t,1>());
-                            auto tmp36 = 128256L;
-                            auto tmp37 = c10::convert<int64_t>(tmp36);
-                            auto tmp38 = at::vec::convert<int64_t,2,int32_t,1>(tmp35);
-                            auto tmp39 = at::vec::VectorizedN<int64_t,2>(tmp37);
-                            auto tmp40 = tmp38 + tmp39;
-                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp38 < tmp17);
-                            auto tmp42 = decltype(tmp40)::blendv(tmp38, tmp40, tmp41.template cast<int64_t,2>());
-                            auto tmp43 =
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp19 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp20 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = (tmp0);
+                            auto tmp3 = static_cast<int64_t>(-100);
+                            auto tmp4 = at::vec::VectorizedN<int64_t,2>(tmp3);
+                            auto tmp5 = at::vec::VecMask<int64_t,2>(tmp2 == tmp4);
+                            auto tmp6 = static_cast<int64_t>(0);
+                            auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                            auto tmp8 = at::vec::VecMask<int64_t,2>(tmp2 >= tmp7);
+                            auto tmp9 = static_cast<int64_t>(128256);
+                            auto tmp1 = at::vec::VectorizedN<int64_t,2>(tmp9);
+                            auto tmp10 = at::vec::VecMask<int64_t,2>(tmp2 < tmp1);
+                            auto tmp11 = tmp8.template cast<int32_t,1>();
+                            auto tmp12 = tmp10.template cast<int32_t,1>();
+                            auto tmp13 = tmp11 & tmp12;
+                            auto tmp14 = tmp5.template cast<int32_t,1>();
+                            auto tmp15 = tmp13.template cast<int32_t,1>();
+                            auto tmp16 = tmp14 | tmp15;
+                            auto tmp17 = ~tmp16;
+                            auto tmp18 = tmp17.template cast<float,1>();
+                            auto tmp21 = tmp20.log();
+                            auto tmp22 = tmp19 + tmp21;
+                            auto tmp23 = at::vec::VecMask<int64_t,2>(tmp0 != tmp4);
+                            auto tmp24 = static_cast<float>(0.0);
+                            auto tmp25 = at::vec::Vectorized<float>(tmp24);
+                            auto tmp26 = decltype(tmp22)::blendv(tmp25, tmp22, tmp23.template cast<float,1>());
+                            auto tmp27 = at::vec::VecMask<int64_t,2>(tmp2 != tmp4);
+                            auto tmp28 = tmp27.template cast<int32_t,1>();
+                            auto tmp29 = tmp28 & tmp15;
+                            auto tmp30 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp31 = static_cast<int32_t>(-1);
+                            auto tmp32 = at::vec::Vectorized<int32_t>(tmp31);
+                            auto tmp33 = decltype(tmp30)::blendv(tmp32, tmp30, tmp29.template cast<int32_t,1>());
+                            auto tmp34 = static_cast<int32_t>(0);
+                            auto tmp35 = at::vec::Vectorized<int32_t>(tmp34);
+                            auto tmp36 = at::vec::VecMask<int32_t,1>(tmp33 >= tmp35);
+                            auto tmp37 = decltype(tmp33)::blendv(tmp35, tmp33, tmp36.template cast<int32_t,1>());
+                            auto tmp38 = 128256L;
+                            auto tmp39 = c10::convert<int64_t>(tmp38);
+                            auto tmp40 = at::vec::convert<int64_t,2,int32_t,1>(tmp37);
+                            auto tmp41 = at::vec::VectorizedN<int64_t,2>(tmp39);
+                            auto tmp42 = tmp40 + tmp41;
+                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp40 < tmp7);
+                            auto tmp44 = decltype(tmp42)::blendv(tmp40, tmp42, tmp43.template cast<int64_t,2>());
+                            auto tmp45 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp42.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp44.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp44 =
+                            auto tmp46 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp43[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp45[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp45 = at::vec::convert<float>(tmp44);
-                            auto tmp46 = static_cast<float>(0.03333333333333333);
-                            auto tmp47 = at::vec::Vectorized<float>(tmp46);
-                            auto tmp48 = tmp45 * tmp47;
-                            auto tmp49 = tmp48.tanh();
-                            auto tmp50 = static_cast<float>(30.0);
-                            auto tmp51 = at::vec::Vectorized<float>(tmp50);
-                            auto tmp52 = tmp51 * tmp49;
-                            auto tmp53 = -std::numeric_limits<float>::infinity();
-                            auto tmp54 = at::vec::Vectorized<float>(tmp53);
-                            auto tmp55 = decltype(tmp52)::blendv(tmp54, tmp52, tmp34.template cast<float,1>());
-                            auto tmp56 = decltype(tmp55)::blendv(tmp10, tmp55, tmp9.template cast<float,1>());
-                            auto tmp57 = tmp11 - tmp56;
-                            auto tmp58 = static_cast<float>(1.0);
-                            auto tmp59 = at::vec::Vectorized<float>(tmp58);
-                            auto tmp60 = tmp57 * tmp59;
-                            auto tmp61 = at::vec::VecMask<int64_t,2>(tmp12 == tmp14);
-                            auto tmp62 = tmp61.template cast<int32_t,1>();
-                            auto tmp63 = tmp62 | tmp26;
-                            auto tmp64 = ~tmp63;
-                            auto tmp65 = tmp64.template cast<float,1>();
-                            auto tmp66 = tmp9.to<float,1>();
-                            auto tmp67 = tmp66 * tmp59;
-                            auto tmp68 = static_cast<float>(20.0);
-                            auto tmp69 = at::vec::Vectorized<float>(tmp68);
-                            auto tmp70 = at::vec::VecMask<float,1>(tmp57 > tmp69);
-                            auto tmp71 = tmp57.exp();
-                            auto tmp72 = tmp71.log1p();
-                            auto tmp73 = decltype(tmp57)::blendv(tmp72, tmp57, tmp70.template cast<float,1>());
-                            auto tmp74 = tmp67 * tmp73;
-                            auto tmp75 = decltype(tmp74)::blendv(tmp10, tmp74, tmp9.template cast<float,1>());
-                            tmp4.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp60.store(out_ptr3 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp65;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp75;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp66;
+                            auto tmp47 = at::vec::convert<float>(tmp46);
+                            auto tmp48 = static_cast<float>(0.03333333333333333);
+                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
+                            auto tmp50 = tmp47 * tmp49;
+                            auto tmp51 = tmp50.tanh();
+                            auto tmp52 = static_cast<float>(30.0);
+                            auto tmp53 = at::vec::Vectorized<float>(tmp52);
+                            auto tmp54 = tmp53 * tmp51;
+                            auto tmp55 = -std::numeric_limits<float>::infinity();
+                            auto tmp56 = at::vec::Vectorized<float>(tmp55);
+                            auto tmp57 = decltype(tmp54)::blendv(tmp56, tmp54, tmp36.template cast<float,1>());
+                            auto tmp58 = decltype(tmp57)::blendv(tmp25, tmp57, tmp23.template cast<float,1>());
+                            auto tmp59 = tmp26 - tmp58;
+                            auto tmp60 = static_cast<float>(1.0);
+                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
+                            auto tmp62 = tmp59 * tmp61;
+                            auto tmp63 = tmp23.to<float,1>();
+                            auto tmp64 = tmp63 * tmp61;
+                            auto tmp65 = static_cast<float>(20.0);
+                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
+                            auto tmp67 = at::vec::VecMask<float,1>(tmp59 > tmp66);
+                            auto tmp68 = tmp59.exp();
+                            auto tmp69 = tmp68.log1p();
+                            auto tmp70 = decltype(tmp59)::blendv(tmp69, tmp59, tmp67.template cast<float,1>());
+                            auto tmp71 = tmp64 * tmp70;
+                            auto tmp72 = decltype(tmp71)::blendv(tmp25, tmp71, tmp23.template cast<float,1>());
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
+                            tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                            tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp62.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp63;
                         }
                     }
                 }
@@ -335,17 +335,17 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 tmp_acc2 = tmp_acc2 + tmp_acc2_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec);
-            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp4 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp4 = out_ptr2[static_cast<int64_t>(0L)];
                 auto tmp0 = static_cast<int64_t>(0);
                 auto tmp2 = static_cast<int64_t>(1);
                 auto tmp3 = tmp0 >= tmp2;
@@ -358,8 +358,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
                 auto tmp3 = tmp0 / tmp2;
                 in_out_ptr1[static_cast<int64_t>(0L)] = tmp3;
             }

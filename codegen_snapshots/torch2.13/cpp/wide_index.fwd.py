@@ -6,13 +6,14 @@ def call(args):
     buf2 = empty_strided_cpu((16800, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((16800, ), (1, ), torch.float32)
     buf4 = buf2; del buf2  # reuse
-    buf7 = empty_strided_cpu((16800, ), (1, ), torch.float32)
+    buf5 = empty_strided_cpu((16800, ), (1, ), torch.bool)
+    buf8 = empty_strided_cpu((16800, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf5 = empty_strided_cpu((), (), torch.float32)
     buf6 = empty_strided_cpu((), (), torch.float32)
-    buf8 = buf5; del buf5  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf8, primals_1, primals_2, buf3, buf7, buf0, buf6)
-    return (buf8, primals_1, primals_2, buf4, buf6, buf7, )
+    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf9 = buf6; del buf6  # reuse
+    cpp_fused_ce_fwd_0(buf4, buf9, primals_1, primals_2, buf3, buf5, buf8, buf0, buf7)
+    return (buf9, primals_1, primals_2, buf4, buf5, buf7, buf8, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
@@ -20,14 +21,15 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr2,
-                       bool* out_ptr3,
-                       float* out_ptr5)
+                       bool* out_ptr2,
+                       float* out_ptr3,
+                       bool* out_ptr4,
+                       float* out_ptr6)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr4 = in_out_ptr1;
+    auto out_ptr5 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -210,95 +212,93 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             auto tmp1 = tmp2.log();
                             auto tmp3 = tmp0 + tmp1;
-                            auto tmp5 = at::vec::convert<int32_t,1,int64_t,2>(tmp4);
-                            auto tmp6 = static_cast<int32_t>(-100);
-                            auto tmp7 = at::vec::Vectorized<int32_t>(tmp6);
-                            auto tmp8 = at::vec::VecMask<int32_t,1>(tmp5 != tmp7);
-                            auto tmp9 = static_cast<float>(0.0);
-                            auto tmp10 = at::vec::Vectorized<float>(tmp9);
-                            auto tmp11 = decltype(tmp3)::blendv(tmp10, tmp3, tmp8.template cast<float,1>());
-                            auto tmp12 = (tmp4);
-                            auto tmp13 = static_cast<int64_t>(-100);
+                            auto tmp5 = static_cast<int64_t>(-100);
+                            auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
+                            auto tmp7 = at::vec::VecMask<int64_t,2>(tmp4 != tmp6);
+                            auto tmp8 = static_cast<float>(0.0);
+                            auto tmp9 = at::vec::Vectorized<float>(tmp8);
+                            auto tmp10 = decltype(tmp3)::blendv(tmp9, tmp3, tmp7.template cast<float,1>());
+                            auto tmp11 = (tmp4);
+                            auto tmp12 = at::vec::VecMask<int64_t,2>(tmp11 != tmp6);
+                            auto tmp13 = static_cast<int64_t>(0);
                             auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
-                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp12 != tmp14);
-                            auto tmp16 = static_cast<int64_t>(0);
+                            auto tmp15 = at::vec::VecMask<int64_t,2>(tmp11 >= tmp14);
+                            auto tmp16 = static_cast<int64_t>(128256);
                             auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
-                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp12 >= tmp17);
-                            auto tmp19 = static_cast<int64_t>(128256);
-                            auto tmp20 = at::vec::VectorizedN<int64_t,2>(tmp19);
-                            auto tmp21 = at::vec::VecMask<int64_t,2>(tmp12 < tmp20);
-                            auto tmp22 = tmp18.template cast<int32_t,1>();
+                            auto tmp18 = at::vec::VecMask<int64_t,2>(tmp11 < tmp17);
+                            auto tmp19 = tmp15.template cast<int32_t,1>();
+                            auto tmp20 = tmp18.template cast<int32_t,1>();
+                            auto tmp21 = tmp19 & tmp20;
+                            auto tmp22 = tmp12.template cast<int32_t,1>();
                             auto tmp23 = tmp21.template cast<int32_t,1>();
                             auto tmp24 = tmp22 & tmp23;
-                            auto tmp25 = tmp15.template cast<int32_t,1>();
-                            auto tmp26 = tmp24.template cast<int32_t,1>();
-                            auto tmp27 = tmp25 & tmp26;
-                            auto tmp28 = at::vec::convert<int32_t,1,int64_t,2>(tmp12);
-                            auto tmp29 = static_cast<int32_t>(-1);
+                            auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp11);
+                            auto tmp26 = static_cast<int32_t>(-1);
+                            auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
+                            auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
+                            auto tmp29 = static_cast<int32_t>(0);
                             auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
-                            auto tmp31 = decltype(tmp28)::blendv(tmp30, tmp28, tmp27.template cast<int32_t,1>());
-                            auto tmp32 = static_cast<int32_t>(0);
-                            auto tmp33 = at::vec::Vectorized<int32_t>(tmp32);
-                            auto tmp34 = at::vec::VecMask<int32_t,1>(tmp31 >= tmp33);
-                            auto tmp35 = decltype(tmp31)::blendv(tmp33, tmp31, tmp34.template cast<int32_t,1>());
-                            auto tmp36 = 128256L;
-                            auto tmp37 = c10::convert<int64_t>(tmp36);
-                            auto tmp38 = at::vec::convert<int64_t,2,int32_t,1>(tmp35);
-                            auto tmp39 = at::vec::VectorizedN<int64_t,2>(tmp37);
-                            auto tmp40 = tmp38 + tmp39;
-                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp38 < tmp17);
-                            auto tmp42 = decltype(tmp40)::blendv(tmp38, tmp40, tmp41.template cast<int64_t,2>());
-                            auto tmp43 =
+                            auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
+                            auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
+                            auto tmp33 = 128256L;
+                            auto tmp34 = c10::convert<int64_t>(tmp33);
+                            auto tmp35 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
+                            auto tmp36 = at::vec::VectorizedN<int64_t,2>(tmp34);
+                            auto tmp37 = tmp35 + tmp36;
+                            auto tmp38 = at::vec::VecMask<int64_t,2>(tmp35 < tmp14);
+                            auto tmp39 = decltype(tmp37)::blendv(tmp35, tmp37, tmp38.template cast<int64_t,2>());
+                            auto tmp40 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp42.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp39.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp44 =
+                            auto tmp41 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp43[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp40[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp45 = at::vec::convert<float>(tmp44);
-                            auto tmp46 = -std::numeric_limits<float>::infinity();
-                            auto tmp47 = at::vec::Vectorized<float>(tmp46);
-                            auto tmp48 = decltype(tmp45)::blendv(tmp47, tmp45, tmp34.template cast<float,1>());
-                            auto tmp49 = decltype(tmp48)::blendv(tmp10, tmp48, tmp8.template cast<float,1>());
-                            auto tmp50 = tmp11 - tmp49;
-                            auto tmp51 = static_cast<float>(1.0);
-                            auto tmp52 = at::vec::Vectorized<float>(tmp51);
-                            auto tmp53 = tmp50 * tmp52;
-                            auto tmp54 = at::vec::VecMask<int64_t,2>(tmp12 == tmp14);
-                            auto tmp55 = tmp54.template cast<int32_t,1>();
-                            auto tmp56 = tmp55 | tmp26;
-                            auto tmp57 = ~tmp56;
-                            auto tmp58 = tmp57.template cast<float,1>();
-                            auto tmp59 = tmp8.to<float,1>();
-                            auto tmp60 = tmp59 * tmp52;
-                            auto tmp61 = static_cast<float>(20.0);
-                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
-                            auto tmp63 = at::vec::VecMask<float,1>(tmp50 > tmp62);
-                            auto tmp64 = tmp50.exp();
-                            auto tmp65 = tmp64.log1p();
-                            auto tmp66 = decltype(tmp50)::blendv(tmp65, tmp50, tmp63.template cast<float,1>());
-                            auto tmp67 = tmp60 * tmp66;
-                            auto tmp68 = decltype(tmp67)::blendv(tmp10, tmp67, tmp8.template cast<float,1>());
+                            auto tmp42 = at::vec::convert<float>(tmp41);
+                            auto tmp43 = -std::numeric_limits<float>::infinity();
+                            auto tmp44 = at::vec::Vectorized<float>(tmp43);
+                            auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp31.template cast<float,1>());
+                            auto tmp46 = decltype(tmp45)::blendv(tmp9, tmp45, tmp7.template cast<float,1>());
+                            auto tmp47 = tmp10 - tmp46;
+                            auto tmp48 = static_cast<float>(1.0);
+                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
+                            auto tmp50 = tmp47 * tmp49;
+                            auto tmp51 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
+                            auto tmp52 = tmp51.template cast<int32_t,1>();
+                            auto tmp53 = tmp52 | tmp23;
+                            auto tmp54 = ~tmp53;
+                            auto tmp55 = tmp54.template cast<float,1>();
+                            auto tmp56 = tmp7.to<float,1>();
+                            auto tmp57 = tmp56 * tmp49;
+                            auto tmp58 = static_cast<float>(20.0);
+                            auto tmp59 = at::vec::Vectorized<float>(tmp58);
+                            auto tmp60 = at::vec::VecMask<float,1>(tmp47 > tmp59);
+                            auto tmp61 = tmp47.exp();
+                            auto tmp62 = tmp61.log1p();
+                            auto tmp63 = decltype(tmp47)::blendv(tmp62, tmp47, tmp60.template cast<float,1>());
+                            auto tmp64 = tmp57 * tmp63;
+                            auto tmp65 = decltype(tmp64)::blendv(tmp9, tmp64, tmp7.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp53.store(out_ptr2 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp58;
-                            tmp_acc1_vec_local = cascade_sum_combine(tmp68, &cascade_helper0);
-                            tmp_acc2_vec_local = cascade_sum_combine(tmp59, &cascade_helper1);
+                            tmp7.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp50.store(out_ptr3 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp55;
+                            tmp_acc1_vec_local = cascade_sum_combine(tmp65, &cascade_helper0);
+                            tmp_acc2_vec_local = cascade_sum_combine(tmp56, &cascade_helper1);
                         }
                     }
                 }
@@ -350,17 +350,17 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                 masked_tmp_acc2_vec = masked_tmp_acc2_vec + masked_tmp_acc2_vec_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr3[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr4[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec + masked_tmp_acc1_vec);
-            out_ptr4[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
             tmp_acc2 = tmp_acc2 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc2_vec + masked_tmp_acc2_vec);
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc2);
         }
     }
     {
         {
             {
-                auto tmp3 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp3 = out_ptr4[static_cast<int64_t>(0L)];
                 auto tmp0 = static_cast<int64_t>(0);
                 auto tmp2 = static_cast<int64_t>(1);
                 auto tmp1 = tmp0 >= tmp2;
@@ -373,8 +373,8 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp1 = tmp0 / tmp2;
                 in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
             }

@@ -1,20 +1,22 @@
 # backward of ce(x, t, weight=w), w: f32[128256]
 def call(args):
-    primals_1, primals_2, getitem, mul_1, sum_2, mul_4, tangents_1 = args
+    primals_1, primals_2, getitem, ne, mul_1, sum_2, mul_4, tangents_1 = args
     assert_size_stride(mul_4, (4096, ), (1, ), 'input')
-    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(mul_1, (4096, ), (1, ), 'input')
     buf1 = mul_4; del mul_4  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(buf1, primals_2, tangents_1.item(), sum_2.item(), mul_1, buf2, buf3, 4096)
+    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), mul_1, buf2, buf3, 4096)
     del buf1
     del mul_1
+    del ne
     del sum_2
     del tangents_1
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
     buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 4096, 128256)
@@ -26,7 +28,7 @@ def call(args):
     return (buf4, None, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i64, in_ptr3: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr3: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
 def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4096
@@ -35,30 +37,27 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1
     xmask = tl.full([XBLOCK], True, tl.int1)[:]
     x0 = xindex
     tmp0 = tl.load(in_out_ptr0 + (x0), None)
-    tmp1 = tl.load(in_ptr0 + (x0), None)
+    tmp1 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
     tmp2 = in_ptr1
     tmp3 = in_ptr2
     tmp4 = tl.load(in_ptr3 + (x0), None)
     tmp5 = libdevice.exp(tmp0)
     tmp6 = tl.full([1], 20.0, tl.float32)
     tmp7 = tmp0 > tmp6
-    tmp8 = tmp1.to(tl.int32)
-    tmp9 = tl.full([1], -100, tl.int32)
-    tmp10 = tmp8 != tmp9
-    tmp11 = (tmp2 / tmp3)
-    tmp12 = tl.full([1], 0.0, tl.float32)
-    tmp13 = tl.where(tmp10, tmp11, tmp12)
-    tmp14 = tmp13 * tmp4
-    tmp15 = tmp14 * tmp5
-    tmp16 = tl.full([1], 1.0, tl.float32)
-    tmp17 = tmp5 + tmp16
-    tmp18 = (tmp15 / tmp17)
-    tmp19 = tl.where(tmp7, tmp14, tmp18)
-    tmp20 = tl.where(tmp10, tmp19, tmp12)
-    tmp21 = -tmp19
-    tmp22 = tl.where(tmp10, tmp21, tmp12)
-    tl.store(out_ptr1 + (x0), tmp20, None)
-    tl.store(out_ptr2 + (x0), tmp22, None)
+    tmp8 = (tmp2 / tmp3)
+    tmp9 = tl.full([1], 0.0, tl.float32)
+    tmp10 = tl.where(tmp1, tmp8, tmp9)
+    tmp11 = tmp10 * tmp4
+    tmp12 = tmp11 * tmp5
+    tmp13 = tl.full([1], 1.0, tl.float32)
+    tmp14 = tmp5 + tmp13
+    tmp15 = (tmp12 / tmp14)
+    tmp16 = tl.where(tmp7, tmp11, tmp15)
+    tmp17 = tl.where(tmp1, tmp16, tmp9)
+    tmp18 = -tmp16
+    tmp19 = tl.where(tmp1, tmp18, tmp9)
+    tl.store(out_ptr1 + (x0), tmp17, None)
+    tl.store(out_ptr2 + (x0), tmp19, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16

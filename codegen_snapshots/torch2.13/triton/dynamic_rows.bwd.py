@@ -1,20 +1,22 @@
 # backward of ce(x, t), rows marked dynamic
 def call(args):
-    primals_3, primals_2, primals_4, getitem, sum_2, mul_19, tangents_1 = args
+    primals_3, primals_2, primals_4, getitem, ne, sum_2, mul_18, tangents_1 = args
     s13 = primals_3
     s77 = s13
-    assert_size_stride(mul_19, (s13, ), (1, ), 'input')
-    assert_size_stride(primals_4, (s13, ), (1, ), 'input')
+    assert_size_stride(mul_18, (s13, ), (1, ), 'input')
+    assert_size_stride(ne, (s13, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
-    buf1 = mul_19; del mul_19  # reuse
+    buf1 = mul_18; del mul_18  # reuse
     buf2 = empty_strided_cpu((s13, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((s13, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(buf1, primals_4, tangents_1.item(), sum_2.item(), buf2, buf3, s13)
+    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, s13)
     del buf1
+    del ne
     del sum_2
     del tangents_1
     assert_size_stride(primals_2, (s13, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_4, (s13, ), (1, ), 'input')
     assert_size_stride(getitem, (s13, ), (1, ), 'input')
     buf4 = empty_strided_cpu((s13, 128256), (128256, 1), torch.bfloat16)
     triton_poi_fused_ce_bwd_1.run(primals_2, primals_4, getitem, buf3, buf2, buf4, s13, 128256)
@@ -26,7 +28,7 @@ def call(args):
     return (None, buf4, None, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i64, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
 def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
     xoffset = tl.program_id(0) * XBLOCK
@@ -34,31 +36,28 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr
     xmask = xindex < xnumel
     x0 = xindex
     tmp0 = tl.load(in_out_ptr0 + (x0), xmask)
-    tmp1 = tl.load(in_ptr0 + (x0), xmask)
+    tmp1 = tl.load(in_ptr0 + (x0), xmask).to(tl.int1)
     tmp2 = in_ptr1
     tmp3 = in_ptr2
     tmp4 = libdevice.exp(tmp0)
     tmp5 = tl.full([1], 20.0, tl.float32)
     tmp6 = tmp0 > tmp5
-    tmp7 = tmp1.to(tl.int32)
-    tmp8 = tl.full([1], -100, tl.int32)
-    tmp9 = tmp7 != tmp8
-    tmp10 = (tmp2 / tmp3)
-    tmp11 = tl.full([1], 0.0, tl.float32)
-    tmp12 = tl.where(tmp9, tmp10, tmp11)
-    tmp13 = tmp9.to(tl.float32)
-    tmp14 = tl.full([1], 1.0, tl.float32)
-    tmp15 = tmp13 * tmp14
-    tmp16 = tmp12 * tmp15
-    tmp17 = tmp16 * tmp4
-    tmp18 = tmp4 + tmp14
-    tmp19 = (tmp17 / tmp18)
-    tmp20 = tl.where(tmp6, tmp16, tmp19)
-    tmp21 = tl.where(tmp9, tmp20, tmp11)
-    tmp22 = -tmp20
-    tmp23 = tl.where(tmp9, tmp22, tmp11)
-    tl.store(out_ptr1 + (x0), tmp21, xmask)
-    tl.store(out_ptr2 + (x0), tmp23, xmask)
+    tmp7 = (tmp2 / tmp3)
+    tmp8 = tl.full([1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp1, tmp7, tmp8)
+    tmp10 = tmp1.to(tl.float32)
+    tmp11 = tl.full([1], 1.0, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = tmp9 * tmp12
+    tmp14 = tmp13 * tmp4
+    tmp15 = tmp4 + tmp11
+    tmp16 = (tmp14 / tmp15)
+    tmp17 = tl.where(tmp6, tmp13, tmp16)
+    tmp18 = tl.where(tmp1, tmp17, tmp8)
+    tmp19 = -tmp17
+    tmp20 = tl.where(tmp1, tmp19, tmp8)
+    tl.store(out_ptr1 + (x0), tmp18, xmask)
+    tl.store(out_ptr2 + (x0), tmp20, xmask)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16

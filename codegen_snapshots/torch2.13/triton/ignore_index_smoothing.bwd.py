@@ -1,7 +1,7 @@
 # backward of ce(x, t, ignore_index=0, label_smoothing=0.1)
 def call(args):
-    primals_1, primals_2, getitem, where_1, sum_2, tangents_1 = args
-    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, where_1, sum_2, tangents_1 = args
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
@@ -9,11 +9,13 @@ def call(args):
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(primals_2, getitem, where_1, tangents_1.item(), sum_2.item(), buf2, buf3, buf4, 4096)
+    triton_poi_fused_0.run(ne, getitem, where_1, tangents_1.item(), sum_2.item(), buf2, buf3, buf4, 4096)
+    del ne
     del sum_2
     del tangents_1
     del where_1
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf5 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, buf5, 4096, 128256)
     del buf2
@@ -25,7 +27,7 @@ def call(args):
     return (buf5, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
 def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4096
@@ -33,53 +35,50 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ou
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = tl.full([XBLOCK], True, tl.int1)[:]
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (x0), None)
+    tmp0 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
     tmp1 = tl.load(in_ptr1 + (x0), None)
     tmp2 = tl.load(in_ptr2 + (x0), None)
     tmp3 = in_ptr3
     tmp4 = in_ptr4
-    tmp5 = tmp0.to(tl.int32)
-    tmp6 = tl.full([1], 0, tl.int32)
-    tmp7 = tmp5 != tmp6
-    tmp8 = tl.full([1], 0.0, tl.float32)
-    tmp9 = tl.where(tmp7, tmp1, tmp8)
-    tmp10 = tmp9 - tmp2
-    tmp11 = tl.full([1], 1.0, tl.float32)
-    tmp12 = tmp10 * tmp11
-    tmp13 = libdevice.exp(tmp12)
-    tmp14 = tl.full([1], 20.0, tl.float32)
-    tmp15 = tmp12 > tmp14
-    tmp16 = (tmp3 / tmp4)
-    tmp17 = tl.where(tmp7, tmp16, tmp8)
-    tmp18 = tmp7.to(tl.float32)
-    tmp19 = tl.full([1], 0.9, tl.float32)
-    tmp20 = tmp18 * tmp19
-    tmp21 = tmp17 * tmp20
-    tmp22 = tmp21 * tmp13
-    tmp23 = tmp13 + tmp11
-    tmp24 = (tmp22 / tmp23)
-    tmp25 = tl.where(tmp15, tmp21, tmp24)
-    tmp26 = tl.full([1], 7.796906187624751e-07, tl.float32)
-    tmp27 = tmp17 * tmp26
-    tmp28 = tl.full([1], 128256.0, tl.float32)
-    tmp29 = tmp27 * tmp28
-    tmp30 = tmp2 - tmp9
-    tmp31 = libdevice.exp(tmp30)
-    tmp32 = tmp31 + tmp11
-    tmp33 = (tmp29 / tmp32)
-    tmp34 = tmp25 + tmp33
-    tmp35 = tl.where(tmp7, tmp34, tmp8)
-    tmp36 = -tmp25
-    tmp37 = libdevice.exp(tmp10)
-    tmp38 = tmp37 + tmp11
-    tmp39 = (tmp29 / tmp38)
-    tmp40 = tmp36 + tmp39
-    tmp41 = tl.where(tmp7, tmp40, tmp8)
-    tmp42 = -tmp27
-    tmp43 = tl.where(tmp7, tmp42, tmp8)
-    tl.store(out_ptr0 + (x0), tmp35, None)
-    tl.store(out_ptr1 + (x0), tmp41, None)
-    tl.store(out_ptr2 + (x0), tmp43, None)
+    tmp5 = tl.full([1], 0.0, tl.float32)
+    tmp6 = tl.where(tmp0, tmp1, tmp5)
+    tmp7 = tmp6 - tmp2
+    tmp8 = tl.full([1], 1.0, tl.float32)
+    tmp9 = tmp7 * tmp8
+    tmp10 = libdevice.exp(tmp9)
+    tmp11 = tl.full([1], 20.0, tl.float32)
+    tmp12 = tmp9 > tmp11
+    tmp13 = (tmp3 / tmp4)
+    tmp14 = tl.where(tmp0, tmp13, tmp5)
+    tmp15 = tmp0.to(tl.float32)
+    tmp16 = tl.full([1], 0.9, tl.float32)
+    tmp17 = tmp15 * tmp16
+    tmp18 = tmp14 * tmp17
+    tmp19 = tmp18 * tmp10
+    tmp20 = tmp10 + tmp8
+    tmp21 = (tmp19 / tmp20)
+    tmp22 = tl.where(tmp12, tmp18, tmp21)
+    tmp23 = tl.full([1], 7.796906187624751e-07, tl.float32)
+    tmp24 = tmp14 * tmp23
+    tmp25 = tl.full([1], 128256.0, tl.float32)
+    tmp26 = tmp24 * tmp25
+    tmp27 = tmp2 - tmp6
+    tmp28 = libdevice.exp(tmp27)
+    tmp29 = tmp28 + tmp8
+    tmp30 = (tmp26 / tmp29)
+    tmp31 = tmp22 + tmp30
+    tmp32 = tl.where(tmp0, tmp31, tmp5)
+    tmp33 = -tmp22
+    tmp34 = libdevice.exp(tmp7)
+    tmp35 = tmp34 + tmp8
+    tmp36 = (tmp26 / tmp35)
+    tmp37 = tmp33 + tmp36
+    tmp38 = tl.where(tmp0, tmp37, tmp5)
+    tmp39 = -tmp24
+    tmp40 = tl.where(tmp0, tmp39, tmp5)
+    tl.store(out_ptr0 + (x0), tmp32, None)
+    tl.store(out_ptr1 + (x0), tmp38, None)
+    tl.store(out_ptr2 + (x0), tmp40, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, in_ptr5: *fp32, out_ptr0: *bf16

@@ -7,24 +7,26 @@ def call(args):
     extern_kernels.mm(primals_2, reinterpret_tensor(primals_1, (4096, 128256), (1, 4096), 0), out=buf0)
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
     buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf4 = buf2; del buf2  # reuse
-    triton_unk_fused_ce_fwd_0.run(buf4, buf0, primals_3, 258048, 2048)
+    buf3 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(buf0, primals_3, buf2, buf3, 258048, 2048)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf4, buf5, buf6, 4096, 63)
-    del buf4
-    buf7 = buf5; del buf5  # reuse
+    triton_per_fused_ce_fwd_1.run(buf2, buf3, buf4, buf5, 4096, 63)
+    del buf2
+    del buf3
+    buf6 = buf4; del buf4  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf11 = buf8; del buf8  # reuse
-    triton_red_fused_ce_fwd_2.run(buf7, buf11, buf6, primals_3, buf0, buf10, buf9, 1, 4096)
-    return (buf11, primals_2, primals_3, buf0, buf7, buf9, buf10, primals_1, )
+    triton_red_fused_ce_fwd_2.run(buf6, buf11, buf5, primals_3, buf0, buf7, buf10, buf9, 1, 4096)
+    return (buf11, primals_2, primals_3, buf0, buf6, buf7, buf9, buf10, primals_1, )
 
 
-@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_out_ptr0: *fp32, in_ptr0: *bf16, in_ptr1: *i64
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
     xnumel = 258048
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -75,14 +77,13 @@ def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
     tmp29 = libdevice.exp2(tmp28)
     tmp30 = tl.broadcast_to(tmp29, [R0_BLOCK])
     tmp31 = triton_helpers.promote_to_tensor(tl.sum(tmp30, 0)).to(tl.float32)
-    tmp32 = tl_math.log(tmp31)
-    tmp33 = tmp22 + tmp32
-    tl.store(in_out_ptr0 + (x3), tmp33, None)
+    tl.store(out_ptr0 + (x3), tmp22, None)
+    tl.store(out_ptr1 + (x3), tmp31, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -99,27 +100,29 @@ def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBL
     r0_1 = r0_index
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask, tmp1, float("-inf"))
-    tmp3 = triton_helpers.max2(tmp2, 1)[:, None].to(tl.float32)
-    tmp4 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp5 = tmp3 == tmp4
-    tmp6 = tl.full([1, 1], 0.0, tl.float32)
-    tmp7 = tl.where(tmp5, tmp6, tmp3)
-    tmp8 = tmp0 - tmp7
-    tmp9 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp10 = tmp8 * tmp9
-    tmp11 = libdevice.exp2(tmp10)
-    tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
-    tmp13 = tl.where(r0_mask, tmp12, 0)
-    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, None)
-    tl.store(out_ptr1 + (x0), tmp14, None)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.where(r0_mask, tmp2, float("-inf"))
+    tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)
+    tmp5 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp6 = tmp4 == tmp5
+    tmp7 = tl.full([1, 1], 0.0, tl.float32)
+    tmp8 = tl.where(tmp6, tmp7, tmp4)
+    tmp9 = tmp0 - tmp8
+    tmp10 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = libdevice.exp2(tmp11)
+    tmp13 = tmp1 * tmp12
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp4, None)
+    tl.store(out_ptr1 + (x0), tmp16, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -156,50 +159,49 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp16 = tmp10 | tmp15
         tmp17 = tmp7 | tmp16
         tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-        tmp18 = tmp2.to(tl.int32)
-        tmp19 = tl.full([1, 1], -100, tl.int32)
-        tmp20 = tmp18 != tmp19
-        tmp21 = tmp20.to(tl.float32)
-        tmp22 = tl.full([1, 1], 1.0, tl.float32)
-        tmp23 = tmp21 * tmp22
-        tmp24 = tl.full([1, 1], 0.0, tl.float32)
-        tmp25 = tl.where(tmp20, tmp4, tmp24)
-        tmp26 = tmp8 != tmp9
-        tmp27 = tmp26 & tmp15
-        tmp28 = tmp8.to(tl.int32)
-        tmp29 = tl.full([1, 1], -1, tl.int32)
-        tmp30 = tl.where(tmp27, tmp28, tmp29)
-        tmp31 = tl.full([1, 1], 0, tl.int32)
-        tmp32 = tmp30 >= tmp31
-        tmp33 = tl.where(tmp32, tmp30, tmp31)
-        tmp34 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-        tmp35 = tmp33 + tmp34
-        tmp36 = tmp33 < 0
-        tmp37 = tl.where(tmp36, tmp35, tmp33)
-        tmp38 = tl.load(in_ptr2 + (tmp37 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp39 = tmp38.to(tl.float32)
-        tmp40 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp41 = tl.where(tmp32, tmp39, tmp40)
-        tmp42 = tl.where(tmp20, tmp41, tmp24)
-        tmp43 = tmp25 - tmp42
-        tmp44 = tl.full([1, 1], 20.0, tl.float32)
-        tmp45 = tmp43 > tmp44
-        tmp46 = libdevice.exp(tmp43)
-        tmp47 = libdevice.log1p(tmp46)
-        tmp48 = tl.where(tmp45, tmp43, tmp47)
-        tmp49 = tmp23 * tmp48
-        tmp50 = tl.where(tmp20, tmp49, tmp24)
-        tmp51 = tl.broadcast_to(tmp50, [XBLOCK, R0_BLOCK])
-        tmp52 = _tmp0 + tmp51
-        _tmp0 = tl.where(r0_mask, tmp52, _tmp0)
-        tmp53 = tmp43 * tmp22
-        tmp54 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
-        tmp55 = _tmp1 + tmp54
-        _tmp1 = tl.where(r0_mask, tmp55, _tmp1)
+        tmp18 = tmp2 != tmp9
+        tmp19 = tmp18.to(tl.float32)
+        tmp20 = tl.full([1, 1], 1.0, tl.float32)
+        tmp21 = tmp19 * tmp20
+        tmp22 = tl.full([1, 1], 0.0, tl.float32)
+        tmp23 = tl.where(tmp18, tmp4, tmp22)
+        tmp24 = tmp8 != tmp9
+        tmp25 = tmp24 & tmp15
+        tmp26 = tmp8.to(tl.int32)
+        tmp27 = tl.full([1, 1], -1, tl.int32)
+        tmp28 = tl.where(tmp25, tmp26, tmp27)
+        tmp29 = tl.full([1, 1], 0, tl.int32)
+        tmp30 = tmp28 >= tmp29
+        tmp31 = tl.where(tmp30, tmp28, tmp29)
+        tmp32 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+        tmp33 = tmp31 + tmp32
+        tmp34 = tmp31 < 0
+        tmp35 = tl.where(tmp34, tmp33, tmp31)
+        tmp36 = tl.load(in_ptr2 + (tmp35 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp37 = tmp36.to(tl.float32)
+        tmp38 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp39 = tl.where(tmp30, tmp37, tmp38)
+        tmp40 = tl.where(tmp18, tmp39, tmp22)
+        tmp41 = tmp23 - tmp40
+        tmp42 = tl.full([1, 1], 20.0, tl.float32)
+        tmp43 = tmp41 > tmp42
+        tmp44 = libdevice.exp(tmp41)
+        tmp45 = libdevice.log1p(tmp44)
+        tmp46 = tl.where(tmp43, tmp41, tmp45)
+        tmp47 = tmp21 * tmp46
+        tmp48 = tl.where(tmp18, tmp47, tmp22)
+        tmp49 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
+        tmp50 = _tmp0 + tmp49
+        _tmp0 = tl.where(r0_mask, tmp50, _tmp0)
+        tmp51 = tmp41 * tmp20
+        tmp52 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
+        tmp53 = _tmp1 + tmp52
+        _tmp1 = tl.where(r0_mask, tmp53, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp53, r0_mask)
-    tmp56 = tl.sum(_tmp0, 1)[:, None]
-    tmp57 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp57, None)
-    tmp58 = (tmp56 / tmp57)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp51, r0_mask)
+    tmp54 = tl.sum(_tmp0, 1)[:, None]
+    tmp55 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp55, None)
+    tmp56 = (tmp54 / tmp55)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp56, None)

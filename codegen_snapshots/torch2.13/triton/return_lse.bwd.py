@@ -1,7 +1,7 @@
 # backward of ce(x, t, return_lse=True)
 def call(args):
-    primals_1, primals_2, getitem, where_1, sum_2, tangents_1, tangents_2 = args
-    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, where_1, sum_2, tangents_1, tangents_2 = args
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
@@ -9,12 +9,14 @@ def call(args):
     assert_size_stride(tangents_2, (4096, ), (1, ), 'input')
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(primals_2, getitem, where_1, tangents_1.item(), sum_2.item(), tangents_2, buf2, buf3, 4096)
+    triton_poi_fused_0.run(ne, getitem, where_1, tangents_1.item(), sum_2.item(), tangents_2, buf2, buf3, 4096)
+    del ne
     del sum_2
     del tangents_1
     del tangents_2
     del where_1
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 4096, 128256)
     del buf2
@@ -25,7 +27,7 @@ def call(args):
     return (buf4, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr5: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr5: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
 def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, out_ptr1, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4096
@@ -33,49 +35,46 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = tl.full([XBLOCK], True, tl.int1)[:]
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (x0), None)
+    tmp0 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
     tmp1 = tl.load(in_ptr1 + (x0), None)
     tmp2 = tl.load(in_ptr2 + (x0), None)
     tmp3 = in_ptr3
     tmp4 = in_ptr4
     tmp5 = tl.load(in_ptr5 + (x0), None)
-    tmp6 = tmp0.to(tl.int32)
-    tmp7 = tl.full([1], -100, tl.int32)
-    tmp8 = tmp6 != tmp7
-    tmp9 = tl.full([1], 0.0, tl.float32)
-    tmp10 = tl.where(tmp8, tmp1, tmp9)
-    tmp11 = tmp10 - tmp2
-    tmp12 = tl.full([1], 1.0, tl.float32)
-    tmp13 = tmp11 * tmp12
-    tmp14 = libdevice.exp(tmp13)
-    tmp15 = tl.full([1], 20.0, tl.float32)
-    tmp16 = tmp13 > tmp15
-    tmp17 = (tmp3 / tmp4)
-    tmp18 = tl.where(tmp8, tmp17, tmp9)
-    tmp19 = tmp8.to(tl.float32)
-    tmp20 = tmp19 * tmp12
-    tmp21 = tmp18 * tmp20
-    tmp22 = tmp21 * tmp14
-    tmp23 = tmp14 + tmp12
-    tmp24 = (tmp22 / tmp23)
-    tmp25 = tl.where(tmp16, tmp21, tmp24)
-    tmp26 = tl.where(tmp8, tmp9, tmp5)
-    tmp27 = tl.where(tmp8, tmp5, tmp9)
-    tmp28 = tmp2 - tmp10
-    tmp29 = libdevice.exp(tmp28)
-    tmp30 = tmp29 + tmp12
-    tmp31 = (tmp27 / tmp30)
-    tmp32 = tmp25 + tmp31
-    tmp33 = tl.where(tmp8, tmp32, tmp9)
-    tmp34 = tmp26 + tmp33
-    tmp35 = -tmp25
-    tmp36 = libdevice.exp(tmp11)
-    tmp37 = tmp36 + tmp12
-    tmp38 = (tmp27 / tmp37)
-    tmp39 = tmp35 + tmp38
-    tmp40 = tl.where(tmp8, tmp39, tmp9)
-    tl.store(out_ptr0 + (x0), tmp34, None)
-    tl.store(out_ptr1 + (x0), tmp40, None)
+    tmp6 = tl.full([1], 0.0, tl.float32)
+    tmp7 = tl.where(tmp0, tmp1, tmp6)
+    tmp8 = tmp7 - tmp2
+    tmp9 = tl.full([1], 1.0, tl.float32)
+    tmp10 = tmp8 * tmp9
+    tmp11 = libdevice.exp(tmp10)
+    tmp12 = tl.full([1], 20.0, tl.float32)
+    tmp13 = tmp10 > tmp12
+    tmp14 = (tmp3 / tmp4)
+    tmp15 = tl.where(tmp0, tmp14, tmp6)
+    tmp16 = tmp0.to(tl.float32)
+    tmp17 = tmp16 * tmp9
+    tmp18 = tmp15 * tmp17
+    tmp19 = tmp18 * tmp11
+    tmp20 = tmp11 + tmp9
+    tmp21 = (tmp19 / tmp20)
+    tmp22 = tl.where(tmp13, tmp18, tmp21)
+    tmp23 = tl.where(tmp0, tmp6, tmp5)
+    tmp24 = tl.where(tmp0, tmp5, tmp6)
+    tmp25 = tmp2 - tmp7
+    tmp26 = libdevice.exp(tmp25)
+    tmp27 = tmp26 + tmp9
+    tmp28 = (tmp24 / tmp27)
+    tmp29 = tmp22 + tmp28
+    tmp30 = tl.where(tmp0, tmp29, tmp6)
+    tmp31 = tmp23 + tmp30
+    tmp32 = -tmp22
+    tmp33 = libdevice.exp(tmp8)
+    tmp34 = tmp33 + tmp9
+    tmp35 = (tmp24 / tmp34)
+    tmp36 = tmp32 + tmp35
+    tmp37 = tl.where(tmp0, tmp36, tmp6)
+    tl.store(out_ptr0 + (x0), tmp31, None)
+    tl.store(out_ptr1 + (x0), tmp37, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16

@@ -4,25 +4,27 @@ def call(args):
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf3 = buf1; del buf1  # reuse
-    triton_unk_fused_ce_fwd_0.run(buf3, primals_1, primals_2, 258048, 2048)
+    buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 258048, 2048)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, 4096, 63)
-    del buf3
-    buf6 = buf4; del buf4  # reuse
+    triton_per_fused_ce_fwd_1.run(buf1, buf2, buf3, buf4, 4096, 63)
+    del buf1
+    del buf2
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf10 = empty_strided_cpu((), (), torch.float32)
     buf11 = buf9; del buf9  # reuse
-    triton_red_fused_ce_fwd_2.run(buf6, buf11, buf5, primals_2, primals_1, buf7, buf8, buf10, 1, 4096)
-    return (buf11, buf8, primals_1, primals_2, buf6, buf7, buf10, )
+    triton_red_fused_ce_fwd_2.run(buf5, buf11, buf4, primals_2, primals_1, buf6, buf7, buf8, buf10, 1, 4096)
+    return (buf11, buf8, primals_1, primals_2, buf5, buf6, buf7, buf10, )
 
 
-@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_out_ptr0: *fp32, in_ptr0: *bf16, in_ptr1: *i64
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
     xnumel = 258048
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -73,14 +75,13 @@ def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
     tmp29 = libdevice.exp2(tmp28)
     tmp30 = tl.broadcast_to(tmp29, [R0_BLOCK])
     tmp31 = triton_helpers.promote_to_tensor(tl.sum(tmp30, 0)).to(tl.float32)
-    tmp32 = tl_math.log(tmp31)
-    tmp33 = tmp22 + tmp32
-    tl.store(in_out_ptr0 + (x3), tmp33, None)
+    tl.store(out_ptr0 + (x3), tmp22, None)
+    tl.store(out_ptr1 + (x3), tmp31, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -97,27 +98,29 @@ def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBL
     r0_1 = r0_index
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask, tmp1, float("-inf"))
-    tmp3 = triton_helpers.max2(tmp2, 1)[:, None].to(tl.float32)
-    tmp4 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp5 = tmp3 == tmp4
-    tmp6 = tl.full([1, 1], 0.0, tl.float32)
-    tmp7 = tl.where(tmp5, tmp6, tmp3)
-    tmp8 = tmp0 - tmp7
-    tmp9 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp10 = tmp8 * tmp9
-    tmp11 = libdevice.exp2(tmp10)
-    tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
-    tmp13 = tl.where(r0_mask, tmp12, 0)
-    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, None)
-    tl.store(out_ptr1 + (x0), tmp14, None)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.where(r0_mask, tmp2, float("-inf"))
+    tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)
+    tmp5 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp6 = tmp4 == tmp5
+    tmp7 = tl.full([1, 1], 0.0, tl.float32)
+    tmp8 = tl.where(tmp6, tmp7, tmp4)
+    tmp9 = tmp0 - tmp8
+    tmp10 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = libdevice.exp2(tmp11)
+    tmp13 = tmp1 * tmp12
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp4, None)
+    tl.store(out_ptr1 + (x0), tmp16, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -154,67 +157,66 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp16 = tmp10 | tmp15
         tmp17 = tmp7 | tmp16
         tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-        tmp18 = tmp2.to(tl.int32)
-        tmp19 = tl.full([1, 1], -100, tl.int32)
-        tmp20 = tmp18 != tmp19
-        tmp21 = tmp8 != tmp9
-        tmp22 = tmp21 & tmp15
-        tmp23 = tmp8.to(tl.int32)
-        tmp24 = tl.full([1, 1], -1, tl.int32)
-        tmp25 = tl.where(tmp22, tmp23, tmp24)
-        tmp26 = tl.full([1, 1], 0, tl.int32)
-        tmp27 = tmp25 >= tmp26
-        tmp28 = tl.where(tmp27, tmp25, tmp26)
-        tmp29 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-        tmp30 = tmp28 + tmp29
-        tmp31 = tmp28 < 0
-        tmp32 = tl.where(tmp31, tmp30, tmp28)
-        tmp33 = tl.load(in_ptr2 + (tmp32 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp34 = tmp33.to(tl.float32)
-        tmp35 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp36 = tl.where(tmp27, tmp34, tmp35)
-        tmp37 = tl.full([1, 1], 0.0, tl.float32)
-        tmp38 = tl.where(tmp20, tmp36, tmp37)
-        tmp39 = tl.where(tmp20, tmp4, tmp37)
-        tmp40 = tmp39 == tmp39
-        tmp41 = tl_math.abs(tmp39)
-        tmp42 = tl.full([1, 1], float("inf"), tl.float32)
-        tmp43 = tmp41 != tmp42
-        tmp44 = tmp40 & tmp43
-        tmp45 = tmp44 == 0
-        tmp46 = tmp39 == tmp38
-        tmp47 = tmp45 & tmp46
-        tmp48 = tmp39 >= tmp38
-        tmp49 = tl.where(tmp48, tmp39, tmp38)
-        tmp50 = tl.where(tmp48, tmp38, tmp39)
-        tmp51 = tmp50 - tmp49
-        tmp52 = libdevice.exp(tmp51)
-        tmp53 = libdevice.log1p(tmp52)
-        tmp54 = tmp49 + tmp53
-        tmp55 = tl.where(tmp47, tmp39, tmp54)
-        tmp56 = tl.where(tmp20, tmp55, tmp4)
-        tmp57 = tmp20.to(tl.float32)
-        tmp58 = tl.full([1, 1], 1.0, tl.float32)
-        tmp59 = tmp57 * tmp58
-        tmp60 = tmp39 - tmp38
-        tmp61 = tl.full([1, 1], 20.0, tl.float32)
-        tmp62 = tmp60 > tmp61
-        tmp63 = libdevice.exp(tmp60)
-        tmp64 = libdevice.log1p(tmp63)
-        tmp65 = tl.where(tmp62, tmp60, tmp64)
-        tmp66 = tmp59 * tmp65
-        tmp67 = tl.where(tmp20, tmp66, tmp37)
-        tmp68 = tl.broadcast_to(tmp67, [XBLOCK, R0_BLOCK])
-        tmp69 = _tmp0 + tmp68
-        _tmp0 = tl.where(r0_mask, tmp69, _tmp0)
-        tmp70 = tl.broadcast_to(tmp57, [XBLOCK, R0_BLOCK])
-        tmp71 = _tmp1 + tmp70
-        _tmp1 = tl.where(r0_mask, tmp71, _tmp1)
+        tmp18 = tmp2 != tmp9
+        tmp19 = tmp8 != tmp9
+        tmp20 = tmp19 & tmp15
+        tmp21 = tmp8.to(tl.int32)
+        tmp22 = tl.full([1, 1], -1, tl.int32)
+        tmp23 = tl.where(tmp20, tmp21, tmp22)
+        tmp24 = tl.full([1, 1], 0, tl.int32)
+        tmp25 = tmp23 >= tmp24
+        tmp26 = tl.where(tmp25, tmp23, tmp24)
+        tmp27 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+        tmp28 = tmp26 + tmp27
+        tmp29 = tmp26 < 0
+        tmp30 = tl.where(tmp29, tmp28, tmp26)
+        tmp31 = tl.load(in_ptr2 + (tmp30 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp32 = tmp31.to(tl.float32)
+        tmp33 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp34 = tl.where(tmp25, tmp32, tmp33)
+        tmp35 = tl.full([1, 1], 0.0, tl.float32)
+        tmp36 = tl.where(tmp18, tmp34, tmp35)
+        tmp37 = tl.where(tmp18, tmp4, tmp35)
+        tmp38 = tmp37 == tmp37
+        tmp39 = tl_math.abs(tmp37)
+        tmp40 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp41 = tmp39 != tmp40
+        tmp42 = tmp38 & tmp41
+        tmp43 = tmp42 == 0
+        tmp44 = tmp37 == tmp36
+        tmp45 = tmp43 & tmp44
+        tmp46 = tmp37 >= tmp36
+        tmp47 = tl.where(tmp46, tmp37, tmp36)
+        tmp48 = tl.where(tmp46, tmp36, tmp37)
+        tmp49 = tmp48 - tmp47
+        tmp50 = libdevice.exp(tmp49)
+        tmp51 = libdevice.log1p(tmp50)
+        tmp52 = tmp47 + tmp51
+        tmp53 = tl.where(tmp45, tmp37, tmp52)
+        tmp54 = tl.where(tmp18, tmp53, tmp4)
+        tmp55 = tmp18.to(tl.float32)
+        tmp56 = tl.full([1, 1], 1.0, tl.float32)
+        tmp57 = tmp55 * tmp56
+        tmp58 = tmp37 - tmp36
+        tmp59 = tl.full([1, 1], 20.0, tl.float32)
+        tmp60 = tmp58 > tmp59
+        tmp61 = libdevice.exp(tmp58)
+        tmp62 = libdevice.log1p(tmp61)
+        tmp63 = tl.where(tmp60, tmp58, tmp62)
+        tmp64 = tmp57 * tmp63
+        tmp65 = tl.where(tmp18, tmp64, tmp35)
+        tmp66 = tl.broadcast_to(tmp65, [XBLOCK, R0_BLOCK])
+        tmp67 = _tmp0 + tmp66
+        _tmp0 = tl.where(r0_mask, tmp67, _tmp0)
+        tmp68 = tl.broadcast_to(tmp55, [XBLOCK, R0_BLOCK])
+        tmp69 = _tmp1 + tmp68
+        _tmp1 = tl.where(r0_mask, tmp69, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp38, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp56, r0_mask)
-    tmp72 = tl.sum(_tmp0, 1)[:, None]
-    tmp73 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp73, None)
-    tmp74 = (tmp72 / tmp73)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp74, None)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp36, r0_mask)
+        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
+    tmp70 = tl.sum(_tmp0, 1)[:, None]
+    tmp71 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr3 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp71, None)
+    tmp72 = (tmp70 / tmp71)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp72, None)

@@ -4,24 +4,26 @@ def call(args):
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
-    buf3 = buf1; del buf1  # reuse
-    triton_unk_fused_ce_fwd_0.run(buf3, primals_1, primals_2, 258048, 2048)
-    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, 4096, 63)
-    del buf3
-    buf6 = buf4; del buf4  # reuse
+    buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 258048, 2048)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf7, buf10, 4096, 63)
+    del buf1
+    del buf2
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf11 = buf8; del buf8  # reuse
-    triton_red_fused_ce_fwd_2.run(buf6, buf11, buf5, primals_2, primals_1, buf10, buf9, 1, 4096)
-    return (buf11, primals_1, primals_2, buf6, buf9, buf10, )
+    triton_red_fused_2.run(buf11, buf6, buf7, buf9, 1, 4096)
+    return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
 
 
-@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_out_ptr0: *fp32, in_ptr0: *bf16, in_ptr1: *i64
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
     xnumel = 258048
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -79,14 +81,13 @@ def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
     tmp36 = libdevice.exp2(tmp35)
     tmp37 = tl.broadcast_to(tmp36, [R0_BLOCK])
     tmp38 = triton_helpers.promote_to_tensor(tl.sum(tmp37, 0)).to(tl.float32)
-    tmp39 = tl_math.log(tmp38)
-    tmp40 = tmp29 + tmp39
-    tl.store(in_out_ptr0 + (x3), tmp40, None)
+    tl.store(out_ptr0 + (x3), tmp29, None)
+    tl.store(out_ptr1 + (x3), tmp38, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -103,27 +104,74 @@ def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBL
     r0_1 = r0_index
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp2 = tl.where(r0_mask, tmp1, float("-inf"))
-    tmp3 = triton_helpers.max2(tmp2, 1)[:, None].to(tl.float32)
-    tmp4 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp5 = tmp3 == tmp4
-    tmp6 = tl.full([1, 1], 0.0, tl.float32)
-    tmp7 = tl.where(tmp5, tmp6, tmp3)
-    tmp8 = tmp0 - tmp7
-    tmp9 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp10 = tmp8 * tmp9
-    tmp11 = libdevice.exp2(tmp10)
-    tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
-    tmp13 = tl.where(r0_mask, tmp12, 0)
-    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp3, None)
-    tl.store(out_ptr1 + (x0), tmp14, None)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp2 = tl.load(in_ptr2 + (x0), None)
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.where(r0_mask, tmp3, float("-inf"))
+    tmp5 = triton_helpers.max2(tmp4, 1)[:, None].to(tl.float32)
+    tmp6 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp7 = tmp5 == tmp6
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp7, tmp8, tmp5)
+    tmp10 = tmp0 - tmp9
+    tmp11 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = libdevice.exp2(tmp12)
+    tmp14 = tmp1 * tmp13
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp16 = tl.where(r0_mask, tmp15, 0)
+    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
+    tmp18 = tl_math.log(tmp17)
+    tmp19 = tmp5 + tmp18
+    tmp20 = (x0).to(tl.int32)
+    tmp21 = tl.full([1, 1], 4096, tl.int64)
+    tmp22 = tmp20 >= tmp21
+    tmp23 = tmp2.to(tl.int64)
+    tmp24 = tl.full([1, 1], -100, tl.int64)
+    tmp25 = tmp23 == tmp24
+    tmp26 = tl.full([1, 1], 0, tl.int64)
+    tmp27 = tmp23 >= tmp26
+    tmp28 = tl.full([1, 1], 128256, tl.int64)
+    tmp29 = tmp23 < tmp28
+    tmp30 = tmp27 & tmp29
+    tmp31 = tmp25 | tmp30
+    tmp32 = tmp22 | tmp31
+    tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp33 = tmp2 != tmp24
+    tmp34 = tl.where(tmp33, tmp19, tmp8)
+    tmp35 = tmp23 != tmp24
+    tmp36 = tmp35 & tmp30
+    tmp37 = tmp23.to(tl.int32)
+    tmp38 = tl.full([1, 1], -1, tl.int32)
+    tmp39 = tl.where(tmp36, tmp37, tmp38)
+    tmp40 = tl.full([1, 1], 0, tl.int32)
+    tmp41 = tmp39 >= tmp40
+    tmp42 = tl.where(tmp41, tmp39, tmp40)
+    tmp43 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp44 = tmp42 + tmp43
+    tmp45 = tmp42 < 0
+    tmp46 = tl.where(tmp45, tmp44, tmp42)
+    tmp47 = tl.load(in_ptr3 + (tmp46 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp48 = tmp47.to(tl.float32)
+    tmp49 = tl.full([1, 1], 0.03333333333333333, tl.float32)
+    tmp50 = tmp48 * tmp49
+    tmp51 = libdevice.tanh(tmp50)
+    tmp52 = tl.full([1, 1], 30.0, tl.float32)
+    tmp53 = tmp52 * tmp51
+    tmp54 = tl.where(tmp41, tmp53, tmp6)
+    tmp55 = tl.where(tmp33, tmp54, tmp8)
+    tmp56 = tmp34 - tmp55
+    tmp57 = tl.full([1, 1], 1.0, tl.float32)
+    tmp58 = tmp56 * tmp57
+    tl.store(in_out_ptr0 + (x0), tmp19, None)
+    tl.store(out_ptr1 + (x0), tmp33, None)
+    tl.store(out_ptr2 + (x0), tmp56, None)
+    tl.store(out_ptr3 + (x0), tmp58, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -141,74 +189,27 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         roffset = r0_offset
         rindex = r0_index
         r0_0 = r0_index
-        tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp3 = tl_math.log(tmp1)
-        tmp4 = tmp0 + tmp3
-        tmp5 = (r0_0).to(tl.int32)
-        tmp6 = tl.full([1, 1], 4096, tl.int64)
-        tmp7 = tmp5 >= tmp6
-        tmp8 = tmp2.to(tl.int64)
-        tmp9 = tl.full([1, 1], -100, tl.int64)
-        tmp10 = tmp8 == tmp9
-        tmp11 = tl.full([1, 1], 0, tl.int64)
-        tmp12 = tmp8 >= tmp11
-        tmp13 = tl.full([1, 1], 128256, tl.int64)
-        tmp14 = tmp8 < tmp13
-        tmp15 = tmp12 & tmp14
-        tmp16 = tmp10 | tmp15
-        tmp17 = tmp7 | tmp16
-        tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-        tmp18 = tmp2.to(tl.int32)
-        tmp19 = tl.full([1, 1], -100, tl.int32)
-        tmp20 = tmp18 != tmp19
-        tmp21 = tl.full([1, 1], 0.0, tl.float32)
-        tmp22 = tl.where(tmp20, tmp4, tmp21)
-        tmp23 = tmp8 != tmp9
-        tmp24 = tmp23 & tmp15
-        tmp25 = tmp8.to(tl.int32)
-        tmp26 = tl.full([1, 1], -1, tl.int32)
-        tmp27 = tl.where(tmp24, tmp25, tmp26)
-        tmp28 = tl.full([1, 1], 0, tl.int32)
-        tmp29 = tmp27 >= tmp28
-        tmp30 = tl.where(tmp29, tmp27, tmp28)
-        tmp31 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-        tmp32 = tmp30 + tmp31
-        tmp33 = tmp30 < 0
-        tmp34 = tl.where(tmp33, tmp32, tmp30)
-        tmp35 = tl.load(in_ptr2 + (tmp34 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp36 = tmp35.to(tl.float32)
-        tmp37 = tl.full([1, 1], 0.03333333333333333, tl.float32)
-        tmp38 = tmp36 * tmp37
-        tmp39 = libdevice.tanh(tmp38)
-        tmp40 = tl.full([1, 1], 30.0, tl.float32)
-        tmp41 = tmp40 * tmp39
-        tmp42 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp43 = tl.where(tmp29, tmp41, tmp42)
-        tmp44 = tl.where(tmp20, tmp43, tmp21)
-        tmp45 = tmp22 - tmp44
-        tmp46 = tl.full([1, 1], 1.0, tl.float32)
-        tmp47 = tmp45 * tmp46
-        tmp48 = tmp20.to(tl.float32)
-        tmp49 = tmp48 * tmp46
-        tmp50 = tl.full([1, 1], 20.0, tl.float32)
-        tmp51 = tmp45 > tmp50
-        tmp52 = libdevice.exp(tmp45)
-        tmp53 = libdevice.log1p(tmp52)
-        tmp54 = tl.where(tmp51, tmp45, tmp53)
-        tmp55 = tmp49 * tmp54
-        tmp56 = tl.where(tmp20, tmp55, tmp21)
-        tmp57 = tl.broadcast_to(tmp56, [XBLOCK, R0_BLOCK])
-        tmp58 = _tmp0 + tmp57
-        _tmp0 = tl.where(r0_mask, tmp58, _tmp0)
-        tmp59 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
-        tmp60 = _tmp1 + tmp59
-        _tmp1 = tl.where(r0_mask, tmp60, _tmp1)
-        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp47, r0_mask)
-    tmp61 = tl.sum(_tmp0, 1)[:, None]
-    tmp62 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp62, None)
-    tmp63 = (tmp61 / tmp62)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp63, None)
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+        tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tmp0.to(tl.float32)
+        tmp3 = tl.full([1, 1], 1.0, tl.float32)
+        tmp4 = tmp2 * tmp3
+        tmp5 = tl.full([1, 1], 20.0, tl.float32)
+        tmp6 = tmp1 > tmp5
+        tmp7 = libdevice.exp(tmp1)
+        tmp8 = libdevice.log1p(tmp7)
+        tmp9 = tl.where(tmp6, tmp1, tmp8)
+        tmp10 = tmp4 * tmp9
+        tmp11 = tl.full([1, 1], 0.0, tl.float32)
+        tmp12 = tl.where(tmp0, tmp10, tmp11)
+        tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
+        tmp14 = _tmp0 + tmp13
+        _tmp0 = tl.where(r0_mask, tmp14, _tmp0)
+        tmp15 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+        tmp16 = _tmp1 + tmp15
+        _tmp1 = tl.where(r0_mask, tmp16, _tmp1)
+    tmp17 = tl.sum(_tmp0, 1)[:, None]
+    tmp18 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp18, None)
+    tmp19 = (tmp17 / tmp18)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp19, None)

@@ -4,30 +4,32 @@ def call(args):
     assert_size_stride(primals_1, (16800, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (16800, ), (1, ), 'input')
     buf1 = empty_strided_cpu((16800, 63), (63, 1), torch.float32)
-    buf3 = buf1; del buf1  # reuse
-    triton_unk_fused_ce_fwd_0.run(buf3, primals_1, primals_2, 1058400, 2048)
-    buf4 = empty_strided_cpu((16800, ), (1, ), torch.float32)
-    buf6 = buf4; del buf4  # reuse
+    buf2 = empty_strided_cpu((16800, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 1058400, 2048)
+    buf3 = empty_strided_cpu((16800, ), (1, ), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((16800, ), (1, ), torch.bool)
     buf14 = empty_strided_cpu((16800, ), (1, ), torch.float32)
-    triton_per_fused_ce_fwd_1.run(buf6, buf3, primals_2, primals_1, buf14, 16800, 63)
-    del buf3
+    triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf14, 16800, 63)
+    del buf1
+    del buf2
     buf8 = empty_strided_cpu((3, 44), (44, 1), torch.float32)
-    triton_per_fused_ce_fwd_2.run(primals_2, buf6, primals_1, buf8, 132, 128)
+    triton_per_fused_ce_fwd_2.run(buf6, buf5, primals_2, primals_1, buf8, 132, 128)
     buf9 = empty_strided_cpu((3, ), (1, ), torch.float32)
     triton_per_fused_ce_fwd_3.run(buf8, buf9, 3, 44)
     del buf8
     buf12 = empty_strided_cpu((3, ), (1, ), torch.float32)
-    triton_red_fused_4.run(primals_2, buf12, 3, 5600)
+    triton_red_fused_4.run(buf6, buf12, 3, 5600)
     buf10 = empty_strided_cpu((), (), torch.float32)
     buf13 = empty_strided_cpu((), (), torch.float32)
     buf15 = buf10; del buf10  # reuse
     triton_per_fused_ce_fwd_5.run(buf15, buf9, buf12, buf13, 1, 3)
-    return (buf15, primals_1, primals_2, buf6, buf13, buf14, )
+    return (buf15, primals_1, primals_2, buf5, buf6, buf13, buf14, )
 
 
-@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_out_ptr0: *fp32, in_ptr0: *bf16, in_ptr1: *i64
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
     xnumel = 1058400
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -88,14 +90,13 @@ def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
     tmp39 = libdevice.exp2(tmp38)
     tmp40 = tl.broadcast_to(tmp39, [R0_BLOCK])
     tmp41 = triton_helpers.promote_to_tensor(tl.sum(tmp40, 0)).to(tl.float32)
-    tmp42 = tl_math.log(tmp41)
-    tmp43 = tmp32 + tmp42
-    tl.store(in_out_ptr0 + (x3), tmp43, None)
+    tl.store(out_ptr0 + (x3), tmp32, None)
+    tl.store(out_ptr1 + (x3), tmp41, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 32768, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr1: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 32768, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 16800
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -112,44 +113,44 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, 
     r0_1 = r0_index
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.load(in_ptr1 + (x0), xmask)
-    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp3 = tl.where(r0_mask & xmask, tmp2, float("-inf"))
-    tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)
-    tmp5 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp6 = tmp4 == tmp5
-    tmp7 = tl.full([1, 1], 0.0, tl.float32)
-    tmp8 = tl.where(tmp6, tmp7, tmp4)
-    tmp9 = tmp0 - tmp8
-    tmp10 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp11 = tmp9 * tmp10
-    tmp12 = libdevice.exp2(tmp11)
-    tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
-    tmp14 = tl.where(r0_mask & xmask, tmp13, 0)
-    tmp15 = tl.sum(tmp14, 1)[:, None].to(tl.float32)
-    tmp16 = tl_math.log(tmp15)
-    tmp17 = tmp4 + tmp16
-    tmp18 = (x0).to(tl.int64)
-    tmp19 = tl.full([1, 1], 16800, tl.int64)
-    tmp20 = tmp18 >= tmp19
-    tmp21 = tmp1.to(tl.int64)
-    tmp22 = tl.full([1, 1], -100, tl.int64)
-    tmp23 = tmp21 == tmp22
-    tmp24 = tl.full([1, 1], 0, tl.int64)
-    tmp25 = tmp21 >= tmp24
-    tmp26 = tl.full([1, 1], 128256, tl.int64)
-    tmp27 = tmp21 < tmp26
-    tmp28 = tmp25 & tmp27
-    tmp29 = tmp23 | tmp28
-    tmp30 = tmp20 | tmp29
-    tl.device_assert(tmp30, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tmp31 = tmp1.to(tl.int32)
-    tmp32 = tl.full([1, 1], -100, tl.int32)
-    tmp33 = tmp31 != tmp32
-    tmp34 = tl.where(tmp33, tmp17, tmp7)
-    tmp35 = tmp21 != tmp22
-    tmp36 = tmp35 & tmp28
-    tmp37 = tmp21.to(tl.int32)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp2 = tl.load(in_ptr2 + (x0), xmask)
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.where(r0_mask & xmask, tmp3, float("-inf"))
+    tmp5 = triton_helpers.max2(tmp4, 1)[:, None].to(tl.float32)
+    tmp6 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp7 = tmp5 == tmp6
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp7, tmp8, tmp5)
+    tmp10 = tmp0 - tmp9
+    tmp11 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = libdevice.exp2(tmp12)
+    tmp14 = tmp1 * tmp13
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp16 = tl.where(r0_mask & xmask, tmp15, 0)
+    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
+    tmp18 = tl_math.log(tmp17)
+    tmp19 = tmp5 + tmp18
+    tmp20 = (x0).to(tl.int64)
+    tmp21 = tl.full([1, 1], 16800, tl.int64)
+    tmp22 = tmp20 >= tmp21
+    tmp23 = tmp2.to(tl.int64)
+    tmp24 = tl.full([1, 1], -100, tl.int64)
+    tmp25 = tmp23 == tmp24
+    tmp26 = tl.full([1, 1], 0, tl.int64)
+    tmp27 = tmp23 >= tmp26
+    tmp28 = tl.full([1, 1], 128256, tl.int64)
+    tmp29 = tmp23 < tmp28
+    tmp30 = tmp27 & tmp29
+    tmp31 = tmp25 | tmp30
+    tmp32 = tmp22 | tmp31
+    tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp33 = tmp2 != tmp24
+    tmp34 = tl.where(tmp33, tmp19, tmp8)
+    tmp35 = tmp23 != tmp24
+    tmp36 = tmp35 & tmp30
+    tmp37 = tmp23.to(tl.int32)
     tmp38 = tl.full([1, 1], -1, tl.int32)
     tmp39 = tl.where(tmp36, tmp37, tmp38)
     tmp40 = tl.full([1, 1], 0, tl.int32)
@@ -159,20 +160,21 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, 
     tmp44 = tmp42 + tmp43
     tmp45 = tmp42 < 0
     tmp46 = tl.where(tmp45, tmp44, tmp42)
-    tmp47 = tl.load(in_ptr2 + (tmp46 + 128256*x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp47 = tl.load(in_ptr3 + (tmp46 + 128256*x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp48 = tmp47.to(tl.float32)
-    tmp49 = tl.where(tmp41, tmp48, tmp5)
-    tmp50 = tl.where(tmp33, tmp49, tmp7)
+    tmp49 = tl.where(tmp41, tmp48, tmp6)
+    tmp50 = tl.where(tmp33, tmp49, tmp8)
     tmp51 = tmp34 - tmp50
     tmp52 = tl.full([1, 1], 1.0, tl.float32)
     tmp53 = tmp51 * tmp52
-    tl.store(in_out_ptr0 + (x0), tmp17, xmask)
-    tl.store(out_ptr1 + (x0), tmp53, xmask)
+    tl.store(in_out_ptr0 + (x0), tmp19, xmask)
+    tl.store(out_ptr1 + (x0), tmp33, xmask)
+    tl.store(out_ptr2 + (x0), tmp53, xmask)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 256, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *bf16, out_ptr0: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 256, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr0: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 132
     r0_numel = 128
     R0_BLOCK: tl.constexpr = 128
@@ -193,54 +195,52 @@ def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, r0_nu
     tmp0 = (r0_2 + 128*x0).to(tl.int64)
     tmp1 = tl.full([1, 1], 5600, tl.int32)
     tmp2 = tmp0 < tmp1
-    tmp3 = tl.load(in_ptr0 + (r0_2 + 128*x0 + 5600*x1), tmp2 & xmask, eviction_policy='evict_first', other=0.0)
-    tmp4 = tmp3.to(tl.int32)
-    tmp5 = tl.full([1, 1], -100, tl.int32)
-    tmp6 = tmp4 != tmp5
-    tmp7 = tmp6.to(tl.float32)
-    tmp8 = tl.full([1, 1], 1.0, tl.float32)
-    tmp9 = tmp7 * tmp8
-    tmp10 = tl.load(in_ptr1 + (r0_2 + 128*x0 + 5600*x1), tmp2 & xmask, eviction_policy='evict_first', other=0.0)
-    tmp11 = tl.full([1, 1], 0.0, tl.float32)
-    tmp12 = tl.where(tmp6, tmp10, tmp11)
-    tmp13 = tmp3.to(tl.int64)
-    tmp14 = tl.full([1, 1], -100, tl.int64)
-    tmp15 = tmp13 != tmp14
-    tmp16 = tl.full([1, 1], 0, tl.int64)
-    tmp17 = tmp13 >= tmp16
-    tmp18 = tl.full([1, 1], 128256, tl.int64)
-    tmp19 = tmp13 < tmp18
-    tmp20 = tmp17 & tmp19
-    tmp21 = tmp15 & tmp20
-    tmp22 = tmp13.to(tl.int32)
-    tmp23 = tl.full([1, 1], -1, tl.int32)
-    tmp24 = tl.where(tmp21, tmp22, tmp23)
-    tmp25 = tl.full([1, 1], 0, tl.int32)
-    tmp26 = tmp24 >= tmp25
-    tmp27 = tl.where(tmp26, tmp24, tmp25)
-    tmp28 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int64)
-    tmp29 = tmp27 + tmp28
-    tmp30 = tmp27 < 0
-    tmp31 = tl.where(tmp30, tmp29, tmp27)
-    tmp32 = tl.load(in_ptr2 + (tmp31 + 128256*r0_2 + 16416768*x0 + 718233600*x1), tmp2 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp33 = tmp32.to(tl.float32)
-    tmp34 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp35 = tl.where(tmp26, tmp33, tmp34)
-    tmp36 = tl.where(tmp6, tmp35, tmp11)
-    tmp37 = tmp12 - tmp36
-    tmp38 = tl.full([1, 1], 20.0, tl.float32)
-    tmp39 = tmp37 > tmp38
-    tmp40 = libdevice.exp(tmp37)
-    tmp41 = libdevice.log1p(tmp40)
-    tmp42 = tl.where(tmp39, tmp37, tmp41)
-    tmp43 = tmp9 * tmp42
-    tmp44 = tl.where(tmp6, tmp43, tmp11)
-    tmp45 = tl.full(tmp44.shape, 0, tmp44.dtype)
-    tmp46 = tl.where(tmp2, tmp44, tmp45)
-    tmp47 = tl.broadcast_to(tmp46, [XBLOCK, R0_BLOCK])
-    tmp48 = tl.where(xmask, tmp47, 0)
-    tmp49 = tl.sum(tmp48, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp49, xmask)
+    tmp3 = tl.load(in_ptr0 + (r0_2 + 128*x0 + 5600*x1), tmp2 & xmask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+    tmp4 = tmp3.to(tl.float32)
+    tmp5 = tl.full([1, 1], 1.0, tl.float32)
+    tmp6 = tmp4 * tmp5
+    tmp7 = tl.load(in_ptr1 + (r0_2 + 128*x0 + 5600*x1), tmp2 & xmask, eviction_policy='evict_first', other=0.0)
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp3, tmp7, tmp8)
+    tmp10 = tl.load(in_ptr2 + (r0_2 + 128*x0 + 5600*x1), tmp2 & xmask, eviction_policy='evict_first', other=0.0)
+    tmp11 = tmp10.to(tl.int64)
+    tmp12 = tl.full([1, 1], -100, tl.int64)
+    tmp13 = tmp11 != tmp12
+    tmp14 = tl.full([1, 1], 0, tl.int64)
+    tmp15 = tmp11 >= tmp14
+    tmp16 = tl.full([1, 1], 128256, tl.int64)
+    tmp17 = tmp11 < tmp16
+    tmp18 = tmp15 & tmp17
+    tmp19 = tmp13 & tmp18
+    tmp20 = tmp11.to(tl.int32)
+    tmp21 = tl.full([1, 1], -1, tl.int32)
+    tmp22 = tl.where(tmp19, tmp20, tmp21)
+    tmp23 = tl.full([1, 1], 0, tl.int32)
+    tmp24 = tmp22 >= tmp23
+    tmp25 = tl.where(tmp24, tmp22, tmp23)
+    tmp26 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int64)
+    tmp27 = tmp25 + tmp26
+    tmp28 = tmp25 < 0
+    tmp29 = tl.where(tmp28, tmp27, tmp25)
+    tmp30 = tl.load(in_ptr3 + (tmp29 + 128256*r0_2 + 16416768*x0 + 718233600*x1), tmp2 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp31 = tmp30.to(tl.float32)
+    tmp32 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp33 = tl.where(tmp24, tmp31, tmp32)
+    tmp34 = tl.where(tmp3, tmp33, tmp8)
+    tmp35 = tmp9 - tmp34
+    tmp36 = tl.full([1, 1], 20.0, tl.float32)
+    tmp37 = tmp35 > tmp36
+    tmp38 = libdevice.exp(tmp35)
+    tmp39 = libdevice.log1p(tmp38)
+    tmp40 = tl.where(tmp37, tmp35, tmp39)
+    tmp41 = tmp6 * tmp40
+    tmp42 = tl.where(tmp3, tmp41, tmp8)
+    tmp43 = tl.full(tmp42.shape, 0, tmp42.dtype)
+    tmp44 = tl.where(tmp2, tmp42, tmp43)
+    tmp45 = tl.broadcast_to(tmp44, [XBLOCK, R0_BLOCK])
+    tmp46 = tl.where(xmask, tmp45, 0)
+    tmp47 = tl.sum(tmp46, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp47, xmask)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
@@ -268,7 +268,7 @@ def triton_per_fused_ce_fwd_3(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.c
     tl.store(out_ptr0 + (x0), tmp3, xmask)
 
 
-@triton_heuristics.reduction(size_hints={'x': 4, 'r0_': 8192}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i64, out_ptr0: *fp32
+@triton_heuristics.reduction(size_hints={'x': 4, 'r0_': 8192}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i1, out_ptr0: *fp32
 @triton.jit
 def triton_red_fused_4(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 3
@@ -288,16 +288,13 @@ def triton_red_fused_4(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexp
         roffset = r0_offset
         rindex = r0_index
         r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 5600*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tmp0.to(tl.int32)
-        tmp2 = tl.full([1, 1], -100, tl.int32)
-        tmp3 = tmp1 != tmp2
-        tmp4 = tmp3.to(tl.float32)
-        tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
-        tmp6 = _tmp0 + tmp5
-        _tmp0 = tl.where(r0_mask & xmask, tmp6, _tmp0)
-    tmp7 = tl.sum(_tmp0, 1)[:, None]
-    tl.store(out_ptr0 + (x0), tmp7, xmask)
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 5600*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+        tmp1 = tmp0.to(tl.float32)
+        tmp2 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+        tmp3 = _tmp0 + tmp2
+        _tmp0 = tl.where(r0_mask & xmask, tmp3, _tmp0)
+    tmp4 = tl.sum(_tmp0, 1)[:, None]
+    tl.store(out_ptr0 + (x0), tmp4, xmask)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 1, 'r0_': 4}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32

@@ -1,7 +1,7 @@
 # backward of ce(x, t, z_loss=1e-4)
 def call(args):
-    primals_1, primals_2, getitem, where_1, ge, logical_and, sum_2, tangents_1 = args
-    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, where_1, ge, logical_and, sum_2, tangents_1 = args
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(logical_and, (4096, ), (1, ), 'input')
@@ -10,13 +10,15 @@ def call(args):
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(primals_2, tangents_1.item(), sum_2.item(), logical_and, getitem, ge, where_1, buf3, buf4, 4096)
+    triton_poi_fused_0.run(ne, tangents_1.item(), sum_2.item(), logical_and, getitem, ge, where_1, buf3, buf4, 4096)
     del ge
     del logical_and
+    del ne
     del sum_2
     del tangents_1
     del where_1
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
+    assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf5 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf4, buf3, buf5, 4096, 128256)
     del buf3
@@ -27,7 +29,7 @@ def call(args):
     return (buf5, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i64, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *i1, in_ptr6: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *i1, in_ptr6: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
 def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4096
@@ -35,60 +37,57 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = tl.full([XBLOCK], True, tl.int1)[:]
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (x0), None)
+    tmp0 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
     tmp1 = in_ptr1
     tmp2 = in_ptr2
     tmp3 = tl.load(in_ptr3 + (x0), None).to(tl.int1)
     tmp4 = tl.load(in_ptr4 + (x0), None)
     tmp5 = tl.load(in_ptr5 + (x0), None).to(tl.int1)
     tmp6 = tl.load(in_ptr6 + (x0), None)
-    tmp7 = tmp0.to(tl.int32)
-    tmp8 = tl.full([1], -100, tl.int32)
-    tmp9 = tmp7 != tmp8
-    tmp10 = (tmp1 / tmp2)
-    tmp11 = tl.full([1], 0.0, tl.float32)
-    tmp12 = tl.where(tmp9, tmp10, tmp11)
-    tmp13 = tmp9.to(tl.float32)
-    tmp14 = tl.full([1], 0.0001, tl.float32)
-    tmp15 = tmp13 * tmp14
-    tmp16 = tmp12 * tmp15
-    tmp17 = tl.where(tmp9, tmp4, tmp11)
-    tmp18 = tl.where(tmp5, tmp17, tmp6)
-    tmp19 = tl.where(tmp5, tmp6, tmp17)
-    tmp20 = tmp19 - tmp18
-    tmp21 = libdevice.exp(tmp20)
-    tmp22 = libdevice.log1p(tmp21)
-    tmp23 = tmp18 + tmp22
-    tmp24 = tl.where(tmp3, tmp17, tmp23)
-    tmp25 = tl.full([1], 2.0, tl.float32)
-    tmp26 = tmp24 * tmp25
-    tmp27 = tmp16 * tmp26
-    tmp28 = tmp17 - tmp6
-    tmp29 = tl.full([1], 1.0, tl.float32)
-    tmp30 = tmp28 * tmp29
-    tmp31 = libdevice.exp(tmp30)
-    tmp32 = tl.full([1], 20.0, tl.float32)
-    tmp33 = tmp30 > tmp32
-    tmp34 = tmp13 * tmp29
-    tmp35 = tmp12 * tmp34
-    tmp36 = tmp35 * tmp31
-    tmp37 = tmp31 + tmp29
-    tmp38 = (tmp36 / tmp37)
-    tmp39 = tl.where(tmp33, tmp35, tmp38)
-    tmp40 = tmp6 - tmp17
-    tmp41 = libdevice.exp(tmp40)
-    tmp42 = tmp41 + tmp29
-    tmp43 = (tmp27 / tmp42)
-    tmp44 = tmp39 + tmp43
-    tmp45 = tl.where(tmp9, tmp44, tmp11)
-    tmp46 = -tmp39
-    tmp47 = libdevice.exp(tmp28)
-    tmp48 = tmp47 + tmp29
-    tmp49 = (tmp27 / tmp48)
-    tmp50 = tmp46 + tmp49
-    tmp51 = tl.where(tmp9, tmp50, tmp11)
-    tl.store(out_ptr1 + (x0), tmp45, None)
-    tl.store(out_ptr2 + (x0), tmp51, None)
+    tmp7 = (tmp1 / tmp2)
+    tmp8 = tl.full([1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp0, tmp7, tmp8)
+    tmp10 = tmp0.to(tl.float32)
+    tmp11 = tl.full([1], 0.0001, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = tmp9 * tmp12
+    tmp14 = tl.where(tmp0, tmp4, tmp8)
+    tmp15 = tl.where(tmp5, tmp14, tmp6)
+    tmp16 = tl.where(tmp5, tmp6, tmp14)
+    tmp17 = tmp16 - tmp15
+    tmp18 = libdevice.exp(tmp17)
+    tmp19 = libdevice.log1p(tmp18)
+    tmp20 = tmp15 + tmp19
+    tmp21 = tl.where(tmp3, tmp14, tmp20)
+    tmp22 = tl.full([1], 2.0, tl.float32)
+    tmp23 = tmp21 * tmp22
+    tmp24 = tmp13 * tmp23
+    tmp25 = tmp14 - tmp6
+    tmp26 = tl.full([1], 1.0, tl.float32)
+    tmp27 = tmp25 * tmp26
+    tmp28 = libdevice.exp(tmp27)
+    tmp29 = tl.full([1], 20.0, tl.float32)
+    tmp30 = tmp27 > tmp29
+    tmp31 = tmp10 * tmp26
+    tmp32 = tmp9 * tmp31
+    tmp33 = tmp32 * tmp28
+    tmp34 = tmp28 + tmp26
+    tmp35 = (tmp33 / tmp34)
+    tmp36 = tl.where(tmp30, tmp32, tmp35)
+    tmp37 = tmp6 - tmp14
+    tmp38 = libdevice.exp(tmp37)
+    tmp39 = tmp38 + tmp26
+    tmp40 = (tmp24 / tmp39)
+    tmp41 = tmp36 + tmp40
+    tmp42 = tl.where(tmp0, tmp41, tmp8)
+    tmp43 = -tmp36
+    tmp44 = libdevice.exp(tmp25)
+    tmp45 = tmp44 + tmp26
+    tmp46 = (tmp24 / tmp45)
+    tmp47 = tmp43 + tmp46
+    tmp48 = tl.where(tmp0, tmp47, tmp8)
+    tl.store(out_ptr1 + (x0), tmp42, None)
+    tl.store(out_ptr2 + (x0), tmp48, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
