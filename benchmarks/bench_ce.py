@@ -30,6 +30,7 @@ import os
 import platform
 import statistics
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -159,12 +160,30 @@ def contenders(dynamic):
     return out
 
 
+def interleaved_host(steps: dict, xs: dict, n: int) -> dict[str, list[float]]:
+    """Host time of single steps (us, wall clock, no synchronization), the contenders taking
+    turns step by step (the order flipping each time): adjacent steps share the machine's
+    state, which on the H200's host drifts within seconds by up to 2x (NOTES run 25)."""
+    names, out = list(steps), {name: [] for name in steps}
+    torch.cuda.synchronize()
+    for i in range(n):
+        for name in (names if i % 2 == 0 else names[::-1]):
+            start = time.perf_counter()
+            steps[name]()
+            xs[name].grad = None
+            out[name].append((time.perf_counter() - start) * 1e6)
+    torch.cuda.synchronize()
+    return out
+
+
 # Below this many bytes of logits a step is bound by the host (NOTES run 23), whose speed
 # drifts by up to 2x within seconds on the H200's machine (run 25): there the contenders are
-# measured in HOST_BOUND_ROUNDS rounds, taking turns (the order flips every round), and each
-# one's figure is the median of its rounds, so that a drift hits all of them alike.
+# measured in HOST_BOUND_ROUNDS rounds, taking turns (the order flips every round). The table
+# shows each one's median over its rounds; the comparison with stock is the median of the
+# ratios within a round, and the host time per step with single steps taking turns.
 HOST_BOUND_BYTES = 1 << 27
 HOST_BOUND_ROUNDS = 9
+HOST_BOUND_STEPS = 2000
 
 
 def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
@@ -214,11 +233,27 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
     for r in range(HOST_BOUND_ROUNDS if ready else 0):
         for name in (list(ready) if r % 2 == 0 else list(ready)[::-1]):
             rounds[name].append(measure(name, *ready[name]))
+    if ready:
+        # Single fwd+bwd steps, the contenders taking turns step by step: adjacent steps see
+        # the same machine, which rounds of do_bench cannot promise (few_rows.py has more).
+        steps = {name: (lambda fn=fn, xg=xg: fn(xg, t).backward()) for name, (fn, xg) in
+                 ready.items()}
+        per_step = interleaved_host(steps, {name: xg for name, (_, xg) in ready.items()},
+                                    HOST_BOUND_STEPS)
     for name, results in rounds.items():
         fwd, both = (statistics.median(v) for v in zip(*results))
         rows.append(dict(shape=spec, impl=label(name), fwd_ms=fwd, fwdbwd_ms=both,
                          fwd_x_floor=fwd / floor_fwd, x_floor=both / floor, floor_ms=floor,
-                         floor_fwd_ms=floor_fwd, rounds_fwdbwd_ms=[r[1] for r in results]))
+                         floor_fwd_ms=floor_fwd, rounds_fwdbwd_ms=[r[1] for r in results],
+                         step_host_us=statistics.median(per_step[name])))
+        if name != "stock/compile" and "stock/compile" in rounds:
+            stock_rounds, stock_steps = rounds["stock/compile"], per_step["stock/compile"]
+            rows[-1].update(
+                vs_stock_rounds=statistics.median(
+                    a[1] / b[1] for a, b in zip(results, stock_rounds)),
+                vs_stock_steps=rows[-1]["step_host_us"] / statistics.median(stock_steps),
+                faster_steps=sum(a < b for a, b in zip(per_step[name], stock_steps)),
+                steps=len(stock_steps))
     if not dynamic and dtype == torch.bfloat16 and not NO_REF:
         chunk, warps = (8192, 8) if V >= 65536 else (4096, 4)
         ms = do_bench(lambda: triton_ref_forward(x, t, chunk, warps), warmup=25, rep=200,
@@ -272,6 +307,16 @@ def markdown(rows, bw) -> str:
         both = f"{r['fwdbwd_ms']:.3f} | {r['x_floor']:.2f}x" if "fwdbwd_ms" in r else "- | -"
         out.append(f"| {r['shape']} | {r['impl']} | {r['fwd_ms']:.3f} | "
                    f"{r['fwd_x_floor']:.2f}x | {both} |")
+    host_bound = [r for r in rows if "vs_stock_steps" in r]
+    if host_bound:
+        out += ["", "Host-bound shapes, each against stock/compile in the same rounds: fwd+bwd, "
+                "the median over rounds of the ratio within a round; host time per step, "
+                "single steps taking turns (ratio of medians, and the pairs where it was "
+                "faster)."]
+    for r in host_bound:
+        out.append(f"- {r['shape']} {r['impl']}: rounds {r['vs_stock_rounds']:.3f}x stock; "
+                   f"steps {r['vs_stock_steps']:.3f}x stock ({r['step_host_us']:.1f} us), "
+                   f"faster in {r['faster_steps']} of {r['steps']} pairs")
     return "\n".join(out)
 
 

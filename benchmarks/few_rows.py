@@ -28,7 +28,7 @@ from triton.testing import do_bench
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from bench_ce import benchmark_data, ours, stock  # noqa: E402
+from bench_ce import benchmark_data, interleaved_host, ours, stock  # noqa: E402
 from kernel_times import kernel_times  # noqa: E402
 
 
@@ -46,22 +46,6 @@ def host_ms(step, xg, iters: int = 200) -> float:
     elapsed = time.perf_counter() - start
     torch.cuda.synchronize()
     return elapsed / iters * 1e3
-
-
-def interleaved_host(steps: dict, xs: dict, n: int) -> dict[str, list[float]]:
-    """Host time of single steps (us, wall clock, no synchronization), the contenders taking
-    turns step by step (the order flipping each time): adjacent steps share the machine's
-    state, which on the H200's host drifts within seconds by up to 2x (NOTES run 25)."""
-    names, out = list(steps), {name: [] for name in steps}
-    torch.cuda.synchronize()
-    for i in range(n):
-        for name in (names if i % 2 == 0 else names[::-1]):
-            start = time.perf_counter()
-            steps[name]()
-            xs[name].grad = None
-            out[name].append((time.perf_counter() - start) * 1e6)
-    torch.cuda.synchronize()
-    return out
 
 
 def guard_us(fns: dict, xs: dict, t, calls: int = 200, rounds: int = 21) -> dict[str, float]:

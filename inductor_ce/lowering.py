@@ -24,7 +24,9 @@ How is the forward parallelized? (Triton backends)
     one element per row, where a masked sum in the chunk kernel cost 5 of its ~20
     instructions per element (benchmarks/NOTES.md).
     Few rows still spread over the GPU (R x nc programs), and a row never goes through
-    Inductor's online-softmax loop, which costs two exponentials per element.
+    Inductor's online-softmax loop, which costs two exponentials per element. For few static
+    rows (``FEW_ROWS``), where the host sets the pace, each chunk leaves one partial instead,
+    lse_c = m_c + log s_c: a buffer less per step (combined as m_c := lse_c, s_c := 1).
     When ``V <= C`` the partials are the result (one kernel).
 
 On the C++ backend (CPU) the chunking buys nothing; the same reductions run over whole

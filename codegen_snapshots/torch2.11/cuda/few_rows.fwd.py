@@ -6,27 +6,25 @@ def call(args):
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf1 = empty_strided_cuda((8, 63), (63, 1), torch.float32)
-        buf2 = empty_strided_cuda((8, 63), (63, 1), torch.float32)
-        triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 504, 2048)
-        buf3 = empty_strided_cuda((8, ), (1, ), torch.float32)
-        buf5 = buf3; del buf3  # reuse
-        buf6 = empty_strided_cuda((8, ), (1, ), torch.bool)
-        buf7 = empty_strided_cuda((8, ), (1, ), torch.float32)
+        buf3 = buf1; del buf1  # reuse
+        triton_unk_fused_ce_fwd_0.run(buf3, primals_1, primals_2, 504, 2048)
+        buf4 = empty_strided_cuda((8, ), (1, ), torch.float32)
+        buf5 = empty_strided_cuda((8, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf3, buf4, buf5, 8, 63)
+        del buf3
+        buf6 = buf4; del buf4  # reuse
         buf10 = empty_strided_cuda((8, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf7, buf10, 8, 63)
-        del buf1
-        del buf2
         buf8 = empty_strided_cuda((), (), torch.float32)
         buf9 = empty_strided_cuda((), (), torch.float32)
         buf11 = buf8; del buf8  # reuse
-        triton_per_fused_2.run(buf11, buf6, buf7, buf9, 1, 8)
-        del buf7
-    return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
+        triton_per_fused_ce_fwd_2.run(buf6, buf11, buf5, primals_2, primals_1, buf10, buf9, 1, 8)
+        del buf5
+    return (buf11, primals_1, primals_2, buf6, buf9, buf10, )
 
 
-@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_out_ptr0: *fp32, in_ptr0: *bf16, in_ptr1: *i64
 @triton.jit
-def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
+def triton_unk_fused_ce_fwd_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel):
     xnumel = 504
     XBLOCK: tl.constexpr = 1
     r0_numel = 2048
@@ -77,13 +75,15 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp29 = libdevice.exp2(tmp28)
     tmp30 = tl.broadcast_to(tmp29, [R0_BLOCK])
     tmp31 = triton_helpers.promote_to_tensor(tl.sum(tmp30, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp22, None)
-    tl.store(out_ptr1 + (x3), tmp31, None)
+    tmp32 = tl_math.log(tmp31)
+    tmp33 = tmp22 + tmp32
+    tl.debug_barrier()
+    tl.store(in_out_ptr0 + (x3), tmp33, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 8, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 8, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 8
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -100,75 +100,27 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     r0_1 = r0_index
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask & xmask, other=0.0)
-    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask & xmask, other=0.0)
-    tmp2 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
-    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp4 = tl.where(r0_mask & xmask, tmp3, float("-inf"))
-    tmp5 = triton_helpers.max2(tmp4, 1)[:, None].to(tl.float32)
-    tmp6 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp7 = tmp5 == tmp6
-    tmp8 = tl.full([1, 1], 0.0, tl.float32)
-    tmp9 = tl.where(tmp7, tmp8, tmp5)
-    tmp10 = tmp0 - tmp9
-    tmp11 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp12 = tmp10 * tmp11
-    tmp13 = libdevice.exp2(tmp12)
-    tmp14 = tmp1 * tmp13
-    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
-    tmp16 = tl.where(r0_mask & xmask, tmp15, 0)
-    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
-    tmp18 = tl_math.log(tmp17)
-    tmp19 = tmp5 + tmp18
-    tmp20 = x0
-    tmp21 = tl.full([1, 1], 8, tl.int64)
-    tmp22 = tmp20 >= tmp21
-    tmp23 = tmp2.to(tl.int64)
-    tmp24 = tl.full([1, 1], -100, tl.int64)
-    tmp25 = tmp23 == tmp24
-    tmp26 = tl.full([1, 1], 0, tl.int64)
-    tmp27 = tmp23 >= tmp26
-    tmp28 = tl.full([1, 1], 128256, tl.int64)
-    tmp29 = tmp23 < tmp28
-    tmp30 = tmp27 & tmp29
-    tmp31 = tmp25 | tmp30
-    tmp32 = tmp22 | tmp31
-    tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tmp33 = tmp2 != tmp24
-    tmp34 = tl.where(tmp33, tmp19, tmp8)
-    tmp35 = tmp23 != tmp24
-    tmp36 = tmp35 & tmp30
-    tmp37 = tmp23.to(tl.int32)
-    tmp38 = tl.full([1, 1], -1, tl.int32)
-    tmp39 = tl.where(tmp36, tmp37, tmp38)
-    tmp40 = tl.full([1, 1], 0, tl.int32)
-    tmp41 = tmp39 >= tmp40
-    tmp42 = tl.where(tmp41, tmp39, tmp40)
-    tmp43 = tl.full([1, 1], 128256, tl.int32)
-    tmp44 = tmp42 + tmp43
-    tmp45 = tmp42 < 0
-    tmp46 = tl.where(tmp45, tmp44, tmp42)
-    tmp47 = tl.load(in_ptr3 + (tmp46 + 128256*x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp48 = tmp47.to(tl.float32)
-    tmp49 = tl.where(tmp41, tmp48, tmp6)
-    tmp50 = tl.where(tmp33, tmp49, tmp8)
-    tmp51 = tmp34 - tmp50
-    tmp52 = tl.full([1, 1], 20.0, tl.float32)
-    tmp53 = tmp51 > tmp52
-    tmp54 = libdevice.exp(tmp51)
-    tmp55 = libdevice.log1p(tmp54)
-    tmp56 = tl.where(tmp53, tmp51, tmp55)
-    tmp57 = tl.full([1, 1], 1.0, tl.float32)
-    tmp58 = tmp51 * tmp57
-    tl.debug_barrier()
-    tl.store(in_out_ptr0 + (x0), tmp19, xmask)
-    tl.store(out_ptr1 + (x0), tmp33, xmask)
-    tl.store(out_ptr2 + (x0), tmp56, xmask)
-    tl.store(out_ptr3 + (x0), tmp58, xmask)
+    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp2 = tl.where(r0_mask & xmask, tmp1, float("-inf"))
+    tmp3 = triton_helpers.max2(tmp2, 1)[:, None].to(tl.float32)
+    tmp4 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp5 = tmp3 == tmp4
+    tmp6 = tl.full([1, 1], 0.0, tl.float32)
+    tmp7 = tl.where(tmp5, tmp6, tmp3)
+    tmp8 = tmp0 - tmp7
+    tmp9 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp10 = tmp8 * tmp9
+    tmp11 = libdevice.exp2(tmp10)
+    tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(r0_mask & xmask, tmp12, 0)
+    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp3, xmask)
+    tl.store(out_ptr1 + (x0), tmp14, xmask)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 1, 'r0_': 8}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 1, 'r0_': 8}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 8
     R0_BLOCK: tl.constexpr = 8
@@ -183,19 +135,66 @@ def triton_per_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel
     roffset = r0_offset
     rindex = r0_index
     r0_0 = r0_index
-    tmp0 = tl.load(in_ptr0 + (r0_0), None).to(tl.int1)
-    tmp1 = tl.load(in_ptr1 + (r0_0), None)
-    tmp2 = tmp0.to(tl.float32)
-    tmp3 = tl.full([1, 1], 1.0, tl.float32)
-    tmp4 = tmp2 * tmp3
-    tmp5 = tmp4 * tmp1
-    tmp6 = tl.full([1, 1], 0.0, tl.float32)
-    tmp7 = tl.where(tmp0, tmp5, tmp6)
-    tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
-    tmp9 = tl.sum(tmp8, 1)[:, None].to(tl.float32)
-    tmp10 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
-    tmp11 = tl.sum(tmp10, 1)[:, None].to(tl.float32)
-    tmp12 = (tmp9 / tmp11)
+    tmp0 = tl.load(in_out_ptr0 + (r0_0), None)
+    tmp1 = tl.load(in_ptr0 + (r0_0), None)
+    tmp2 = tl.load(in_ptr1 + (r0_0), None)
+    tmp3 = tl_math.log(tmp1)
+    tmp4 = tmp0 + tmp3
+    tmp5 = r0_0
+    tmp6 = tl.full([1, 1], 8, tl.int64)
+    tmp7 = tmp5 >= tmp6
+    tmp8 = tmp2.to(tl.int64)
+    tmp9 = tl.full([1, 1], -100, tl.int64)
+    tmp10 = tmp8 == tmp9
+    tmp11 = tl.full([1, 1], 0, tl.int64)
+    tmp12 = tmp8 >= tmp11
+    tmp13 = tl.full([1, 1], 128256, tl.int64)
+    tmp14 = tmp8 < tmp13
+    tmp15 = tmp12 & tmp14
+    tmp16 = tmp10 | tmp15
+    tmp17 = tmp7 | tmp16
+    tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp18 = tmp2.to(tl.int32)
+    tmp19 = tl.full([1, 1], -100, tl.int32)
+    tmp20 = tmp18 != tmp19
+    tmp21 = tl.full([1, 1], 0.0, tl.float32)
+    tmp22 = tl.where(tmp20, tmp4, tmp21)
+    tmp23 = tmp8 != tmp9
+    tmp24 = tmp23 & tmp15
+    tmp25 = tmp8.to(tl.int32)
+    tmp26 = tl.full([1, 1], -1, tl.int32)
+    tmp27 = tl.where(tmp24, tmp25, tmp26)
+    tmp28 = tl.full([1, 1], 0, tl.int32)
+    tmp29 = tmp27 >= tmp28
+    tmp30 = tl.where(tmp29, tmp27, tmp28)
+    tmp31 = tl.full([1, 1], 128256, tl.int32)
+    tmp32 = tmp30 + tmp31
+    tmp33 = tmp30 < 0
+    tmp34 = tl.where(tmp33, tmp32, tmp30)
+    tmp35 = tl.load(in_ptr2 + (tmp34 + 128256*r0_0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp36 = tmp35.to(tl.float32)
+    tmp37 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp38 = tl.where(tmp29, tmp36, tmp37)
+    tmp39 = tl.where(tmp20, tmp38, tmp21)
+    tmp40 = tmp22 - tmp39
+    tmp41 = tl.full([1, 1], 20.0, tl.float32)
+    tmp42 = tmp40 > tmp41
+    tmp43 = libdevice.exp(tmp40)
+    tmp44 = libdevice.log1p(tmp43)
+    tmp45 = tl.where(tmp42, tmp40, tmp44)
+    tmp46 = tl.full([1, 1], 1.0, tl.float32)
+    tmp47 = tmp40 * tmp46
+    tmp48 = tmp20.to(tl.float32)
+    tmp49 = tmp48 * tmp46
+    tmp50 = tmp49 * tmp45
+    tmp51 = tl.where(tmp20, tmp50, tmp21)
+    tmp52 = tl.broadcast_to(tmp51, [XBLOCK, R0_BLOCK])
+    tmp53 = tl.sum(tmp52, 1)[:, None].to(tl.float32)
+    tmp54 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
+    tmp55 = tl.sum(tmp54, 1)[:, None].to(tl.float32)
+    tmp56 = (tmp53 / tmp55)
+    tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, None)
+    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp47, None)
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp12, None)
-    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp11, None)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp56, None)
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp55, None)
