@@ -480,6 +480,13 @@ def patch_inductor_config(**changes):
     return inductor_config.patch(changes)
 
 
+def guards_of(fn) -> str:
+    """The guard tree Dynamo checks on every call of ``fn``'s first compiled entry, as text
+    (``fn`` is the function given to torch.compile)."""
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    return str(_debug_get_cache_entry_list(fn.__code__)[0].guard_manager)
+
+
 def compile_counters():
     """Dynamo's event counters (e.g. ["aot_autograd"]["autograd_cache_hit"])."""
     from torch._dynamo.utils import counters

@@ -149,12 +149,15 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     n_chunks = 1 if single else -(-vocab // CHUNK)
     has_tail = not single and vocab % CHUNK != 0
     wide = not single and _compat.indexed_in_int64(logits)
+    n_rows = _compat.static_int(_compat.numel(rows))
+    one_partial = not single and n_rows is not None and n_rows <= FEW_ROWS  # see below
     ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
                   "C++ two-pass (max, then sum-exp)" if not on_triton else
                   "single pass" if single else f"two-level split, {n_chunks} chunks of {CHUNK}"
-                  + (", int32 column compares (int64 indexing)" if wide else ""))
+                  + (", int32 column compares (int64 indexing)" if wide else "")
+                  + (", one partial per chunk (few rows)" if one_partial else ""))
 
     _check_targets(device, t_at, rows, ignore_index, vocab, on_triton)
 
@@ -237,8 +240,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         return lse_nt, z_t, sum_wz
 
     part_m_at, part_s_at = m_at, s_at
-    n_rows = _compat.static_int(_compat.numel(rows))
-    if n_rows is not None and n_rows <= FEW_ROWS:
+    if one_partial:
         # Few rows: each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and
         # s_c stay in registers), so a step allocates a buffer less; the combine then reads
         # m_c := lse_c and s_c := 1. It costs the chunk kernel a log and 3% more instructions
@@ -355,7 +357,7 @@ def ensure_cache_salt() -> None:
     """Called when our ops are traced (their fake kernels), so the salt is in place before
     Inductor computes a cache key, even if the user replaced the pass slot after import."""
     if SALT is not None:
-        _compat.ensure_salt(f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}")
+        _compat.ensure_salt(f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}")
 
 
 def register() -> bool:

@@ -149,7 +149,22 @@ def case_many_rows():
 
 def case_nan_and_inf():
     """A nan logit makes its row's loss and gradient nan, also in a chunk whose other logits
-    are all -inf (the chunk max may ignore a nan); a chunk of only -inf holds no mass."""
+    are all -inf (the chunk max may ignore a nan); a chunk of only -inf holds no mass. Few
+    rows: one partial per chunk, its logsumexp."""
+    return _nan_and_inf()
+
+
+def case_nan_and_inf_many_rows():
+    """The same with the partials of more than lowering.FEW_ROWS rows, (max, sum-exp) per
+    chunk: the lowering is told that 4 rows are many."""
+    few, lowering.FEW_ROWS = lowering.FEW_ROWS, 0
+    try:
+        return _nan_and_inf()
+    finally:
+        lowering.FEW_ROWS = few
+
+
+def _nan_and_inf():
     x, t = _data(4, seed=12)
     t[:] = 3                         # every target in the first chunk
     x[0, 10] = float("nan")          # nan among finite logits
@@ -158,15 +173,18 @@ def case_nan_and_inf():
     x[2, lowering.CHUNK:] = float("-inf")  # a chunk without mass, no nan
     torch._dynamo.reset()
     xl = x.detach().requires_grad_()
-    loss = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none"),
-                         fullgraph=True)(xl, t)
-    loss.sum().backward()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none"),
+                       fullgraph=True)
+    losses = []
+    _, log = _logged(_loss_and_backward, lambda x, t: losses.append(fn(x, t)) or losses[0].sum(),
+                     xl, t)
+    loss = losses[0]
     xr = x.detach().double().requires_grad_()
     ref = torch.nn.functional.cross_entropy(xr, t, reduction="none")
     ref.sum().backward()
     same_nans = lambda a, b: bool((a.isnan() == b.isnan()).all())  # noqa: E731
     finite = ~ref.isnan()
-    return {"loss_nans_match": same_nans(loss.detach(), ref.detach()),
+    return {"log": log, "loss_nans_match": same_nans(loss.detach(), ref.detach()),
             "grad_nans_match": same_nans(xl.grad, xr.grad),
             "loss_err": _rel(loss.detach()[finite], ref.detach()[finite]),
             "grad_err": _rel(xl.grad[finite], xr.grad[finite])}

@@ -9,6 +9,7 @@ grid's, where the size of the non-target mass matters. Tolerances live in ``_ref
 from __future__ import annotations
 
 import functools
+import re
 import zlib
 from unittest import mock
 
@@ -21,7 +22,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
 import inductor_ce
-from inductor_ce import decomposition
+from inductor_ce import _compat, decomposition
 from _reference import (assert_grad_close, assert_loss_close, assert_within_one_rounding,
                         collapse_safe_reference, reference, softcap64)
 
@@ -692,6 +693,27 @@ def test_compile_target_out_of_range_raises(backend):
     target[3001] = V
     with pytest.raises(RuntimeError, match="target out of range"):
         fn(x, target, None)
+
+
+def test_compile_guards_read_no_module_data():
+    """Dynamo re-checks on every call each global that the traced path reads, ~0.13 us apiece
+    (benchmarks/NOTES.md, run 29), and a step of few rows is bound by the host. So the path
+    through cross_entropy reads code, ops and one constant from our modules: no torch.* (the
+    math uses tensor methods), no module-level tuples (literals instead), and no Python alias
+    guard (`type(input) is Tensor` would add one: Dynamo reaches torch.Tensor two ways)."""
+    def fn(x, target):
+        return inductor_ce.cross_entropy(x, target)
+
+    torch.compile(fn, backend="eager", fullgraph=True)(torch.randn(4, V, requires_grad=True),
+                                                       torch.randint(0, V, (4,)))
+    ours = [line for line in _compat.guards_of(fn).splitlines()
+            if "_MATCH" in line or "LENGTH_CHECK" in line or "LAMBDA_GUARD" in line]
+    ours = [line for line in ours if "inductor_ce_dot_" in line or "LAMBDA_GUARD" in line]
+    assert ours, "no guard on our modules at all: the test no longer sees them"
+    for line in ours:
+        assert "LAMBDA_GUARD" not in line or "top_saved_tensors_hooks" in line, line
+        assert not re.search(r"inductor_ce_dot_\w+'\]\.torch\b", line), line
+        assert "TYPE_MATCH" not in line and "LENGTH_CHECK" not in line, line
 
 
 # --------------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from inductor_ce import _codegen, _compat, lowering
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
                 "dynamic", "lm_head", "many_rows", "wide_index"]
-EXTRA_CASES = ["column_prologue", "nan_and_inf", "target_out_of_range"]
+EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
+               "target_out_of_range"]
 
 
 @pytest.fixture(scope="module")
@@ -277,10 +278,15 @@ def test_triton_numerics(cases, name):
         assert case["grad_ulps"] <= 1.0
 
 
-def test_nan_logits_give_nan_rows_and_minus_inf_chunks_no_mass(cases):
+@pytest.mark.parametrize("name", ["nan_and_inf", "nan_and_inf_many_rows"])
+def test_nan_logits_give_nan_rows_and_minus_inf_chunks_no_mass(cases, name):
     """The chunk kernel's max is the hardware's, which may ignore a nan: the nan must still
-    reach that row's loss and gradient (as in F.cross_entropy), and only that row's."""
-    case = _case(cases, "nan_and_inf")
+    reach that row's loss and gradient (as in F.cross_entropy), and only that row's; with
+    either form of the chunk partials (few rows: each chunk's logsumexp; more: max, sum-exp)."""
+    case = _case(cases, name)
+    fwd_log = [line for line in case["log"] if line.startswith("ce_fwd")]
+    assert fwd_log and all(("one partial per chunk" in line) == (name == "nan_and_inf")
+                           for line in fwd_log), fwd_log
     assert case["loss_nans_match"] and case["grad_nans_match"]
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
 
