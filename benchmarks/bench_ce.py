@@ -199,7 +199,7 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
     def label(name):
         return name + {None: "", "rows": " dyn", "all": " dyn-all"}[dynamic]
 
-    def measure(name, fn, xg):
+    def measure(fn, xg):
         fwd = do_bench(lambda: fn(xg, t), warmup=25, rep=200, return_mode="median")
         both = do_bench(lambda: fn(xg, t).backward(), warmup=25, rep=200,
                         grad_to_none=[xg], return_mode="median")
@@ -219,12 +219,13 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
             if host_bound:
                 ready[name] = (fn, xg)  # measured below, all of them taking turns
                 continue
-            fwd, both = measure(name, fn, xg)
+            fwd, both = measure(fn, xg)
             rows.append(dict(shape=spec, impl=label(name), fwd_ms=fwd, fwdbwd_ms=both,
                              fwd_x_floor=fwd / floor_fwd, x_floor=both / floor,
                              floor_ms=floor, floor_fwd_ms=floor_fwd))
         except Exception as e:  # noqa: BLE001  a contender failing must not hide the others
-            rows.append(dict(shape=spec, impl=label(name), error=f"{type(e).__name__}: {e}"[:300]))
+            rows.append(dict(shape=spec, impl=label(name),
+                             error=f"{type(e).__name__}: {e}"[:300]))
         if not host_bound:
             del xg
             gc.collect()
@@ -232,7 +233,7 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
     rounds = {name: [] for name in ready}
     for r in range(HOST_BOUND_ROUNDS if ready else 0):
         for name in (list(ready) if r % 2 == 0 else list(ready)[::-1]):
-            rounds[name].append(measure(name, *ready[name]))
+            rounds[name].append(measure(*ready[name]))
     if ready:
         # Single fwd+bwd steps, the contenders taking turns step by step: adjacent steps see
         # the same machine, which rounds of do_bench cannot promise (few_rows.py has more).

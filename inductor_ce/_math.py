@@ -32,7 +32,7 @@ from torch import Tensor
 FEW_ROWS = 1024
 
 
-def _int32(target: Tensor, ignore_index: int) -> Tensor:
+def _narrowed(target: Tensor, ignore_index: int) -> Tensor:
     """The target as int32 for few static rows, when ignore_index fits (so does every valid
     target; the op asserts the others). Why: AOTAutograd's partitioner never recomputes an op
     whose output is 4x smaller than its inputs, so `target != ignore_index` on int64 is saved
@@ -49,7 +49,7 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
            weight: Optional[Tensor], ignore_index: int, label_smoothing: float, z_loss: float,
            num_classes: int):
     """Returns (per-row loss with ignored rows exactly 0, per-row lse, per-row w_t of kept rows)."""
-    keep = _int32(target, ignore_index) != ignore_index
+    keep = _narrowed(target, ignore_index) != ignore_index
     # Ignored rows have no target (z_t = -inf) and may hold only -inf logits: feed the loss
     # math zeros there so that neither forward nor backward ever sees inf - inf. (Tensor
     # methods, not torch.*: see functional.py on what each global read costs per call.)

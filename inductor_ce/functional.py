@@ -10,15 +10,15 @@ from typing import Optional
 import torch
 from torch import Tensor, nn
 
-from . import ops
+from . import ops  # noqa: F401  registers the ops used below
 from ._math import finish, reduce
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
-_CE_FWD = ops.ce_fwd._opoverload
+_CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
-# traced path reads: about 0.15 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
+# traced path reads: 0.1-0.16 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
 # step of few rows is bound by the host. So the checks below compare literals with the
 # tensors' own properties (str(dtype) reads only `str`), not module-level tuples or torch.*.
 

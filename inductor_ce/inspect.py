@@ -43,8 +43,8 @@ def summary(fwd: str, bwd: str, vocab: int, dtype: torch.dtype) -> str:
     cols = {"forward": (fwd, vocab * elt), "backward": (bwd, 2 * vocab * elt)}
     rows: dict[str, list[str]] = {k: [] for k in (
         "kernels launched", "kernels touching (rows, V)", "loads of the logits",
-        "gathers (1 per row)", "stores of a (rows, V) tensor", "loops in kernels", "bytes per token",
-        "minimum bytes per token", "x minimum")}
+        "gathers (1 per row)", "stores of a (rows, V) tensor", "loops in kernels",
+        "bytes per token", "minimum bytes per token", "x minimum")}
     for code, minimum in cols.values():
         acc = _codegen.logits_accesses(code, vocab)
         moved = sum((1 if a.kind == "gather" else vocab) * a.itemsize for a in acc

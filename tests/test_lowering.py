@@ -36,7 +36,8 @@ def cases():
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=os.pathsep.join(
         [os.path.dirname(HERE), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, os.path.join(HERE, "_lowering_cases.py"),
-                          *TRITON_CASES, *EXTRA_CASES], env=env, capture_output=True, text=True, timeout=1800)
+                          *TRITON_CASES, *EXTRA_CASES], env=env, capture_output=True,
+                         text=True, timeout=1800)
     assert out.returncode == 0, out.stderr[-5000:]
     return json.loads(out.stdout)
 
