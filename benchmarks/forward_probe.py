@@ -11,9 +11,11 @@ import time
 
 import torch
 from triton.testing import do_bench
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_ce import benchmark_data, copy_bandwidth, ours, stock  # noqa: E402
 from kernel_times import gpu_times  # noqa: E402
+
 
 def probe(fn, x, t, floor: float) -> str:
     xg = x.clone().requires_grad_()

@@ -294,9 +294,7 @@ def device_assert(device, cond_fn, ranges, msg: str) -> None:
         outside = ops.ge(flat, ops.index_expr(numel(ranges), torch.int64))
         return ops.device_assert_async(ops.logical_or(outside, cond_fn(index)), msg)
 
-    node = ir.Pointwise.create(device=device, dtype=torch.bool, inner_fn=inner_fn,
-                               ranges=list(ranges))
-    node.realize()
+    pointwise(device, torch.bool, inner_fn, ranges).realize()
 
 
 def register(op, fn) -> None:

@@ -104,8 +104,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
-    # The op asserts that every target is in [0, V) or ignore_index (compiled: in the kernel
-    # that combines each row's statistics, no launch of its own).
+    # The op asserts that every target is in [0, V) or ignore_index (compiled: in a kernel
+    # over the rows, no launch of its own).
     lse_nt, z_t, sum_wz = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                             float(label_smoothing), float(z_loss), num_classes)

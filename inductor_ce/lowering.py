@@ -97,8 +97,9 @@ def _in_vocab(t64, vocab):
 
 def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
     """The op's contract: every target is in [0, V) or equal to ignore_index, asserted on the
-    device (no host sync). On Triton a per-row assert, which fuses into the kernel over the
-    rows that combines their statistics (no launch of its own; run 22). The C++ backend
+    device (no host sync). On Triton a per-row assert, which fuses into a kernel over the rows
+    (the one combining their statistics, or for few rows the one summing the loss), no launch
+    of its own (runs 22, 29). The C++ backend
     throws, and a throw inside an OpenMP loop over the rows would terminate the process:
     there it is an `any` over all rows, asserted once outside any loop, as in Inductor's
     lowering of `torch._assert_async(ok.all())`."""
@@ -114,6 +115,13 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
                             dtype=torch.bool)
     bad_at = _compat.loader(bad)
     _compat.device_assert(device, lambda i: ops.logical_not(bad_at(i)), [], TARGET_RANGE_MSG)
+
+
+def _few_static_rows(rows) -> bool:
+    """A static row count of at most FEW_ROWS: a step bound by the host, where a buffer or a
+    launch less per step matters more than a few instructions per element."""
+    n = _compat.static_int(_compat.numel(rows))
+    return n is not None and n <= FEW_ROWS
 
 
 def _int32(expr):
@@ -149,8 +157,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     n_chunks = 1 if single else -(-vocab // CHUNK)
     has_tail = not single and vocab % CHUNK != 0
     wide = not single and _compat.indexed_in_int64(logits)
-    n_rows = _compat.static_int(_compat.numel(rows))
-    one_partial = not single and n_rows is not None and n_rows <= FEW_ROWS  # see below
+    one_partial = not single and _few_static_rows(rows)  # see below
     ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
@@ -306,8 +313,7 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     # inlined, this kernel recomputes them for each tile of columns, which cost 3.4% at
     # 16383x151936 (NOTES run 22). So they are inlined only for few rows, whose step is
     # bound by the host's launches and allocations, not by this kernel.
-    rows = _compat.static_int(_compat.numel(_compat.size(logits)[:-1]))
-    inline = rows is not None and rows <= FEW_ROWS
+    inline = _few_static_rows(_compat.size(logits)[:-1])
     coefficient = _compat.loader if inline else _compat.realized_loader
     lse_at = _compat.realized_loader(lse_nt)
     a_at, b_at = coefficient(a), coefficient(b)

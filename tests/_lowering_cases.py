@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+from unittest import mock
 
 import torch
 
@@ -128,12 +129,9 @@ def case_wide_index():
     t[:] = torch.tensor([0, lowering.CHUNK - 1, lowering.CHUNK, V - 1, 7])
     w = torch.rand(V, generator=torch.Generator().manual_seed(17)) + 0.5
     opts = dict(weight=w, ignore_index=7, label_smoothing=0.1, softcap=20.0)
-    wide, _compat.indexed_in_int64 = _compat.indexed_in_int64, lambda box: True
-    try:
+    with mock.patch.object(_compat, "indexed_in_int64", lambda box: True):
         return _run(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **opts), x,
                     t, lambda x, t: reference(x, t, reduction="none", **opts))
-    finally:
-        _compat.indexed_in_int64 = wide
 
 
 def case_many_rows():
@@ -157,11 +155,8 @@ def case_nan_and_inf():
 def case_nan_and_inf_many_rows():
     """The same with the partials of more than lowering.FEW_ROWS rows, (max, sum-exp) per
     chunk: the lowering is told that 4 rows are many."""
-    few, lowering.FEW_ROWS = lowering.FEW_ROWS, 0
-    try:
+    with mock.patch.object(lowering, "FEW_ROWS", 0):
         return _nan_and_inf()
-    finally:
-        lowering.FEW_ROWS = few
 
 
 def _nan_and_inf():
