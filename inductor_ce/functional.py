@@ -18,7 +18,7 @@ from ._math import finish, reduce
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
-# traced path reads: 0.1-0.16 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
+# traced path reads: about 0.1 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
 # step of few rows is bound by the host. So the checks below compare literals with the
 # tensors' own properties (str(dtype) reads only `str`), not module-level tuples or torch.*.
 

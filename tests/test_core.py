@@ -696,7 +696,7 @@ def test_compile_target_out_of_range_raises(backend):
 
 
 def test_compile_guards_read_no_module_data():
-    """Dynamo re-checks on every call each global that the traced path reads, 0.1-0.16 us apiece
+    """Dynamo re-checks on every call each global that the traced path reads, about 0.1 us apiece
     (benchmarks/NOTES.md, run 29), and a step of few rows is bound by the host. So the path
     through cross_entropy reads code, ops and one constant from our modules: no torch.* (the
     math uses tensor methods), no module-level tuples (literals instead), and no Python alias
