@@ -30,7 +30,7 @@ def _best_us(fn, args, blocks: int = 30, calls: int = 500) -> float:
 
 
 def _guard_tree(fn) -> str:
-    # Dynamo's private API, read here directly rather than through inductor_ce._compat so
+    # Dynamo's private API, read here directly rather than through inductor_ce._inductor so
     # that --package can point at a version of the package without that helper.
     from torch._dynamo.eval_frame import _debug_get_cache_entry_list
     return str(_debug_get_cache_entry_list(fn.__code__)[0].guard_manager)

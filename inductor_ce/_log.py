@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import logging
 
-from . import _compat
+from ._inductor import ir
 
 log = logging.getLogger("inductor_ce")
 
 
 def _tensor(box) -> str:
     dtype = str(box.get_dtype()).removeprefix("torch.")
-    return f"{dtype}[{', '.join(str(s) for s in _compat.size(box))}]"
+    return f"{dtype}[{', '.join(str(s) for s in ir.size(box))}]"
 
 
 def lowering(op: str, logits, target, weight, options: dict, strategy: str) -> None:
@@ -24,9 +24,9 @@ def lowering(op: str, logits, target, weight, options: dict, strategy: str) -> N
     that our loads inline (the prologue: a cast, a temperature, a user-written softcap)."""
     if not log.isEnabledFor(logging.INFO):
         return
-    fused = _compat.fused_producers(logits)
+    fused = ir.fused_producers(logits)
     opts = " ".join(f"{k}={v}" for k, v in options.items())
     log.info("%s lowered: logits %s on %s, target %s, weight %s; %s; strategy: %s; "
-             "fused into the logits load: %s", op, _tensor(logits), _compat.device_of(logits),
+             "fused into the logits load: %s", op, _tensor(logits), ir.device_of(logits),
              _tensor(target), "none" if weight is None else _tensor(weight), opts, strategy,
              ", ".join(fused) if fused else "nothing (the logits are a buffer)")

@@ -25,7 +25,8 @@ import torch
 import torch.nn.functional as F
 
 import inductor_ce
-from inductor_ce import _codegen, _compat, gpt
+from inductor_ce import _codegen, gpt
+from inductor_ce._inductor import capture
 
 MARGINS = (0.0, 20.0, 30.0, 50.0)
 VOCAB = 32000
@@ -156,7 +157,7 @@ def train_compiled(model, data, routed: bool, device: str, amp: bool, desc: str)
         with torch.autocast(device, dtype=torch.bfloat16, enabled=amp):
             return gpt.train(compiled, data, on_step=on_step)
 
-    losses, codes = _compat.generated_code(run)
+    losses, codes = capture.generated_code(run)
     bar.close()
     inductor_ce.disable()
     steps = [b - a for a, b in zip(stamps[1:], stamps[2:])]
@@ -170,7 +171,7 @@ def triton_forward_code(model, batch, routed: bool) -> str:
     idx, labels = batch
     num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
     try:
-        _, codes = _compat.generated_code(torch.compile(copy.deepcopy(model)), idx, labels,
+        _, codes = capture.generated_code(torch.compile(copy.deepcopy(model)), idx, labels,
                                           num_items, backend="triton")
     finally:
         inductor_ce.disable()

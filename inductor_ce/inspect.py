@@ -3,7 +3,7 @@
     python -m inductor_ce.inspect --rows 4096 --vocab 128256 --dtype bfloat16 \\
         [--softcap 30] [--label-smoothing 0.1] [--z-loss 1e-4] [--backend triton|cpp]
 
-Code generation only (``_compat.codegen_only``): the backward is generated with the forward,
+Code generation only (``_inductor.capture.codegen_only``): the backward is generated with the forward,
 no kernel is compiled or run, the logits are an uninitialized tensor, so a real model's shape
 takes seconds. On a GPU the code is the CUDA Triton code; on a machine without one, Triton
 code for the CPU tensors (``--backend triton``, the default: the same kernel bodies up to
@@ -22,7 +22,8 @@ import sys
 
 import torch
 
-from . import _codegen, _compat, cross_entropy
+from . import _codegen, cross_entropy
+from ._inductor import capture
 
 
 def generate(rows: int, vocab: int, dtype: torch.dtype, device: str, backend: str,
@@ -32,7 +33,7 @@ def generate(rows: int, vocab: int, dtype: torch.dtype, device: str, backend: st
     x = torch.empty(rows, vocab, dtype=dtype, device=device, requires_grad=True)
     t = torch.zeros(rows, dtype=torch.long, device=device)
     compiled = torch.compile(lambda x, t: cross_entropy(x, t, **options), fullgraph=True)
-    fwd, bwd = _compat.codegen_only(compiled, x, t, pin_machine=False,
+    fwd, bwd = capture.codegen_only(compiled, x, t, pin_machine=False,
                                     triton_on_cpu_tensors=device == "cpu" and backend == "triton")
     return fwd, bwd
 

@@ -3,7 +3,7 @@
 Under torch.compile the ops do not run their decomposition: they become Inductor IR here,
 so that the forward reads the logits once, the backward is one float32 pointwise kernel,
 and neighbouring pointwise code (an upcast, a temperature, a softcap) fuses into our loads.
-All private Inductor API comes through ``_compat``; this module holds the math.
+All private Inductor API comes through ``_inductor``; this module holds the math.
 
 Notation: rows ``R = logits.shape[:-1]`` (any number of dims, strided views included),
 ``V`` classes, column ``j``, target ``t``, ``z = s(x)`` the softcapped float32 logit
@@ -40,8 +40,9 @@ import sys
 
 import torch
 
-from . import _compat, _log
-from ._compat import F32, ops
+from . import _log
+from ._inductor import cache, ir, launch, partitioner
+from ._inductor.ir import F32, ops
 from ._math import FEW_ROWS
 from .decomposition import TARGET_RANGE_MSG
 
@@ -109,18 +110,18 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
                               _in_vocab(t64, vocab))
 
     if on_triton:
-        _compat.device_assert(device, ok, rows, TARGET_RANGE_MSG)
+        ir.device_assert(device, ok, rows, TARGET_RANGE_MSG)
         return
-    bad = _compat.reduction(device, lambda i, r: ops.logical_not(ok(r)), [], rows, "any",
+    bad = ir.reduction(device, lambda i, r: ops.logical_not(ok(r)), [], rows, "any",
                             dtype=torch.bool)
-    bad_at = _compat.loader(bad)
-    _compat.device_assert(device, lambda i: ops.logical_not(bad_at(i)), [], TARGET_RANGE_MSG)
+    bad_at = ir.loader(bad)
+    ir.device_assert(device, lambda i: ops.logical_not(bad_at(i)), [], TARGET_RANGE_MSG)
 
 
 def _few_static_rows(rows) -> bool:
     """A static row count of at most FEW_ROWS: a step bound by the host, where a buffer or a
     launch less per step matters more than a few instructions per element."""
-    n = _compat.static_int(_compat.numel(rows))
+    n = ir.static_int(ir.numel(rows))
     return n is not None and n <= FEW_ROWS
 
 
@@ -139,24 +140,24 @@ def _is_target(col, t_col):
 
 
 def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
-    device = _compat.device_of(logits)
-    *rows, vocab = _compat.size(logits)
-    x_at, t_at = _compat.loader(logits), _compat.loader(target)
-    w_at = None if weight is None else _compat.loader(weight)
+    device = ir.device_of(logits)
+    *rows, vocab = ir.size(logits)
+    x_at, t_at = ir.loader(logits), ir.loader(target)
+    w_at = None if weight is None else ir.loader(weight)
 
     # The vocabulary is specialized (a guard: another V recompiles). It never changes while
     # a model trains, and a symbolic V costs every element: no 16-byte vector loads (the row
     # stride is unknown), a tail mask, and in the backward a division by a runtime value.
     # Measured on the H200 under dynamic=True (32768x32000): 9.30 ms before, 2.68 ms after.
     # (The C++ backend keeps V as it is: it runs whole rows, see the module docstring.)
-    on_triton = _compat.is_triton(device)
+    on_triton = ir.is_triton(device)
     if on_triton:
-        vocab = _compat.specialize_int(vocab)
+        vocab = ir.specialize_int(vocab)
     single = not on_triton or vocab <= CHUNK
     chunk = vocab if single else CHUNK
     n_chunks = 1 if single else -(-vocab // CHUNK)
     has_tail = not single and vocab % CHUNK != 0
-    wide = not single and _compat.indexed_in_int64(logits)
+    wide = not single and ir.indexed_in_int64(logits)
     one_partial = not single and _few_static_rows(rows)  # see below
     ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
@@ -202,10 +203,10 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         z, is_t, _, _ = element(index, rindex)
         return ops.where(is_t, _f32(_NEG_INF), z)
 
-    m = _compat.reduction(device, chunk_max, ranges, [chunk], "max")
+    m = ir.reduction(device, chunk_max, ranges, [chunk], "max")
     if on_triton:
         _pin_chunk_kernel(m)
-    m_at = _compat.loader(m)
+    m_at = ir.loader(m)
 
     def safe(v):  # a max of -inf (no non-target mass) shifts by 0: exp(-inf - 0) = 0, no nan
         return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
@@ -225,8 +226,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
                                     vocab, check=False)
         return ops.where(has_t, _logit(x_at([*row, col]), softcap), _f32(_NEG_INF))
 
-    s = _compat.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
-    z_t = _compat.pointwise(device, F32, target_logit, rows)
+    s = ir.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
+    z_t = ir.pointwise(device, F32, target_logit, rows)
     if smooth:
         def chunk_wz(index, rindex):
             z, _, col, in_range = element(index, rindex)
@@ -235,15 +236,15 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
                 ops.masked(in_range, lambda: ops.to_dtype(w_at([col]), F32), 0.0))
             wz = ops.mul(w, z)
             return wz if in_range is None else ops.where(in_range, wz, _f32(0.0))
-        swz = _compat.reduction(device, chunk_wz, ranges, [chunk], "sum")
-    s_at = _compat.loader(s)
+        swz = ir.reduction(device, chunk_wz, ranges, [chunk], "sum")
+    s_at = ir.loader(s)
 
     if single:
         def lse_nt_fn(index):
             # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
             return ops.add(m_at(index), ops.log(s_at(index)))
-        lse_nt = _compat.pointwise(device, F32, lse_nt_fn, rows)
-        sum_wz = swz if smooth else _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
+        lse_nt = ir.pointwise(device, F32, lse_nt_fn, rows)
+        sum_wz = swz if smooth else ir.pointwise(device, F32, lambda i: _f32(0.0), rows)
         return lse_nt, z_t, sum_wz
 
     part_m_at, part_s_at = m_at, s_at
@@ -253,14 +254,14 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         # m_c := lse_c and s_c := 1. It costs the chunk kernel a log and 3% more instructions
         # (11.2 -> 11.6 per element, run 29), which only a step bound by the GPU would feel;
         # and one more float32 rounding of lse_c, about the one lse_nt carries anyway.
-        part_m_at = _compat.realized_loader(_compat.pointwise(
+        part_m_at = ir.realized_loader(ir.pointwise(
             device, F32, lambda i: ops.add(m_at(i), ops.log(s_at(i))), ranges))
         part_s_at = None
 
     # Second level: combine the (rows, n_chunks) partials of each row.
-    big_m = _compat.reduction(device, lambda i, r: part_m_at([*i, r[0]]), rows, [n_chunks],
+    big_m = ir.reduction(device, lambda i, r: part_m_at([*i, r[0]]), rows, [n_chunks],
                               "max")
-    big_m_at = _compat.loader(big_m)
+    big_m_at = ir.loader(big_m)
 
     def rescaled(i, r):
         # s_c * exp(m_c - M). A chunk with m_c = -inf has s_c = 0 and exp(-inf) = 0, or a nan
@@ -269,15 +270,15 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         e = _exp(ops.sub(part_m_at([*i, r[0]]), safe(big_m_at(i))))
         return e if part_s_at is None else ops.mul(part_s_at([*i, r[0]]), e)
 
-    big_s_at = _compat.loader(_compat.reduction(device, rescaled, rows, [n_chunks], "sum"))
-    lse_nt = _compat.pointwise(
+    big_s_at = ir.loader(ir.reduction(device, rescaled, rows, [n_chunks], "sum"))
+    lse_nt = ir.pointwise(
         device, F32, lambda i: ops.add(big_m_at(i), ops.log(big_s_at(i))), rows)
     if smooth:
-        swz_at = _compat.loader(swz)
-        sum_wz = _compat.reduction(device, lambda i, r: swz_at([*i, r[0]]), rows, [n_chunks],
+        swz_at = ir.loader(swz)
+        sum_wz = ir.reduction(device, lambda i, r: swz_at([*i, r[0]]), rows, [n_chunks],
                                    "sum")
     else:
-        sum_wz = _compat.pointwise(device, F32, lambda i: _f32(0.0), rows)
+        sum_wz = ir.pointwise(device, F32, lambda i: _f32(0.0), rows)
     return lse_nt, z_t, sum_wz
 
 
@@ -296,7 +297,7 @@ def _pin_chunk_kernel(m) -> None:
     nan among a chunk's logits m_c is unspecified, but s_c = sum exp(z - m_c) is nan
     whatever m_c is, and the combine passes that nan on to the loss (a nan target logit is
     excluded here and reaches the loss through the gathered z_t)."""
-    _compat.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1},
+    launch.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1},
                        persistent=True, plain_max=True)
 
 
@@ -306,21 +307,21 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
         g = s'(x) * ((b if j == t else a * exp(z - lse_nt)) + c * w_j)
 
     float32 throughout, rounded once to the logits' dtype on store."""
-    device = _compat.device_of(logits)
-    x_at, t_at = _compat.loader(logits), _compat.loader(target)
+    device = ir.device_of(logits)
+    x_at, t_at = ir.loader(logits), ir.loader(target)
     # The per-row coefficients come from autograd of the finish (softplus, logaddexp, ...).
     # Realized, they cost a tiny kernel over the rows (a launch and two buffers per step);
     # inlined, this kernel recomputes them for each tile of columns, which cost 3.4% at
     # 16383x151936 (NOTES run 22). So they are inlined only for few rows, whose step is
     # bound by the host's launches and allocations, not by this kernel.
-    inline = _few_static_rows(_compat.size(logits)[:-1])
-    coefficient = _compat.loader if inline else _compat.realized_loader
-    lse_at = _compat.realized_loader(lse_nt)
+    inline = _few_static_rows(ir.size(logits)[:-1])
+    coefficient = ir.loader if inline else ir.realized_loader
+    lse_at = ir.realized_loader(lse_nt)
     a_at, b_at = coefficient(a), coefficient(b)
     c_at = None if c is None else coefficient(c)
-    w_at = None if weight is None else _compat.loader(weight)
+    w_at = None if weight is None else ir.loader(weight)
     out_dtype = logits.get_dtype()
-    logits_vocab = _compat.size(logits)[-1]
+    logits_vocab = ir.size(logits)[-1]
     _log.lowering("ce_bwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=c is not None),
                   "one pointwise kernel" + (", per-row coefficients inlined" if inline else ""))
@@ -344,14 +345,14 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     # kernel masks every element by rows x V whenever its block does not divide that (always
     # with symbolic rows), 20% slower (NOTES runs 12, 16); a fixed block dividing V, which
     # needs no mask, was 2x slower (run 13).
-    return _compat.pointwise(device, out_dtype, grad, _compat.size(logits))
+    return ir.pointwise(device, out_dtype, grad, ir.size(logits))
 
 
 def source_salt() -> str:
     """Hash of everything that decides the code we emit (version and sources)."""
-    from . import __version__, _compat as compat_module, decomposition
+    from . import __version__, decomposition
     digest = hashlib.sha256(__version__.encode())
-    for module in (sys.modules[__name__], compat_module, decomposition):
+    for module in (sys.modules[__name__], ir, launch, partitioner, decomposition):
         digest.update(inspect.getsource(module).encode())
     return digest.hexdigest()[:16]
 
@@ -363,20 +364,20 @@ def ensure_cache_salt() -> None:
     """Called when our ops are traced (their fake kernels), so the salt is in place before
     Inductor computes a cache key, even if the user replaced the pass slot after import."""
     if SALT is not None:
-        _compat.ensure_salt(f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}")
+        cache.ensure_salt(f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}")
 
 
 def register() -> bool:
     """Register both lowerings; on a torch without the needed API warn once and keep the
     decomposition (returns whether the lowerings are active)."""
     global SALT
-    if not _compat.AVAILABLE:
-        _compat.warn_fallback()
+    if not ir.AVAILABLE:
+        ir.warn_fallback()
         return False
-    _compat.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
-    _compat.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
-    _compat.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd)
-    _compat.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
+    ir.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
+    ir.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
+    partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd)
+    launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
     SALT = source_salt()
     ensure_cache_salt()
     return True

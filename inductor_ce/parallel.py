@@ -43,25 +43,9 @@ from torch import Tensor
 
 from . import _math, ops
 from .decomposition import check_target_range
-from .functional import _check_options, _check_tensors
+from ._checks import check_options, check_tensors, check_weight
 
 __all__ = ["vocab_parallel_cross_entropy"]
-
-
-def _check_weight(weight, num_classes, device):
-    # functional._check_tensors checks a weight against the LOCAL vocabulary; ours is global.
-    if weight is None:
-        return
-    if not isinstance(weight, Tensor) or not weight.is_floating_point():
-        raise TypeError("weight must be a floating-point tensor")
-    if tuple(weight.shape) != (num_classes,):
-        raise ValueError(f"weight must have shape ({num_classes},) (the GLOBAL class weights), "
-                         f"got {tuple(weight.shape)}")
-    if weight.device != device:
-        raise ValueError(f"weight is on {weight.device}, input on {device}")
-    if weight.requires_grad and torch.is_grad_enabled():
-        raise ValueError("the gradient with respect to weight is not supported; pass "
-                         "weight.detach()")
 
 
 def _all_reduce(x: Tensor, op: str, group) -> Tensor:
@@ -127,7 +111,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse: as in
             :func:`inductor_ce.cross_entropy`.
     """
-    _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
     if group is None:
         group = dist.group.WORLD
     v_local = local_logits.shape[-1]
@@ -147,8 +131,8 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     if not 0 <= vocab_start <= num_classes - v_local:
         raise ValueError(f"the shard [vocab_start, vocab_start + V_local) = [{vocab_start}, "
                          f"{vocab_start + v_local}) is not inside [0, {num_classes})")
-    _check_tensors(local_logits, target, None)
-    _check_weight(weight, num_classes, local_logits.device)
+    check_tensors(local_logits, target, None)
+    check_weight(weight, num_classes, local_logits.device, " (the GLOBAL class weights)")
     check_target_range(target, ignore_index, num_classes)
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0

@@ -46,7 +46,7 @@ import torch.nn.functional as F
 from torch import fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from . import _compat
+from ._inductor import cache, passes
 from .functional import cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")   # aten's reduction enum: 0, 1, 2
@@ -383,7 +383,7 @@ def _source_hash() -> str:
         return f"{__version__}-{hashlib.sha256(f.read()).hexdigest()[:16]}"
 
 
-class _RoutingPass(_compat.SaltPass):
+class _RoutingPass(cache.SaltPass):
     """Our pass in the pre-grad slot. Runs the pass the user had there (``inner``), then
     routes; ``uuid()`` is None when that pass has none (Inductor then bypasses its caches,
     as it would for that pass alone)."""
@@ -405,25 +405,25 @@ def enable() -> None:
     """Route expressible cross-entropy calls through inductor_ce in graphs compiled from now on
     by torch.compile's Inductor backend (see the module docstring)."""
     global _enabled
-    if not _compat.ROUTING_AVAILABLE:
+    if not passes.ROUTING_AVAILABLE:
         raise RuntimeError("inductor_ce.enable(): this torch version lacks the Inductor API "
-                           f"routing needs: {', '.join(_compat.ROUTING_MISSING)}")
+                           f"routing needs: {', '.join(passes.ROUTING_MISSING)}")
     _enabled = True
-    if not isinstance(_compat.get_pre_grad_pass(), _RoutingPass):
-        _compat.set_pre_grad_pass(_RoutingPass(_compat.get_pre_grad_pass()))
-    _compat.mark_cacheable(_fused_cross_entropy, _source_hash())
+    if not isinstance(passes.get_pre_grad_pass(), _RoutingPass):
+        passes.set_pre_grad_pass(_RoutingPass(passes.get_pre_grad_pass()))
+    cache.mark_cacheable(_fused_cross_entropy, _source_hash())
 
 
 def disable() -> None:
     """Stop routing; the pre-grad pass slot gets back what it held before ``enable()``."""
     global _enabled
     _enabled = False
-    current = _compat.get_pre_grad_pass() if _compat.ROUTING_AVAILABLE else None
+    current = passes.get_pre_grad_pass() if passes.ROUTING_AVAILABLE else None
     if isinstance(current, _RoutingPass):
-        _compat.set_pre_grad_pass(current.inner)
+        passes.set_pre_grad_pass(current.inner)
     # (Else someone wrapped our pass since: it stays in their chain, as a no-op.)
-    if _compat.ROUTING_AVAILABLE:
-        _compat.mark_cacheable(_fused_cross_entropy, None)
+    if passes.ROUTING_AVAILABLE:
+        cache.mark_cacheable(_fused_cross_entropy, None)
 
 
 def is_enabled() -> bool:

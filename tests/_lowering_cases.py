@@ -19,7 +19,8 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 import inductor_ce  # noqa: E402
 from _reference import reference, ulps_error  # noqa: E402
-from inductor_ce import _compat, lowering  # noqa: E402
+from inductor_ce import lowering  # noqa: E402
+from inductor_ce._inductor import cpu_triton, ir  # noqa: E402
 from torch._inductor.utils import run_and_get_code  # noqa: E402
 
 V = lowering.CHUNK + 76  # two chunks, the second one ragged: exercises the tail mask
@@ -129,7 +130,7 @@ def case_wide_index():
     t[:] = torch.tensor([0, lowering.CHUNK - 1, lowering.CHUNK, V - 1, 7])
     w = torch.rand(V, generator=torch.Generator().manual_seed(17)) + 0.5
     opts = dict(weight=w, ignore_index=7, label_smoothing=0.1, softcap=20.0)
-    with mock.patch.object(_compat, "indexed_in_int64", lambda box: True):
+    with mock.patch.object(ir, "indexed_in_int64", lambda box: True):
         return _run(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **opts), x,
                     t, lambda x, t: reference(x, t, reduction="none", **opts))
 
@@ -298,7 +299,7 @@ if __name__ == "__main__":
     if os.environ.get("TRITON_INTERPRET") != "1":
         sys.exit("set TRITON_INTERPRET=1")
     out = {}
-    with _compat.triton_on_cpu(run=True):
+    with cpu_triton.triton_on_cpu(run=True):
         for name in sys.argv[1:] or CASES:
             try:
                 out[name] = CASES[name]()

@@ -2,7 +2,7 @@
 like source. See codegen_snapshots/README.md for the layout and what normalization strips.
 
 Code generation only: AOTAutograd compiles the backward together with the forward and no
-kernel is compiled or run (``_compat.codegen_only``), so the inputs are uninitialized tensors
+kernel is compiled or run (``_inductor.capture.codegen_only``), so the inputs are uninitialized tensors
 of real size and the whole matrix takes seconds per case.
 
     python -m pytest -q tests/test_codegen_snapshots.py                        # check
@@ -24,7 +24,8 @@ import pytest
 import torch
 
 import inductor_ce
-from inductor_ce import _codegen, _compat
+from inductor_ce import _codegen
+from inductor_ce._inductor import capture
 
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "codegen_snapshots")
@@ -90,7 +91,7 @@ def _machine(backend) -> str:
     if backend == "cuda":
         return torch.cuda.get_device_name()
     if backend == "cpp":
-        return f"C++ for {_compat.cpp_vec_isa()}"
+        return f"C++ for {capture.cpp_vec_isa()}"
     return "Triton for CPU tensors"
 
 
@@ -99,7 +100,7 @@ def _generated(backend: str, case: str) -> dict:
     _, fn, inputs = CASES[case]
     device = "cuda" if backend == "cuda" else "cpu"
     compiled = torch.compile(fn, fullgraph=True)
-    fwd, bwd = _compat.codegen_only(compiled, *inputs(device),
+    fwd, bwd = capture.codegen_only(compiled, *inputs(device),
                                     triton_on_cpu_tensors=backend == "triton")
     return {"fwd": fwd, "bwd": bwd}
 

@@ -22,7 +22,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
 import inductor_ce
-from inductor_ce import _compat, decomposition
+from inductor_ce import decomposition
+from inductor_ce._inductor import capture
 from _reference import (assert_grad_close, assert_loss_close, assert_within_one_rounding,
                         collapse_safe_reference, reference, softcap64)
 
@@ -706,7 +707,7 @@ def test_compile_guards_read_no_module_data():
 
     torch.compile(fn, backend="eager", fullgraph=True)(torch.randn(4, V, requires_grad=True),
                                                        torch.randint(0, V, (4,)))
-    ours = [line for line in _compat.guards_of(fn).splitlines()
+    ours = [line for line in capture.guards_of(fn).splitlines()
             if "_MATCH" in line or "LENGTH_CHECK" in line or "LAMBDA_GUARD" in line]
     ours = [line for line in ours if "inductor_ce_dot_" in line or "LAMBDA_GUARD" in line]
     assert ours, "no guard on our modules at all: the test no longer sees them"

@@ -35,14 +35,14 @@ def test_lowering_logs_strategy_and_fused_producers(caplog):
     """The ``inductor_ce`` logger (``TORCH_LOGS=+inductor_ce``): one line per lowering."""
     import torch
     import inductor_ce
-    from inductor_ce import _compat
+    from inductor_ce._inductor import capture
 
     x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
     t = torch.zeros(8, dtype=torch.long)
     fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x.float() / 0.7, t, softcap=30.0),
                        fullgraph=True)
     with caplog.at_level(logging.INFO, logger="inductor_ce"):
-        _compat.codegen_only(fn, x, t, triton_on_cpu_tensors=True)
+        capture.codegen_only(fn, x, t, triton_on_cpu_tensors=True)
     lines = [r.getMessage() for r in caplog.records if r.name == "inductor_ce"]
     fwd, bwd = ([m for m in lines if m.startswith(op)] for op in ("ce_fwd", "ce_bwd"))
     assert len(fwd) == 1 and len(bwd) == 1, lines

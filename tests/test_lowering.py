@@ -22,7 +22,8 @@ from _reference import assert_grad_close, assert_loss_close, reference
 from _codegen_checks import _allocated_with_last_dim, _kernels as _codegen_kernels, \
     _logits_kernel
 from _lowering_cases import V as VOCAB
-from inductor_ce import _codegen, _compat, lowering
+from inductor_ce import _codegen, lowering
+from inductor_ce._inductor import cache, capture, ir, launch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
@@ -97,8 +98,8 @@ def test_few_rows_spread_over_chunks(cases):
     programs, not 1."""
     code = _case(cases, "few_rows")["fwd"]
     name = next(iter(_codegen.logits_reads(code, 5000).passes))
-    launch = re.search(rf"{name}\.run\((.*)\)", code)[1]
-    xnumel, rnumel = [int(v) for v in re.findall(r"\b\d+\b", launch)][-2:]
+    args = re.search(rf"{name}\.run\((.*)\)", code)[1]
+    xnumel, rnumel = [int(v) for v in re.findall(r"\b\d+\b", args)][-2:]
     assert (xnumel, rnumel) == (-(-5000 // lowering.CHUNK), lowering.CHUNK) and xnumel > 1
 
 
@@ -204,7 +205,7 @@ def _ce_code_8x5000():
     """(x, forward code, backward code) of ours on bf16[8, 5000], CPU Triton, nothing run."""
     x = torch.empty(8, 5000, dtype=torch.bfloat16, requires_grad=True)
     t = torch.zeros(8, dtype=torch.long)
-    fwd, bwd = _compat.codegen_only(
+    fwd, bwd = capture.codegen_only(
         torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t)), x, t,
         triton_on_cpu_tensors=True)
     return x, fwd, bwd
@@ -226,7 +227,7 @@ def test_fixed_launch_keeps_the_users_inductor_choices():
 
     with V.set_choices_handler(Recording()):
         _, fwd, _ = _ce_code_8x5000()
-        assert isinstance(V.choices, _compat._PinnedChoices)
+        assert isinstance(V.choices, launch._PinnedChoices)
         assert isinstance(V.choices._inner, Recording)
     assert len(seen) >= 3, seen  # every forward and backward kernel went through the user's
     kernels = _codegen_kernels(fwd)
@@ -246,7 +247,7 @@ def test_hardware_max_is_the_chunk_kernels_only():
     assert sorted(with_max.values()) == [False, True], with_max  # chunk: tl.max; combine: max2
     assert next(n for n, plain in with_max.items() if plain) in \
         [n for n, src in kernels.items() if "fixed_config" in src]
-    user, = _compat.codegen_only(torch.compile(lambda x: x.float().amax(-1)), x.detach(),
+    user, = capture.codegen_only(torch.compile(lambda x: x.float().amax(-1)), x.detach(),
                                  triton_on_cpu_tensors=True)
     assert "max2(" in user and "tl.max(" not in user
 
@@ -257,7 +258,7 @@ def test_row_column_tiling_is_the_backward_kernels_only():
     x, _, bwd = _ce_code_8x5000()
     assert any("ce_bwd" in n and "yindex" in src for n, src in _codegen_kernels(bwd).items())
     r = torch.empty(8)  # a per-row factor: the pattern our backward has
-    user, = _compat.codegen_only(torch.compile(lambda x, r: x.float() * r[:, None]),
+    user, = capture.codegen_only(torch.compile(lambda x, r: x.float() * r[:, None]),
                                  x.detach(), r, triton_on_cpu_tensors=True)
     assert "xindex // 5000" in user and "yindex" not in user, user
 
@@ -375,7 +376,7 @@ def test_changed_lowering_misses_the_cache(monkeypatch):
         assert misses >= 1 and hits == 0
         assert calls, "the user's pass did not run"
         slot = inductor_config.post_grad_custom_post_pass
-        assert isinstance(slot, _compat.SaltPass) and isinstance(slot.inner, UserPass)
+        assert isinstance(slot, cache.SaltPass) and isinstance(slot.inner, UserPass)
         assert compile_and_run()[0] >= 1, "an unchanged graph should hit the cache"
         monkeypatch.setattr(lowering, "SALT", "a-changed-lowering")
         hits, misses = compile_and_run()
@@ -385,8 +386,8 @@ def test_changed_lowering_misses_the_cache(monkeypatch):
 # --- 8. versions: without the private API the ops fall back, with one warning ----------------
 
 def test_missing_inductor_api_falls_back_with_one_warning(monkeypatch):
-    monkeypatch.setattr(_compat, "AVAILABLE", False)
-    monkeypatch.setattr(_compat, "MISSING", ["torch._inductor.ir.Reduction"])
+    monkeypatch.setattr(ir, "AVAILABLE", False)
+    monkeypatch.setattr(ir, "MISSING", ["torch._inductor.ir.Reduction"])
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         assert lowering.register() is False

@@ -15,7 +15,8 @@ import torch
 import torch.nn.functional as F
 
 import inductor_ce
-from inductor_ce import _codegen, _compat, gpt, routing
+from inductor_ce import _codegen, gpt, routing
+from inductor_ce._inductor import cache, capture, passes
 
 CFG = gpt.GPTConfig(vocab_size=320, block_size=16, n_layer=1, n_head=2, n_embd=32)
 STEPS = 3
@@ -32,7 +33,7 @@ def _routing_off():
 
 def _compile_and_run(fn, *args):
     """(result, forward+backward code) of torch.compile(fn)(*args), compiled afresh."""
-    result, codes = _compat.generated_code(lambda: torch.compile(fn)(*args))
+    result, codes = capture.generated_code(lambda: torch.compile(fn)(*args))
     return result, "\n".join(codes)
 
 
@@ -46,7 +47,7 @@ def _loss_and_grad(fn, logits, *args):
 def _train_gpt(routed: bool, model: gpt.GPT, data):
     (inductor_ce.enable if routed else inductor_ce.disable)()
     compiled = torch.compile(copy.deepcopy(model))
-    losses, codes = _compat.generated_code(gpt.train, compiled, data)
+    losses, codes = capture.generated_code(gpt.train, compiled, data)
     return losses, codes
 
 
@@ -92,7 +93,7 @@ def test_gpt_forward_reads_logits_once_in_triton_code():
     for routed in (False, True):
         (inductor_ce.enable if routed else inductor_ce.disable)()
         compiled = torch.compile(copy.deepcopy(model))
-        _, codes = _compat.generated_code(compiled, idx, labels, num_items, backend="triton")
+        _, codes = capture.generated_code(compiled, idx, labels, num_items, backend="triton")
         reads[routed] = _codegen.logits_reads(codes[0], CFG.vocab_size)
     # ours: one pass, plus the per-row gather of the target logit
     assert reads[True].passes and sum(reads[True].passes.values()) == 1, reads[True]
@@ -115,7 +116,7 @@ def test_disable_brings_stock_code_back(gpt_runs):
 def test_enable_disable_restore_the_users_pass():
     calls = []
 
-    class UserPass(_compat.CustomGraphPass):
+    class UserPass(cache.CustomGraphPass):
         def __call__(self, graph):
             calls.append(len(graph.nodes))
 
@@ -123,26 +124,26 @@ def test_enable_disable_restore_the_users_pass():
             return "user-pass-v1"
 
     mine = UserPass()
-    with _compat.patch_inductor_config(pre_grad_custom_pass=mine), _compat.no_compile_caches():
+    with passes.patch_inductor_config(pre_grad_custom_pass=mine), cache.no_compile_caches():
         with inductor_ce.enabled():
-            assert _compat.get_pre_grad_pass() is not mine and routing.is_enabled()
+            assert passes.get_pre_grad_pass() is not mine and routing.is_enabled()
             x, t = torch.randn(6, 50), torch.randint(0, 50, (6,))
             routed = routing.counters["routed"]
             _, code = _compile_and_run(F.cross_entropy, x, t)
             assert calls and routing.counters["routed"] == routed + 1
             assert _codegen.uses_fused_op(code)
             # keyed: our uuid carries the user's one
-            assert "user-pass-v1" in _compat.get_pre_grad_pass().uuid()
-        assert _compat.get_pre_grad_pass() is mine and not routing.is_enabled()
+            assert "user-pass-v1" in passes.get_pre_grad_pass().uuid()
+        assert passes.get_pre_grad_pass() is mine and not routing.is_enabled()
         # a plain callable cannot be keyed: our wrapper must not claim a uuid for it
-        with _compat.patch_inductor_config(pre_grad_custom_pass=lambda graph: None):
+        with passes.patch_inductor_config(pre_grad_custom_pass=lambda graph: None):
             inductor_ce.enable()
-            assert _compat.get_pre_grad_pass().uuid() is None
+            assert passes.get_pre_grad_pass().uuid() is None
 
 
 # torch 2.13 runs a keyed pre-grad pass after the cache lookup ("late"); 2.11 always runs it
 # before ("early"), where the cache sees our routed graph. 2.13 can be told to do the same.
-TIMINGS = ["default"] + (["early"] if hasattr(_compat.inductor_config,
+TIMINGS = ["default"] + (["early"] if hasattr(passes.inductor_config,
                                               "pre_grad_pass_timing") else [])
 
 
@@ -153,7 +154,7 @@ def test_cache_keys_follow_the_routing_state(timing, tmp_path, monkeypatch):
     the routed graph is cached too."""
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
     if timing != "default":
-        monkeypatch.setattr(_compat.inductor_config, "pre_grad_pass_timing", timing)
+        monkeypatch.setattr(passes.inductor_config, "pre_grad_pass_timing", timing)
 
     def f(x, t):
         loss = F.cross_entropy(x, t, label_smoothing=0.1)
@@ -164,11 +165,11 @@ def test_cache_keys_follow_the_routing_state(timing, tmp_path, monkeypatch):
         (inductor_ce.enable if routed else inductor_ce.disable)()
         x = torch.randn(8, 301, requires_grad=True, generator=torch.Generator().manual_seed(1))
         t = torch.arange(8) * 37
-        _compat.compile_counters().clear()
+        capture.compile_counters().clear()
         loss, code = _compile_and_run(f, x, t)
-        return _codegen.uses_fused_op(code), dict(_compat.compile_counters()["aot_autograd"])
+        return _codegen.uses_fused_op(code), dict(capture.compile_counters()["aot_autograd"])
 
-    with _compat.patch_inductor_config(fx_graph_cache=True):
+    with passes.patch_inductor_config(fx_graph_cache=True):
         assert run(False)[0] is False
         assert run(True)[0] is True
         used, hits = run(False)
@@ -364,7 +365,7 @@ def test_dynamic_shapes_one_compile_many_row_counts():
     for rows in (5, 9, 17):
         x = torch.randn(rows, 64, generator=g).bfloat16()
         t = torch.randint(0, 64, (rows,), generator=g)
-        loss, c = _compat.generated_code(compiled, x, t) if rows == 5 else (compiled(x, t), [])
+        loss, c = capture.generated_code(compiled, x, t) if rows == 5 else (compiled(x, t), [])
         codes += c
         torch.testing.assert_close(loss, f(x.double(), t).float(), rtol=1e-5, atol=0)
     assert _codegen.uses_fused_op("\n".join(codes))

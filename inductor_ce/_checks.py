@@ -1,0 +1,66 @@
+"""Input checks shared by every public entry point (``cross_entropy``, the
+vocabulary-parallel loss, the fused linear + cross-entropy): errors name the argument.
+"""
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+# Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
+# traced path reads: about 0.1 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
+# step of few rows is bound by the host. So the checks below compare literals with the
+# tensors' own properties (str(dtype) reads only `str`), not module-level tuples or torch.*.
+
+
+def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
+    if not isinstance(ignore_index, int):
+        raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
+    if not (0.0 <= label_smoothing <= 1.0):
+        raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
+    # Comparisons, not math.isfinite(float(v)): under torch.compile(dynamic=True) Python floats
+    # become symbolic and math.isfinite on them is a graph break. False for nan.
+    inf = float("inf")
+    if not (-inf < z_loss < inf and z_loss >= 0.0):
+        raise ValueError(f"z_loss must be a finite number >= 0, got {z_loss}")
+    if softcap is not None and not (-inf < softcap < inf and softcap > 0.0):
+        raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
+
+
+def check_tensors(input, target, weight):
+    if not isinstance(input, Tensor) or str(input.dtype) not in (
+            "torch.float32", "torch.bfloat16", "torch.float16"):
+        raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of logits, "
+                        f"got {getattr(input, 'dtype', type(input).__name__)}")
+    if input.dim() < 1 or input.shape[-1] < 1:
+        raise ValueError(f"input must have shape (..., V) with V >= 1, got {tuple(input.shape)}")
+    num_classes = input.shape[-1]
+    if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
+        raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
+                        f"{getattr(target, 'dtype', type(target).__name__)} (probability "
+                        "targets are not supported)")
+    if target.shape != input.shape[:-1]:
+        raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
+                         f" (the class dimension is the last one), got {tuple(target.shape)}")
+    if target.device != input.device:
+        raise ValueError(f"input and target are on different devices: {input.device} and "
+                         f"{target.device}")
+    if weight is not None:  # (a call, and a guard, only with a weight)
+        check_weight(weight, num_classes, input.device)
+
+
+def check_weight(weight, num_classes, device, note: str = "") -> None:
+    """A class-weight vector: floating point, shape (num_classes,), on ``device``, no grad."""
+    if weight is None:
+        return
+    if not isinstance(weight, Tensor) or not weight.is_floating_point():
+        raise TypeError("weight must be a floating-point tensor")
+    if tuple(weight.shape) != (num_classes,):
+        raise ValueError(f"weight must have shape ({num_classes},){note}, got "
+                         f"{tuple(weight.shape)}")
+    if weight.device != device:
+        raise ValueError(f"weight is on {weight.device}, input on {device}")
+    if weight.requires_grad and torch.is_grad_enabled():
+        raise ValueError("the gradient with respect to weight is not supported; pass "
+                         "weight.detach()")

@@ -1,0 +1,11 @@
+"""Every use of private Inductor / Dynamo API in inductor_ce lives in this subpackage, one
+module per concern. torch 2.11 through 2.13 are supported; names are resolved at import.
+
+    ir           the lowering API: IR nodes, loaders, sizes, device asserts, registration
+    launch       fixed launch configurations and row-by-column tiling of our kernels
+    partitioner  AOTAutograd's partitioner: our ops fuse their producers
+    cache        our salt in Inductor's cache keys; cacheable routed graphs
+    passes       Inductor's graph-pass slots and config (routing)
+    capture      generated code, guards and counters (tests, inspect, demo)
+    cpu_triton   Triton code for CPU tensors, Triton's interpreter
+"""
