@@ -13,6 +13,7 @@ from torch import Tensor, nn
 from . import ops  # noqa: F401  registers the ops used below
 from ._checks import check_options, check_tensors
 from ._math import finish, reduce
+from .eager import cross_entropy as _eager_loss
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
@@ -52,6 +53,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
+    # Eager: the whole loss as one compiled function (None under torch.compile or where it
+    # does not apply: see eager.py).
+    out = _eager_loss(input, target, weight, ignore_index, reduction, float(label_smoothing),
+                      float(z_loss), softcap, return_lse)
+    if out is not None:
+        return out
     # The op asserts that every target is in [0, V) or ignore_index (compiled: in a kernel
     # over the rows, no launch of its own).
     lse_nt, z_t, sum_wz = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)

@@ -4,9 +4,10 @@
     ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> grad_logits
 
 Both are functional (``mutates_args=()``): they never write into their inputs, so
-functionalization, AOTAutograd and torch.export see plain data flow. Their eager
-implementation is the ATen decomposition (``decomposition.py``), on CPU and CUDA alike;
-under torch.compile the Inductor lowering (``lowering.py``) replaces it. The decomposition is
+functionalization, AOTAutograd and torch.export see plain data flow. Under torch.compile the
+Inductor lowering (``lowering.py``) replaces them; called eagerly they run the same lowered
+kernels, compiled once per signature (``eager.py``), and the ATen decomposition
+(``decomposition.py``) where that does not apply. The decomposition is
 deliberately NOT put in Inductor's decomposition table: a decomposition there would win over
 the lowering.
 
@@ -22,7 +23,7 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import decomposition
+from . import decomposition, eager
 
 LIB = "inductor_ce"
 
@@ -37,7 +38,11 @@ def _on_trace() -> None:
 @torch.library.custom_op(f"{LIB}::ce_fwd", mutates_args=())
 def ce_fwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
            softcap: Optional[float], smooth: bool) -> tuple[Tensor, Tensor, Tensor]:
-    return decomposition.ce_fwd(logits, target, weight, ignore_index, softcap, smooth)
+    # Eager: the lowering's own kernels, compiled once per signature (eager.py); else ATen.
+    out = eager.ce_fwd(logits, target, weight, ignore_index, softcap, smooth)
+    if out is None:
+        out = decomposition.ce_fwd(logits, target, weight, ignore_index, softcap, smooth)
+    return out
 
 
 @ce_fwd.register_fake
@@ -50,7 +55,11 @@ def _(logits, target, weight, ignore_index, softcap, smooth):
 @torch.library.custom_op(f"{LIB}::ce_bwd", mutates_args=())
 def ce_bwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
            b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]) -> Tensor:
-    return decomposition.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap)
+    out = eager.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap)
+    if out is None:
+        out = decomposition.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index,
+                                   softcap)
+    return out
 
 
 @ce_bwd.register_fake

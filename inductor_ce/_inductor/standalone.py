@@ -1,0 +1,116 @@
+"""Compile a small traced function with Inductor, without Dynamo, rows symbolic.
+
+What ``eager.py`` builds on: ``torch.fx.symbolic_trace`` of a closure that calls our ops, given to
+Inductor's ``compile_fx`` (the function Dynamo hands its graphs to) with fake example inputs
+whose row dimensions are symbols of a ShapeEnv of our own. No frame is evaluated by Dynamo, so
+nothing here touches Dynamo's caches, its recompile limit or ``error_on_recompile``, and
+``torch.compiler.reset()`` does not drop what was compiled. What Dynamo's guards would check,
+the ShapeEnv's own guards (e.g. "rows x V < 2^31", under which Inductor indexes in int32) are
+turned into one Python expression, evaluated on every call (``Compiled.accepts``).
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Callable, Sequence
+
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
+from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP  # noqa: F401  (guard eval)
+
+from .cache import SaltPass
+
+
+class Compiled:
+    """A compiled function and the shape guards under which it is valid."""
+
+    def __init__(self, fn: Callable, guard_code: str | None):
+        self.fn = fn
+        self.guard_code = guard_code
+        # L["t0"] is the first argument, as ShapeEnv.produce_guards_expression names them.
+        self._guard = None if guard_code is None else eval(  # noqa: S307 - our own guards
+            "lambda t0: " + guard_code.replace("L['t0']", "t0"), SYMPY_INTERP)
+
+    def accepts(self, first) -> bool:
+        return self._guard is None or bool(self._guard(first))
+
+    def __call__(self, *args):
+        return self.fn(list(args))
+
+
+@contextlib.contextmanager
+def _own_config(salt: str, device_type: str):
+    """Inductor and AOTAutograd settings of our compiles, whatever the user set globally:
+    no CUDA graphs (an eager call must own its outputs), no freezing, no autotuning, no custom
+    passes of the user's (they are for their graphs), our salt in the cache key; donated
+    buffers off, so that ``backward(retain_graph=True)`` works as in eager."""
+    import torch._functorch.config as functorch_config
+    from torch._inductor import config as inductor_config
+
+    patch = {"triton.cudagraphs": False, "freezing": False, "max_autotune": False,
+             "max_autotune_pointwise": False, "coordinate_descent_tuning": False,
+             "cpp_wrapper": False, "pre_grad_custom_pass": None,
+             "joint_custom_pre_pass": None, "joint_custom_post_pass": None,
+             "post_grad_custom_pre_pass": None,
+             "post_grad_custom_post_pass": SaltPass(salt)}
+    patch = {k: v for k, v in patch.items() if _has(inductor_config, k)}
+    with inductor_config.patch(patch), functorch_config.patch(donated_buffer=False), \
+            torch.autocast(device_type, enabled=False):
+        yield
+
+
+def _has(config, dotted: str) -> bool:
+    obj = config
+    for part in dotted.split("."):
+        if not hasattr(obj, part):
+            return False
+        obj = getattr(obj, part)
+    return True
+
+
+def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[torch.Tensor],
+                         static: Sequence, salt: str, training: bool = False) -> Compiled:
+    """Compile ``fn(logits, *rowwise, *static)``: ``logits`` (rows..., V) with every row
+    dimension symbolic (V, its last, static; strides and storage offset symbolic where they
+    do not follow from the sizes), ``rowwise`` tensors of shape rows (contiguous, sharing the
+    logits' row symbols), ``static`` tensors (or None) of fixed shape. The result is called
+    with real tensors of the same kinds, in the same order. ``training``: a differentiable
+    function of ``logits`` (AOTAutograd's forward and backward graphs), else inference."""
+    from torch._guards import TracingContext, tracing
+    from torch._inductor.compile_fx import compile_fx
+
+    shape_env = ShapeEnv(duck_shape=False)  # no two dims share a symbol because equal once
+    fake_mode = FakeTensorMode(shape_env=shape_env)
+    dims = [DimDynamic.DYNAMIC] * (logits.dim() - 1) + [DimDynamic.STATIC]
+    with torch.inference_mode(False):
+        fake_x = fake_mode.from_tensor(logits.detach(), symbolic_context=StatelessSymbolicContext(
+            dynamic_sizes=dims))
+        fake_x.requires_grad_(training)
+        with fake_mode:
+            fake_rows = [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
+                         for r in rowwise]
+        fake_static = [None if s is None else fake_mode.from_tensor(
+            s.detach(), static_shapes=True) for s in static]
+        args = [fake_x, *fake_rows, *[s for s in fake_static if s is not None]]
+        present = [s is not None for s in static]
+
+        def traced(*tensors):
+            it = iter(tensors[1 + len(rowwise):])
+            return fn(tensors[0], *tensors[1:1 + len(rowwise)],
+                      *[next(it) if p else None for p in present])
+
+        n = len(args)
+        # symbolic_trace needs a signature with named positional parameters.
+        names = ", ".join(f"a{i}" for i in range(n))
+        wrapper = eval(f"lambda {names}: traced({names})", {"traced": traced})  # noqa: S307
+        gm = torch.fx.symbolic_trace(wrapper)
+        with tracing(TracingContext(fake_mode)), _own_config(salt, logits.device.type):
+            compiled = compile_fx(gm, args)
+    guard_code = shape_env.produce_guards_expression([fake_x])
+    return Compiled(lambda real: compiled(*_present(real, present, len(rowwise))), guard_code)
+
+
+def _present(args, present, n_rowwise):
+    """The call's arguments without the static ones that are None (not graph inputs)."""
+    head, tail = args[:1 + n_rowwise], args[1 + n_rowwise:]
+    return head + [a for a, p in zip(tail, present) if p]

@@ -1,0 +1,256 @@
+"""Eager calls at compiled speed: the ops run the kernels our Inductor lowering generates.
+
+Without torch.compile, ``ce_fwd`` / ``ce_bwd`` would run their ATen decomposition: about ten
+kernels and float32 temporaries of the logits' size (35x the floor on an H200 at
+16384 x 128256). Instead their eager implementation compiles, once per signature, a graph that
+calls the op itself, and Inductor lowers the op there with ``lowering.py``: the same kernels a
+compiled model gets, one source of truth. ``cross_entropy`` goes one step further in eager
+mode: it compiles its whole loss (op, per-row finish, reduction; their backward), which turns
+~40 small eager launches of the finish into the 3 + 2 kernels of a compiled step.
+
+How a call gets there, and why:
+- No Dynamo. The graph is ``torch.fx.symbolic_trace`` of a closure calling the op (options
+  baked in), compiled by Inductor's ``compile_fx`` (``_inductor/standalone.py``). A user's
+  Dynamo settings (recompile limit, ``error_on_recompile``, ``torch.compiler.reset()``) see
+  nothing of it; a user's ``torch.compile`` of code calling our op still traces the op
+  (its fake kernel) and lowers it into their graph, never calls these compiled functions.
+- No recursion. The compiled code runs Inductor's kernels, not the op. Should Inductor ever
+  fall back to calling the op (an extern kernel), a thread-local flag sends that call, and
+  any call made while we compile, to the decomposition.
+- Keyed on what decides the code: the op, device, dtypes, V, options, and the layout class of
+  the logits (the number of row dimensions after merging the mergeable ones, whether the
+  innermost one is dense, whether the class dimension has stride 1, whether the storage
+  offset is 0). The row dimensions are symbolic: no recompilation across row counts. Guards
+  that Inductor's choices put on the row count (e.g. int32 indexing below 2^31 logits) are
+  checked on every call; a call outside them compiles one more variant for that key.
+- Cached for the process (a dict; compiles serialized by a lock, so threads are safe) and
+  across processes through Inductor's own FX-graph and kernel caches (keyed with our salt).
+- Where it does not apply, the decomposition runs (as before): fewer than ``MIN_ELEMENTS``
+  logits (a compile costs seconds once; there the decomposition costs microseconds), one or
+  zero rows, a tensor subclass or fake tensor, an active dispatch mode, functorch transforms,
+  forward-mode AD, or no lowering (torch without the API). A compile that fails warns once
+  per key and that key keeps the decomposition.
+
+``INDUCTOR_CE_EAGER=decomposition`` disables the compiled path; ``=compiled`` uses it at any
+size (the tests do); default ``auto``.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from typing import Optional
+
+import torch
+from torch import Tensor
+from torch.compiler import is_compiling as _is_compiling
+
+MIN_ELEMENTS = 1 << 20
+_MODES = ("auto", "compiled", "decomposition")
+MODE = os.environ.get("INDUCTOR_CE_EAGER", "auto")
+if MODE not in _MODES:
+    raise ValueError(f"INDUCTOR_CE_EAGER must be one of {_MODES}, got {MODE!r}")
+
+_CACHE: dict = {}                    # key -> [standalone.Compiled, ...], or None (failed)
+_LOCK = threading.Lock()
+_STATE = threading.local()           # .busy: inside a compile or a compiled call
+compiles = 0                         # how many graphs this process compiled (tests assert it)
+
+
+def _wanted(x: Tensor, *others) -> bool:
+    """Whether this eager call should take the compiled path."""
+    if MODE == "decomposition" or getattr(_STATE, "busy", False):
+        return False
+    from . import LOWERING_ACTIVE
+    if not LOWERING_ACTIVE or (MODE == "auto" and x.numel() < MIN_ELEMENTS):
+        return False
+    if type(x) is not Tensor or any(o is not None and type(o) is not Tensor for o in others):
+        return False  # a subclass (DTensor, FakeTensor, Parameter...) keeps the plain op path
+    if torch._C._len_torch_dispatch_stack() or _functorch_active(x, *others):
+        return False
+    return not _forward_ad_active()
+
+
+def _functorch_active(*tensors) -> bool:
+    is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    return any(t is not None and is_wrapped(t) for t in tensors)
+
+
+def _forward_ad_active() -> bool:
+    from torch.autograd import forward_ad
+    return getattr(forward_ad, "_current_level", -1) >= 0
+
+
+# --- layouts ----------------------------------------------------------------------------------
+
+def merged_rows(x: Tensor):
+    """``x`` (..., V) viewed with size-1 row dims dropped and adjacent row dims merged where
+    their strides allow (a view, never a copy), and the layout class of that view. None when
+    fewer than two rows (not worth a compile; ShapeEnv would specialize a size-1 dim)."""
+    sizes, strides = list(x.shape[:-1]), list(x.stride()[:-1])
+    keep = [(n, s) for n, s in zip(sizes, strides) if n != 1]
+    rows: list = []
+    for n, s in keep:
+        if rows and rows[-1][1] == n * s:      # the outer dim steps over whole inner ones
+            rows[-1] = (rows[-1][0] * n, s)
+        else:
+            rows.append((n, s))
+    total = 1
+    for n, _ in rows:
+        total *= n
+    if total < 2:
+        return None
+    view = x.view(*[n for n, _ in rows], x.shape[-1]) if rows != list(zip(sizes, strides)) \
+        else x
+    vocab, col = x.shape[-1], x.stride()[-1]
+    layout = (len(rows), rows[-1][1] == vocab * col, col == 1, x.storage_offset() == 0)
+    return view, layout
+
+
+def _guarded(key, build, first: Tensor):
+    """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
+    entry does), or None (that key failed to compile: the caller uses the decomposition)."""
+    entries = _CACHE.get(key, ())
+    if entries is None:
+        return None
+    for entry in entries:
+        if entry.accepts(first):
+            return entry
+    with _LOCK:
+        entries = _CACHE.get(key, [])
+        if entries is None:
+            return None
+        for entry in entries:
+            if entry.accepts(first):
+                return entry
+        global compiles
+        _STATE.busy = True
+        try:
+            entry = build()
+        except Exception as e:  # compile failures of any kind: warn once, keep correct
+            warnings.warn(f"inductor_ce: compiling the eager kernels failed ({type(e).__name__}"
+                          f": {str(e)[:300]}); this signature keeps the ATen decomposition",
+                          RuntimeWarning, stacklevel=4)
+            _CACHE[key] = None
+            return None
+        finally:
+            _STATE.busy = False
+        compiles += 1
+        _CACHE[key] = [*entries, entry]
+        return entry
+
+
+def _call(entry, *args):
+    _STATE.busy = True
+    try:
+        return entry(*args)
+    finally:
+        _STATE.busy = False
+
+
+def _salt() -> str:
+    from . import lowering
+    return f"{lowering.SALT}-eager"
+
+
+def _dtype(t: Optional[Tensor]):
+    return None if t is None else t.dtype
+
+
+# --- the ops ------------------------------------------------------------------------------------
+
+def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
+    """Compiled ``ce_fwd``, or None where the decomposition should run."""
+    if not _wanted(x, target, weight):
+        return None
+    merged = merged_rows(x)
+    if merged is None:
+        return None
+    xm, layout = merged
+    weight = weight if smooth else None      # the forward reads the weight only to smooth
+    key = ("ce_fwd", x.device, x.dtype, x.shape[-1], layout, target.dtype, _dtype(weight),
+           ignore_index, softcap, smooth)
+    op = torch.ops.inductor_ce.ce_fwd.default
+
+    def fn(x, t, w):
+        return op(x, t, w, ignore_index, softcap, smooth)
+
+    t = target.reshape(xm.shape[:-1]).contiguous()
+    from ._inductor.standalone import compile_rows_dynamic
+    entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], _salt()), xm)
+    if entry is None:
+        return None
+    out = _call(entry, xm, t, weight)
+    return tuple(o.view(x.shape[:-1]) for o in out)
+
+
+def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
+    """Compiled ``ce_bwd``, or None where the decomposition should run."""
+    if not _wanted(x, target, weight, lse_nt, a, b, c):
+        return None
+    merged = merged_rows(x)
+    if merged is None:
+        return None
+    xm, layout = merged
+    weight = weight if c is not None else None
+    key = ("ce_bwd", x.device, x.dtype, x.shape[-1], layout, target.dtype, _dtype(weight),
+           c is not None, ignore_index, softcap)
+    op = torch.ops.inductor_ce.ce_bwd.default
+    rows = xm.shape[:-1]
+    per_row = [v.reshape(rows).contiguous().float() for v in (lse_nt, a, b)]
+    if c is not None:
+        per_row.append(c.reshape(rows).contiguous().float())
+
+    def fn(x, t, lse_nt, a, b, *rest):
+        c_ = rest[0] if c is not None else None
+        w = rest[-1]
+        return (op(x, t, w, lse_nt, a, b, c_, ignore_index, softcap),)
+
+    t = target.reshape(rows).contiguous()
+    from ._inductor.standalone import compile_rows_dynamic
+    entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
+                                                       _salt()), xm)
+    if entry is None:
+        return None
+    grad, = _call(entry, xm, t, *per_row, weight)
+    return grad.view(x.shape)
+
+
+# --- the whole loss -----------------------------------------------------------------------------
+
+def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
+                  softcap, return_lse):
+    """``functional.cross_entropy``'s value through one compiled, differentiable function
+    (forward and backward each a compiled graph), or None where the op path should run.
+    Arguments are already checked."""
+    if _is_compiling() or not _wanted(input, target, weight):
+        return None
+    merged = merged_rows(input)
+    if merged is None:
+        return None
+    xm, layout = merged
+    training = input.requires_grad and torch.is_grad_enabled()
+    key = ("loss", input.device, input.dtype, input.shape[-1], layout, target.dtype,
+           _dtype(weight), ignore_index, reduction, label_smoothing, z_loss, softcap,
+           return_lse, training)
+    from ._math import finish, reduce
+    op = torch.ops.inductor_ce.ce_fwd.default
+    num_classes = input.shape[-1]
+    smooth = label_smoothing > 0.0
+
+    def fn(x, t, w):
+        stats = op(x, t, w, ignore_index, softcap, smooth)
+        loss, lse, w_t = finish(stats[0], stats[1], stats[2], t, w, ignore_index,
+                                label_smoothing, z_loss, num_classes)
+        loss = reduce(loss, w_t, reduction)
+        return (loss, lse) if return_lse else (loss,)
+
+    t = target.reshape(xm.shape[:-1]).contiguous()
+    from ._inductor.standalone import compile_rows_dynamic
+    entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], _salt(),
+                                                       training=training), xm)
+    if entry is None:
+        return None
+    out = _call(entry, xm, t, weight)
+    loss = out[0].view(target.shape) if reduction == "none" else out[0]
+    return (loss, out[1].view(target.shape)) if return_lse else loss

@@ -1,0 +1,273 @@
+"""The eager path: without torch.compile, the ops and the loss run the kernels our Inductor
+lowering generates (inductor_ce/eager.py), compiled once per signature with the rows dynamic.
+
+On the CPU these are Inductor's C++ kernels. Every compile costs seconds here, so the grid is a
+deliberate one (each option on and off, each dtype, each layout class) rather than the full
+product that tests/test_core.py runs through the decomposition; `compiles` counts what each test
+compiled, so that sharing a compiled function is checked, not assumed.
+"""
+from __future__ import annotations
+
+import threading
+import warnings
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+import inductor_ce
+from inductor_ce import decomposition, eager
+from inductor_ce._inductor import capture, standalone
+from _reference import (assert_grad_close, assert_loss_close, assert_within_one_rounding,
+                        collapse_safe_reference)
+from test_core import (DTYPES, MARGINS, _view_of, collapse_logits, make_case, make_weight,
+                       run_reference)
+
+
+@pytest.fixture(autouse=True)
+def compiled_at_any_size(monkeypatch):
+    """The tests' shapes are tiny: force the compiled path (auto mode needs MIN_ELEMENTS)."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+
+
+def _ours_and_reference(layout, dtype, **kw):
+    leaf, logits, target = make_case(layout, dtype, kw.get("ignore_index", -100), ("eager", kw))
+    upstream = None
+    if kw.get("reduction") == "none":
+        upstream = torch.randn(target.shape, generator=torch.Generator().manual_seed(1))
+    before = eager.compiles
+    out = inductor_ce.cross_entropy(logits, target, **kw)
+    loss = out[0] if kw.get("return_lse") else out
+    loss.backward(upstream)
+    compiled = eager.compiles - before
+    kw.pop("return_lse", None)
+    ref, ref_grad = run_reference(leaf, _view_of(layout), target, upstream, **kw)
+    return loss, leaf.grad, ref, ref_grad, compiled, out
+
+
+OPTION_SETS = {
+    "plain": dict(),
+    "smooth+ignore": dict(label_smoothing=0.1, ignore_index=3, reduction="sum"),
+    "weight+zloss": dict(weighted=True, z_loss=1e-2, reduction="none"),
+    "softcap": dict(softcap=5.0),
+    "all": dict(weighted=True, label_smoothing=0.1, z_loss=1e-2, softcap=5.0, ignore_index=3),
+}
+
+
+def _options(name):
+    kw = dict(OPTION_SETS[name])
+    if kw.pop("weighted", False):
+        kw["weight"] = make_weight(("eager", name))
+    return kw
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("options", list(OPTION_SETS))
+def test_loss_matches_float64(options, dtype):
+    if dtype != torch.float32 and options not in ("plain", "all"):
+        pytest.skip("other dtypes: two option sets (each is a compile)")
+    loss, grad, ref, ref_grad, compiled, _ = _ours_and_reference("2d", dtype, **_options(options))
+    assert compiled == 1        # the loss: one compiled (forward + backward) function
+    assert loss.dtype == torch.float32
+    assert_loss_close(loss, ref)
+    assert grad.dtype == dtype
+    assert_grad_close(grad, ref_grad)
+
+
+@pytest.mark.parametrize("layout,dtype", [("3d", torch.float32), ("strided_rows", torch.bfloat16),
+                                          ("strided_cols", torch.float32)])
+def test_layouts(layout, dtype):
+    """(B, T, V) contiguous merges to the (N, V) function (no compile of its own, once the 2-D
+    one exists); strided rows and strided columns are layout classes of their own; none is
+    copied (the compiled code reads the view)."""
+    if layout == "3d":
+        _ours_and_reference("2d", dtype)
+    loss, grad, ref, ref_grad, compiled, _ = _ours_and_reference(layout, dtype)
+    assert compiled == (0 if layout == "3d" else 1)
+    assert_loss_close(loss, ref)
+    assert_grad_close(grad, ref_grad)
+
+
+def test_return_lse():
+    leaf, logits, target = make_case("strided_rows", torch.float32, -100, ("eager-lse",))
+    loss, lse = inductor_ce.cross_entropy(logits, target, softcap=5.0, return_lse=True)
+    (loss + lse.sum()).backward()
+    leaf64 = leaf.detach().double().requires_grad_()
+    z = 5.0 * torch.tanh(leaf64[:, :-1] / 5.0)
+    ref_lse = torch.logsumexp(z, -1)
+    ref = torch.nn.functional.cross_entropy(z.reshape(-1, z.shape[-1]), target.reshape(-1))
+    (ref + ref_lse.sum()).backward()
+    assert lse.shape == target.shape
+    assert_loss_close(lse, ref_lse, rtol=1e-6, atol=1e-6)
+    assert_loss_close(loss, ref)
+    assert_grad_close(leaf.grad, leaf64.grad)
+
+
+def test_collapse_grid():
+    """The margin grid (V = 32000, margins 0-80) on the compiled path: loss and the whole
+    gradient row within 1e-5 of the collapse-safe float64 reference."""
+    z, target = collapse_logits(MARGINS)
+    x = z.clone().requires_grad_()
+    loss = inductor_ce.cross_entropy(x, target, reduction="none")
+    loss.sum().backward()
+    ref_loss, ref_grad = collapse_safe_reference(z, target)
+    assert bool((ref_loss > 0).all())
+    assert_loss_close(loss, ref_loss, rtol=1e-5, atol=0.0)
+    err = (x.grad.double() - ref_grad).abs()
+    assert bool((err <= 1e-5 * ref_grad.abs() + torch.finfo(torch.float32).tiny).all())
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_ops_run_the_lowered_kernels(dtype):
+    """Eager ce_fwd / ce_bwd (the ops themselves, as the vocabulary-parallel path and the
+    fused linear + cross-entropy call them) compile once and match the decomposition."""
+    _, logits, target = make_case("strided_rows", dtype, 3, ("eager-ops", dtype))
+    x, w = logits.detach(), make_weight(("eager-ops",))
+    before = eager.compiles
+    stats = torch.ops.inductor_ce.ce_fwd(x, target, w, 3, 5.0, True)
+    ref = decomposition.ce_fwd(x, target, w, 3, 5.0, True)
+    for a, b in zip(stats, ref):
+        torch.testing.assert_close(a, b, rtol=2e-6, atol=2e-6)
+    g = [torch.randn(target.shape, generator=torch.Generator().manual_seed(i)) for i in range(3)]
+    grad = torch.ops.inductor_ce.ce_bwd(x, target, w, stats[0], *g, 3, 5.0)
+    ref_grad = decomposition.ce_bwd(x, target, w, ref[0], *g, 3, 5.0)
+    assert grad.shape == x.shape and grad.is_contiguous()
+    assert_within_one_rounding(grad, ref_grad)
+    assert eager.compiles - before == 2
+
+
+def test_no_recompilation_across_row_counts():
+    kw = dict(label_smoothing=0.1)
+    calls = []
+    for rows in (24, 7, 1000, 2):
+        x = torch.randn(rows, 13, requires_grad=True)
+        t = torch.randint(0, 13, (rows,))
+        before = eager.compiles
+        inductor_ce.cross_entropy(x, t, **kw).backward()
+        calls.append(eager.compiles - before)
+        ref, ref_grad = run_reference(x, lambda v: v, t, **kw)
+        assert_grad_close(x.grad, ref_grad)
+    assert calls[1:] == [0, 0, 0], calls
+
+
+def test_independent_of_dynamo_state():
+    """Dynamo's reset, recompile limit and error_on_recompile do not touch the eager path."""
+    x = torch.randn(24, 13, requires_grad=True)
+    t = torch.randint(0, 13, (24,))
+    inductor_ce.cross_entropy(x, t, z_loss=1e-3).backward()
+    before = eager.compiles
+    torch.compiler.reset()
+    with torch._dynamo.config.patch(error_on_recompile=True, recompile_limit=1):
+        for rows in (5, 9, 24):
+            inductor_ce.cross_entropy(torch.randn(rows, 13), torch.randint(0, 13, (rows,)),
+                                      z_loss=1e-3)
+            inductor_ce.cross_entropy(x[:rows], t[:rows], z_loss=1e-3).backward()
+    assert eager.compiles == before + 1   # the first no-grad call: an inference function
+
+
+def test_user_compile_lowers_the_op_itself():
+    """Under a user's torch.compile the op is traced and lowered into their graph: the
+    generated code has our kernels and nothing of the eager path is compiled or called."""
+    x = torch.randn(24, 13, requires_grad=True)
+    t = torch.randint(0, 13, (24,))
+    before = eager.compiles
+    loss, codes = capture.generated_code(
+        lambda: torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, softcap=3.0))(x, t))
+    assert eager.compiles == before
+    assert "ce_fwd" in codes[0]
+    torch.testing.assert_close(loss, inductor_ce.cross_entropy(x, t, softcap=3.0))
+
+
+def test_threads_share_one_compile():
+    x = torch.randn(24, 13)
+    t = torch.randint(0, 13, (24,))
+    before, results, errors = eager.compiles, [], []
+
+    def work():
+        try:
+            results.append(inductor_ce.cross_entropy(x, t, label_smoothing=0.2, z_loss=0.5))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors and len(results) == 4
+    assert eager.compiles == before + 1
+    assert all(torch.equal(r, results[0]) for r in results)
+
+
+def test_compile_failure_falls_back_with_one_warning(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("no compiler here")
+
+    monkeypatch.setattr(standalone, "compile_rows_dynamic", broken)
+    x = torch.randn(24, 17, requires_grad=True)
+    t = torch.randint(0, 17, (24,))
+    with pytest.warns(RuntimeWarning, match="keeps the ATen decomposition"):
+        loss = inductor_ce.cross_entropy(x, t, z_loss=0.25)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss2 = inductor_ce.cross_entropy(x, t, z_loss=0.25)
+    loss.backward()
+    ref, ref_grad = run_reference(x, lambda v: v, t, z_loss=0.25)
+    assert_loss_close(loss, ref)
+    assert torch.equal(loss, loss2)
+
+
+def test_where_it_does_not_apply(monkeypatch):
+    """Below MIN_ELEMENTS in auto mode, or one row: the decomposition runs, nothing is
+    compiled. Under a dispatch mode the loss takes the op path, so that the mode sees our ops
+    (the op's own implementation may then run compiled kernels: the mode is off there)."""
+    x = torch.randn(24, 19)
+    t = torch.randint(0, 19, (24,))
+    before = eager.compiles
+    monkeypatch.setattr(eager, "MODE", "auto")
+    inductor_ce.cross_entropy(x, t)
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    inductor_ce.cross_entropy(x[:1], t[:1])
+    inductor_ce.cross_entropy(x[0], t[0])
+    assert eager.compiles == before
+
+    class Seen(TorchDispatchMode):
+        ops: list = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(func)
+            return func(*args, **(kwargs or {}))
+
+    with Seen() as seen:
+        loss = inductor_ce.cross_entropy(x, t)
+    assert torch.ops.inductor_ce.ce_fwd.default in seen.ops
+    torch.testing.assert_close(loss, inductor_ce.cross_entropy(x, t))
+
+
+def test_retain_graph_and_no_grad():
+    x = torch.randn(24, 13, requires_grad=True)
+    t = torch.randint(0, 13, (24,))
+    loss = inductor_ce.cross_entropy(x, t, reduction="sum")
+    loss.backward(retain_graph=True)
+    first = x.grad.clone()
+    loss.backward()
+    torch.testing.assert_close(x.grad, 2 * first)
+    with torch.no_grad():
+        a = inductor_ce.cross_entropy(x, t, reduction="sum")
+    with torch.inference_mode():
+        b = inductor_ce.cross_entropy(x, t, reduction="sum")
+    assert not a.requires_grad and not b.requires_grad
+    torch.testing.assert_close(a, loss.detach())
+    torch.testing.assert_close(b, loss.detach())
+
+
+def test_autocast_bf16_step():
+    """Under CPU autocast the loss of bf16 logits is the same compiled function's."""
+    x = (torch.randn(24, 13) * 3).bfloat16().requires_grad_()
+    t = torch.randint(0, 13, (24,))
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        loss = inductor_ce.cross_entropy(x, t)
+    loss.backward()
+    ref, ref_grad = run_reference(x, lambda v: v, t)
+    assert_loss_close(loss, ref)
+    assert_grad_close(x.grad, ref_grad)
