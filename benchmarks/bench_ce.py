@@ -5,9 +5,11 @@
 
 Contenders (same data, bf16 logits of randn*2, uniform targets, every 7th row ignored):
     ours/compile     torch.compile(inductor_ce.cross_entropy)          (our Inductor lowering)
-    ours/eager       inductor_ce.cross_entropy                         (ATen decomposition)
+    ours/eager       inductor_ce.cross_entropy, no torch.compile (the lowering's kernels,
+                     compiled once by the eager path: inductor_ce/eager.py)
     stock/compile    torch.compile(F.cross_entropy(x.float(), t))
     stock/eager      F.cross_entropy(x.float(), t)
+    stock/eager bf16 F.cross_entropy(x, t) on the bf16 logits
     liger            liger_kernel's cross-entropy, if installed (it writes the gradient into
                      the caller's logits, and its forward already computes the gradient)
     triton_ref       a hand-written two-level Triton forward (yardstick for the forward only)
@@ -132,6 +134,10 @@ def stock(x, t):
     return F.cross_entropy(x.float(), t)
 
 
+def stock_bf16(x, t):
+    return F.cross_entropy(x, t)
+
+
 def benchmark_data(T: int, V: int, dtype=torch.bfloat16):
     """The benchmarks' inputs: logits randn*2, uniform targets, every 7th row ignored."""
     gen = torch.Generator(device="cuda").manual_seed(0)
@@ -152,6 +158,7 @@ def contenders(dynamic):
     if not dynamic:
         out["ours/eager"] = ours
         out["stock/eager"] = stock
+        out["stock/eager bf16"] = stock_bf16
         try:
             from liger_kernel.transformers.functional import liger_cross_entropy
             out["liger"] = lambda x, t: liger_cross_entropy(x, t)
@@ -222,7 +229,8 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
             fwd, both = measure(fn, xg)
             rows.append(dict(shape=spec, impl=label(name), fwd_ms=fwd, fwdbwd_ms=both,
                              fwd_x_floor=fwd / floor_fwd, x_floor=both / floor,
-                             floor_ms=floor, floor_fwd_ms=floor_fwd))
+                             floor_ms=floor, floor_fwd_ms=floor_fwd,
+                             peak_gib=step_peak(fn, xg, t)))
         except Exception as e:  # noqa: BLE001  a contender failing must not hide the others
             rows.append(dict(shape=spec, impl=label(name),
                              error=f"{type(e).__name__}: {e}"[:300]))
@@ -247,6 +255,12 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
                          fwd_x_floor=fwd / floor_fwd, x_floor=both / floor, floor_ms=floor,
                          floor_fwd_ms=floor_fwd, rounds_fwdbwd_ms=[r[1] for r in results],
                          step_host_us=statistics.median(per_step[name])))
+        if name == "ours/eager" and "stock/eager bf16" in rounds:
+            ref_rounds, ref_steps = rounds["stock/eager bf16"], per_step["stock/eager bf16"]
+            rows[-1].update(
+                vs_eager_bf16_rounds=statistics.median(
+                    a[1] / b[1] for a, b in zip(results, ref_rounds)),
+                vs_eager_bf16_steps=rows[-1]["step_host_us"] / statistics.median(ref_steps))
         if name != "stock/compile" and "stock/compile" in rounds:
             stock_rounds, stock_steps = rounds["stock/compile"], per_step["stock/compile"]
             rows[-1].update(
@@ -262,6 +276,20 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
         rows.append(dict(shape=spec, impl="triton_ref (fwd only)", fwd_ms=ms,
                          fwd_x_floor=ms / floor_fwd, floor_ms=floor, floor_fwd_ms=floor_fwd))
     return rows
+
+
+def step_peak(fn, xg, t) -> float:
+    """GiB allocated at the peak of one forward+backward step above what was allocated
+    before it (the logits and targets; the gradient of the logits counts)."""
+    xg.grad = None
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    fn(xg, t).backward()
+    torch.cuda.synchronize()
+    peak = (torch.cuda.max_memory_allocated() - base) / 2**30
+    xg.grad = None
+    return peak
 
 
 def lm_head_peak(which: str) -> float:
@@ -299,21 +327,27 @@ def lm_head_peak(which: str) -> float:
 def markdown(rows, bw) -> str:
     out = [f"Copy bandwidth {bw / 1e12:.2f} TB/s. Times in ms (do_bench medians); "
            "x = ratio to the floor.", "",
-           "| shape | impl | fwd ms | fwd x read-floor | fwd+bwd ms | fwd+bwd x floor |",
-           "|---|---|---|---|---|---|"]
+           "| shape | impl | fwd ms | fwd x read-floor | fwd+bwd ms | fwd+bwd x floor | peak GiB |",
+           "|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
             out.append(f"| {r['shape']} | {r['impl']} | error: {r['error'][:80]} | | | |")
             continue
         both = f"{r['fwdbwd_ms']:.3f} | {r['x_floor']:.2f}x" if "fwdbwd_ms" in r else "- | -"
+        peak = f"{r['peak_gib']:.2f}" if "peak_gib" in r else "-"
         out.append(f"| {r['shape']} | {r['impl']} | {r['fwd_ms']:.3f} | "
-                   f"{r['fwd_x_floor']:.2f}x | {both} |")
+                   f"{r['fwd_x_floor']:.2f}x | {both} | {peak} |")
     host_bound = [r for r in rows if "vs_stock_steps" in r]
     if host_bound:
         out += ["", "Host-bound shapes, each against stock/compile in the same rounds: fwd+bwd, "
                 "the median over rounds of the ratio within a round; host time per step, "
                 "single steps taking turns (ratio of medians, and the pairs where it was "
                 "faster)."]
+    for r in rows:
+        if "vs_eager_bf16_rounds" in r:
+            out.append(f"- {r['shape']} {r['impl']}: rounds {r['vs_eager_bf16_rounds']:.3f}x "
+                       f"stock/eager bf16; host time per step "
+                       f"{r['vs_eager_bf16_steps']:.3f}x its")
     for r in host_bound:
         out.append(f"- {r['shape']} {r['impl']}: rounds {r['vs_stock_rounds']:.3f}x stock; "
                    f"steps {r['vs_stock_steps']:.3f}x stock ({r['step_host_us']:.1f} us), "
@@ -363,6 +397,7 @@ def main():
                    help="also compile ours with these forward chunk lengths, CHUNK or "
                         "CHUNKxWARPS (tuning)")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
+    p.add_argument("--name", default=None, help="file stem (default: GPU-torch version)")
     args = p.parse_args()
     CHUNKS.extend(args.chunks)
     ONLY.extend(args.only)
@@ -374,7 +409,7 @@ def main():
     print(f"{gpu}, torch {torch.__version__}, triton {triton.__version__}, "
           f"copy {bw / 1e12:.2f} TB/s", flush=True)
     os.makedirs(args.out, exist_ok=True)
-    stem = os.path.join(args.out, f"{gpu}-torch{torch.__version__.split('+')[0]}")
+    stem = os.path.join(args.out, args.name or f"{gpu}-torch{torch.__version__.split('+')[0]}")
     rows, memory = [], {}
 
     def save():  # after every step, so that a run cut short still leaves its numbers

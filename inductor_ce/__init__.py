@@ -3,8 +3,9 @@
     loss = inductor_ce.cross_entropy(logits, target)        # like F.cross_entropy, class dim last
 """
 from . import ops  # noqa: F401  (registers torch.ops.inductor_ce.*)
-from .functional import CrossEntropyLoss, cross_entropy
-from .linear import LinearCrossEntropyLoss, linear_cross_entropy
+from .functional import (CrossEntropyLoss, LinearCrossEntropyLoss, cross_entropy,
+                         linear_cross_entropy)
+from . import linear  # noqa: F401  (registers torch.ops.inductor_ce.linear_ce_*)
 from .routing import disable, enable, enabled  # torch.compile any model's loss
 
 __version__ = "0.1.0"

@@ -64,3 +64,44 @@ def check_weight(weight, num_classes, device, note: str = "") -> None:
     if weight.requires_grad and torch.is_grad_enabled():
         raise ValueError("the gradient with respect to weight is not supported; pass "
                          "weight.detach()")
+
+
+def check_linear(input, linear_weight, linear_bias, target, weight, policy, chunk_size):
+    """The arguments of linear_cross_entropy (the options are check_options')."""
+    if not isinstance(input, Tensor) or str(input.dtype) not in (
+            "torch.float32", "torch.bfloat16", "torch.float16"):
+        raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of hidden "
+                        f"states, got {getattr(input, 'dtype', type(input).__name__)}")
+    if input.dim() < 1 or input.shape[-1] < 1:
+        raise ValueError(f"input must have shape (..., D) with D >= 1, got {tuple(input.shape)}")
+    if not isinstance(linear_weight, Tensor) or linear_weight.dim() != 2:
+        raise ValueError("linear_weight must be a (V, D) tensor, got "
+                         f"{tuple(getattr(linear_weight, 'shape', ()))}")
+    if linear_weight.shape[1] != input.shape[-1] or linear_weight.shape[0] < 1:
+        raise ValueError(f"linear_weight must have shape (V, {input.shape[-1]}) with V >= 1, "
+                         f"got {tuple(linear_weight.shape)}")
+    if linear_weight.dtype != input.dtype or linear_weight.device != input.device:
+        raise TypeError(f"linear_weight ({linear_weight.dtype} on {linear_weight.device}) must "
+                        f"have input's dtype and device ({input.dtype} on {input.device})")
+    num_classes = linear_weight.shape[0]
+    if linear_bias is not None:
+        if not isinstance(linear_bias, Tensor) or tuple(linear_bias.shape) != (num_classes,) \
+                or linear_bias.dtype != input.dtype or linear_bias.device != input.device:
+            raise ValueError(f"linear_bias must be a ({num_classes},) tensor of input's dtype "
+                             f"and device, got {getattr(linear_bias, 'shape', linear_bias)}")
+    if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
+        raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
+                        f"{getattr(target, 'dtype', type(target).__name__)}")
+    if target.shape != input.shape[:-1]:
+        raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
+                         f", got {tuple(target.shape)}")
+    if target.device != input.device:
+        raise ValueError(f"input and target are on different devices: {input.device} and "
+                         f"{target.device}")
+    if weight is not None:
+        check_weight(weight, num_classes, input.device)
+    if policy not in ("fast", "compact"):
+        raise ValueError(f"policy must be 'fast' or 'compact', got {policy!r}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
+                                   or chunk_size < 1):
+        raise ValueError(f"chunk_size must be None or an int >= 1, got {chunk_size!r}")

@@ -254,3 +254,39 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     out = _call(entry, xm, t, weight)
     loss = out[0].view(target.shape) if reduction == "none" else out[0]
     return (loss, out[1].view(target.shape)) if return_lse else loss
+
+
+def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> None:
+    """``x.copy_(ce_bwd(x, ...))`` without a second (rows, V) buffer: the fused linear +
+    cross-entropy's chunks of logits are its own, and their gradient takes their storage. The
+    compiled kernel reads and writes each element at the same index (Inductor fuses the copy
+    into the kernel's store); the decomposition, where the compiled path does not apply,
+    computes into a temporary first."""
+    out = None
+    merged = merged_rows(x) if _wanted(x, target, weight, lse_nt, a, b, c) else None
+    if merged is not None and merged[1][1:] == (True, True, True):
+        xm, layout = merged
+        weight = weight if c is not None else None
+        key = ("ce_bwd_", x.device, x.dtype, x.shape[-1], layout, target.dtype,
+               _dtype(weight), c is not None, ignore_index, softcap)
+        op = torch.ops.inductor_ce.ce_bwd.default
+        rows = xm.shape[:-1]
+        per_row = [v.reshape(rows).contiguous().float() for v in (lse_nt, a, b)]
+        if c is not None:
+            per_row.append(c.reshape(rows).contiguous().float())
+
+        def fn(x, t, lse_nt, a, b, *rest):
+            c_ = rest[0] if c is not None else None
+            x.copy_(op(x, t, rest[-1], lse_nt, a, b, c_, ignore_index, softcap))
+            return (lse_nt,)
+
+        t = target.reshape(rows).contiguous()
+        from ._inductor.standalone import compile_rows_dynamic
+        entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
+                                                           _salt()), xm)
+        if entry is not None:
+            out = _call(entry, xm, t, *per_row, weight)
+    if out is None:
+        from . import decomposition
+        x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,
+                                     softcap))

@@ -1,4 +1,5 @@
-"""Public API: ``cross_entropy`` and ``CrossEntropyLoss``, mirroring torch.nn.functional.
+"""Public API: ``cross_entropy``, ``linear_cross_entropy`` and their modules, mirroring
+torch.nn.functional and torch.nn (torch 2.13's ``F.linear_cross_entropy``).
 
 Deviation from F.cross_entropy, on purpose: the loss (and ``lse``) is float32 whatever the
 logits' dtype, because all of its arithmetic is float32; the gradient has the logits' dtype.
@@ -11,8 +12,9 @@ import torch
 from torch import Tensor, nn
 
 from . import ops  # noqa: F401  registers the ops used below
-from ._checks import check_options, check_tensors
+from ._checks import check_linear, check_options, check_tensors
 from ._math import finish, reduce
+from .decomposition import check_target_range
 from .eager import cross_entropy as _eager_loss
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
@@ -95,3 +97,86 @@ class CrossEntropyLoss(nn.Module):
         return (f"ignore_index={self.ignore_index}, reduction={self.reduction!r}, "
                 f"label_smoothing={self.label_smoothing}, z_loss={self.z_loss}, "
                 f"softcap={self.softcap}")
+
+
+def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *,
+                         linear_bias: Optional[Tensor] = None, weight: Optional[Tensor] = None,
+                         reduction: str = "mean", ignore_index: int = -100,
+                         label_smoothing: float = 0.0, z_loss: float = 0.0,
+                         softcap: Optional[float] = None, return_lse: bool = False,
+                         policy: str = "fast", chunk_size: Optional[int] = None):
+    """``cross_entropy(F.linear(input, linear_weight, linear_bias), target, ...)`` without
+    the (rows, V) logits tensor (``inductor_ce/linear.py``): equal to it to float32 accuracy,
+    collapse-safe, float32 loss.
+
+    Args:
+        input: ``(..., D)`` hidden states (float32, bfloat16 or float16).
+        linear_weight: ``(V, D)``, the LM head's weight, in ``input``'s dtype; a DTensor
+            sharded over the vocabulary (``[Shard(0)]``, 1-D mesh) runs vocabulary-parallel.
+        target: class indices ``input.shape[:-1]``, int64 or int32.
+        linear_bias: optional ``(V,)``.
+        weight, reduction, ignore_index, label_smoothing, z_loss, softcap, return_lse: as in
+            :func:`cross_entropy`.
+        policy: ``"fast"`` (row chunks, the gradient computed in the forward: 3 GEMMs; a
+            chunk of rows x V logits) or ``"compact"`` (vocabulary chunks, the backward
+            recomputes them: 4 GEMMs; a chunk of rows x C logits and a float32 copy of the
+            input's gradient). "fast" applies to a scalar loss (reduction "mean"/"sum")
+            without ``return_lse``; other calls run "compact".
+        chunk_size: rows per chunk ("fast") or classes per chunk ("compact"); default:
+            ``linear.fast_chunk_rows`` / ``linear.compact_chunk_classes``.
+    """
+    from . import linear
+    if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
+        from .parallel import _dtensor_linear_cross_entropy
+        return _dtensor_linear_cross_entropy(
+            input, linear_weight, target, linear_bias=linear_bias, weight=weight,
+            reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
+            z_loss=z_loss, softcap=softcap, return_lse=return_lse, chunk_size=chunk_size)
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    check_linear(input, linear_weight, linear_bias, target, weight, policy, chunk_size)
+    num_classes = linear_weight.shape[0]
+    softcap = None if softcap is None else float(softcap)
+    label_smoothing, z_loss = float(label_smoothing), float(z_loss)
+    chunk = chunk_size or 0
+    check_target_range(target, ignore_index, num_classes)
+    if policy == "fast" and reduction != "none" and not return_lse:
+        return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
+                                     ignore_index, softcap, label_smoothing, z_loss,
+                                     reduction == "mean", chunk)[0]
+    stats = linear.linear_ce_fwd(input, linear_weight, linear_bias, target, weight,
+                                 ignore_index, softcap, label_smoothing > 0.0, 0, chunk)
+    loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
+                            num_classes)
+    loss = reduce(loss, w_t, reduction)
+    return (loss, lse) if return_lse else loss
+
+
+class LinearCrossEntropyLoss(nn.Module):
+    """``nn.LinearCrossEntropyLoss`` counterpart (torch 2.13): owns the ``nn.Linear`` head
+    (``self.linear``) and computes :func:`linear_cross_entropy` of it (float32 loss)."""
+
+    def __init__(self, in_features: int, num_classes: int, *, bias: bool = False, device=None,
+                 dtype=None, reduction: str = "mean", weight: Optional[Tensor] = None,
+                 ignore_index: int = -100, label_smoothing: float = 0.0, z_loss: float = 0.0,
+                 softcap: Optional[float] = None, policy: str = "fast",
+                 chunk_size: Optional[int] = None):
+        super().__init__()
+        check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+        self.linear = nn.Linear(in_features, num_classes, bias=bias, device=device,
+                                dtype=dtype)
+        self.register_buffer("weight", weight)
+        self.ignore_index, self.reduction = ignore_index, reduction
+        self.label_smoothing, self.z_loss, self.softcap = label_smoothing, z_loss, softcap
+        self.policy, self.chunk_size = policy, chunk_size
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return linear_cross_entropy(
+            input, self.linear.weight, target, linear_bias=self.linear.bias,
+            weight=self.weight, reduction=self.reduction, ignore_index=self.ignore_index,
+            label_smoothing=self.label_smoothing, z_loss=self.z_loss, softcap=self.softcap,
+            policy=self.policy, chunk_size=self.chunk_size)
+
+    def extra_repr(self) -> str:
+        return (f"ignore_index={self.ignore_index}, reduction={self.reduction!r}, "
+                f"label_smoothing={self.label_smoothing}, z_loss={self.z_loss}, "
+                f"softcap={self.softcap}, policy={self.policy!r}")

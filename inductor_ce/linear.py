@@ -1,54 +1,280 @@
-"""Fused linear + cross-entropy: ``cross_entropy(input @ linear_weight.T + linear_bias, target)``
-without a (rows, V) logits tensor.
+"""Fused linear + cross-entropy: ``cross_entropy(h @ W.T + b, target)`` without (rows, V) logits.
 
-(Interface first: this version computes the logits and calls ``cross_entropy``; the chunked
-op replaces its body with the same signature and values.)
+Notation: N rows (the input's leading dims, flattened), hidden size D, V classes; h (N, D), W
+(V, D), b (V,); z = h W^T + b the logits. The chunks of z are computed with cuBLAS, and every
+chunk goes through ``ce_fwd`` / ``ce_bwd`` (their lowered kernels, see ``eager.py``): the
+loss math is the op's, and the per-row finish is ``_math.finish``, as for ``cross_entropy``.
+
+Two policies, named after what they trade (GEMMs counted in units of one N x D x V product):
+
+``"compact"``: vocabulary chunks, the backward recomputes (4 GEMMs; memory: one chunk of
+    N x C logits and a float32 N x D accumulator). Forward, for each chunk c of C classes:
+
+        z_c = h W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
+
+    and the chunks' statistics combine like the shards of the vocabulary-parallel loss:
+
+        lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
+
+    The op returns exactly ``ce_fwd``'s statistics of the whole row, so autograd of the finish
+    hands its backward the same per-row coefficients (a, b, c) as ``ce_fwd``'s, and, chunk by
+    chunk, with the global lse_nt (a exp(z_j - lse_nt) is the chunk's share of the mass):
+
+        dz_c = ce_bwd(z_c, ...)              in place of z_c (one buffer per chunk)
+        dW_c = dz_c^T h                      one GEMM over all rows: exact, no accumulation
+        dh  += dz_c W_c                      float32
+        db_c = sum_rows dz_c
+
+``"fast"``: row chunks, the gradient in the forward (3 GEMMs; memory: one chunk of R x V
+    logits). Only for a scalar loss (reduction "mean" or "sum"), whose gradient is known up to
+    the upstream scalar g before the backward. For each chunk r of R rows:
+
+        z_r = h_r W^T + b;  stats = ce_fwd(z_r);  loss_r, (a, b, c) = vjp of the finish
+        dz_r = ce_bwd(z_r, ...) in place;  dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum dz_r
+
+    dW accumulates in W's dtype (cuBLAS accumulates each product in float32 and rounds once
+    per chunk); the backward multiplies the saved gradients by g on the device (no host sync).
+    "mean" divides by the kept rows' total class weight, computed before the loop.
+
+Both are custom ops of our namespace (functional, with fake kernels and registered autograd):
+under torch.compile they are opaque calls whose implementations loop over chunks at run time,
+so a symbolic row count needs no unrolled loop and no recompilation.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-import torch.nn.functional as F
-from torch import Tensor, nn
+import torch
+from torch import Tensor
 
-from .functional import cross_entropy
+from . import _math, eager, ops
+from ._inductor.dispatch import autograd_inside_op
 
+LIB = ops.LIB
+_CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 
-def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *,
-                         linear_bias: Optional[Tensor] = None, weight: Optional[Tensor] = None,
-                         reduction: str = "mean", ignore_index: int = -100,
-                         label_smoothing: float = 0.0, z_loss: float = 0.0,
-                         softcap: Optional[float] = None, return_lse: bool = False):
-    """``inductor_ce.cross_entropy(F.linear(input, linear_weight, linear_bias), target, ...)``.
-
-    Args:
-        input: ``(..., D)`` hidden states.
-        linear_weight: ``(V, D)``, the LM head's weight.
-        target: ``input.shape[:-1]`` class indices.
-        linear_bias: optional ``(V,)``.
-        weight, reduction, ignore_index, label_smoothing, z_loss, softcap, return_lse: as in
-            :func:`inductor_ce.cross_entropy`.
-    """
-    logits = F.linear(input, linear_weight, linear_bias)
-    return cross_entropy(logits, target, weight, ignore_index, reduction, label_smoothing,
-                         z_loss=z_loss, softcap=softcap, return_lse=return_lse)
+# Chunk sizes (elements of logits per chunk) when the caller gives none, and the smallest
+# chunk side worth a GEMM of its own.
+FAST_CHUNK_ELEMENTS = 1 << 29          # R x V: 1 GiB of bf16 logits
+COMPACT_CHUNK_ELEMENTS = 1 << 25       # N x C: 64 MiB of bf16 logits
+MIN_CHUNK = 256
 
 
-class LinearCrossEntropyLoss(nn.Module):
-    """Module form of :func:`linear_cross_entropy`: ``loss(input, linear_weight, target)``."""
+def fast_chunk_rows(rows: int, vocab: int) -> int:
+    return max(MIN_CHUNK, min(rows, FAST_CHUNK_ELEMENTS // max(vocab, 1)))
 
-    def __init__(self, weight: Optional[Tensor] = None, ignore_index: int = -100,
-                 reduction: str = "mean", label_smoothing: float = 0.0, *, z_loss: float = 0.0,
-                 softcap: Optional[float] = None):
-        super().__init__()
-        self.register_buffer("weight", weight)
-        self.ignore_index, self.reduction = ignore_index, reduction
-        self.label_smoothing, self.z_loss, self.softcap = label_smoothing, z_loss, softcap
 
-    def forward(self, input: Tensor, linear_weight: Tensor, target: Tensor,
-                linear_bias: Optional[Tensor] = None) -> Tensor:
-        return linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
-                                    weight=self.weight, reduction=self.reduction,
-                                    ignore_index=self.ignore_index,
-                                    label_smoothing=self.label_smoothing, z_loss=self.z_loss,
-                                    softcap=self.softcap)
+def compact_chunk_classes(rows: int, vocab: int) -> int:
+    c = COMPACT_CHUNK_ELEMENTS // max(rows, 1)
+    return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
+
+
+def _flat(x: Tensor) -> Tensor:
+    return x.reshape(-1, x.shape[-1])
+
+
+def _logits(h: Tensor, w: Tensor, b: Optional[Tensor]) -> Tensor:
+    """h @ w.T (+ b): one cuBLAS GEMM (the bias added in its epilogue)."""
+    return torch.mm(h, w.t()) if b is None else torch.addmm(b, h, w.t())
+
+
+def _local_target(target: Tensor, start: int, size: int, ignore_index: int) -> Tensor:
+    """The target's column within classes [start, start + size), or -1 ("not here")."""
+    inside = (target >= start) & (target < start + size) & (target != ignore_index)
+    return torch.where(inside, target - start, -1)
+
+
+def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
+    """out32 += a @ b, with a float32 result for low-precision a, b (CUDA: cuBLAS with a
+    float32 output, no rounding of the product; elsewhere in float32)."""
+    if out32.device.type == "cuda" and a.dtype != torch.float32:
+        torch.addmm(out32, a, b, out_dtype=torch.float32, out=out32)
+    else:
+        out32.addmm_(a.float(), b.float())
+
+
+# --- "compact": vocabulary chunks --------------------------------------------------------------
+
+@torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
+def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  smooth: bool, vocab_start: int, chunk: int) -> tuple[Tensor, Tensor, Tensor]:
+    """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
+    vocab_start + V)`` of a global vocabulary; ``target`` holds global ids), by chunks of
+    ``chunk`` classes (0: automatic). ``class_weight`` is this weight's slice."""
+    h, t = _flat(input), target.reshape(-1)
+    rows, vocab = h.shape[0], weight.shape[0]
+    c = chunk or compact_chunk_classes(rows, vocab)
+    lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
+    z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
+    keep_t = torch.where(t == ignore_index, -1, t - vocab_start)  # the target in this weight
+    for v0 in range(0, vocab, c):
+        v1 = min(vocab, v0 + c)
+        z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
+        w = None if class_weight is None or not smooth else class_weight[v0:v1]
+        part = _CE_FWD(z, _local_target(keep_t, v0, v1 - v0, -1), w, -1, softcap, smooth)
+        del z
+        lse_nt, z_t = torch.logaddexp(lse_nt, part[0]), torch.maximum(z_t, part[1])
+        sum_wz = sum_wz + part[2]
+    shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
+    return lse_nt.reshape(shape).clone(), z_t.reshape(shape).clone(), sum_wz.reshape(shape).clone()
+
+
+@linear_ce_fwd.register_fake
+def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
+      chunk):
+    return tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
+
+
+@torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
+def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                  class_weight: Optional[Tensor], lse_nt: Tensor, a: Tensor, b: Tensor,
+                  c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  vocab_start: int, chunk: int) -> tuple[Tensor, Tensor, Tensor]:
+    """(d input, d weight, d bias) from ``ce_bwd``'s per-row coefficients; d bias is empty
+    without a bias."""
+    h, t = _flat(input), target.reshape(-1)
+    rows, vocab = h.shape[0], weight.shape[0]
+    per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
+    c = None if c is None else c.reshape(-1)
+    step = chunk or compact_chunk_classes(rows, vocab)
+    dh = torch.zeros(input.shape, dtype=torch.float32, device=h.device)
+    dh_rows = dh.view(h.shape)
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
+    db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
+    keep_t = torch.where(t == ignore_index, -1, t - vocab_start)
+    for v0 in range(0, vocab, step):
+        v1 = min(vocab, v0 + step)
+        w_c = weight[v0:v1]
+        z = _logits(h, w_c, None if bias is None else bias[v0:v1])
+        cw = None if class_weight is None or c is None else class_weight[v0:v1]
+        eager.ce_bwd_(z, _local_target(keep_t, v0, v1 - v0, -1), cw, *per_row, c, -1, softcap)
+        torch.mm(z.t(), h, out=dw[v0:v1])
+        _acc_mm(dh_rows, z, w_c)
+        if bias is not None:
+            db[v0:v1] = z.sum(0, dtype=torch.float32)
+        del z
+    db = db if bias is None else db.to(bias.dtype)
+    return (dh if input.dtype == torch.float32 else dh.to(input.dtype)), dw, db
+
+
+@linear_ce_bwd.register_fake
+def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, softcap,
+      vocab_start, chunk):
+    db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
+    return (torch.empty(input.shape, dtype=input.dtype, device=input.device),
+            torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db)
+
+
+def _fwd_setup(ctx, inputs, output):
+    input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, chunk = \
+        inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, output[0])
+    ctx.options = (ignore_index, softcap, smooth, start, chunk)
+
+
+def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
+    input, weight, bias, target, class_weight, lse_nt = ctx.saved_tensors
+    ignore_index, softcap, smooth, start, chunk = ctx.options
+    a = torch.zeros_like(lse_nt) if g_lse_nt is None else g_lse_nt
+    b = torch.zeros_like(lse_nt) if g_z_t is None else g_z_t
+    c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
+    dh, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
+                               ignore_index, softcap, start, chunk)
+    return dh, dw, (db if bias is not None else None), None, None, None, None, None, None, None
+
+
+linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
+
+
+# --- "fast": row chunks, the gradient in the forward -----------------------------------------
+
+@torch.library.custom_op(f"{LIB}::linear_ce_fast", mutates_args=())
+def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                   label_smoothing: float, z_loss: float, mean: bool,
+                   chunk: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """(loss, d loss / d input, d loss / d weight, d loss / d bias) of the whole linear +
+    cross-entropy with reduction "mean" (``mean``) or "sum", by chunks of ``chunk`` rows."""
+    h, t = _flat(input), target.reshape(-1)
+    rows, vocab = h.shape[0], weight.shape[0]
+    step = chunk or fast_chunk_rows(rows, vocab)
+    smooth = label_smoothing > 0.0
+    w_smooth = class_weight if smooth else None
+    keep = t != ignore_index
+    w_t = keep.float() if class_weight is None else \
+        class_weight.float()[t.where(keep, 0)].where(keep, 0.0)
+    scale = 1.0 / w_t.sum() if mean else torch.ones((), device=h.device)  # 0 kept: inf -> nan
+    loss = torch.zeros((), dtype=torch.float32, device=h.device)
+    # Outputs are allocated in their final shapes (not views: the backward scales them in
+    # place).
+    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
+    dh_rows = dh.view(h.shape)
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
+    db = torch.zeros(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
+    for r0 in range(0, rows, step):
+        r1 = min(rows, r0 + step)
+        h_r, t_r = h[r0:r1], t[r0:r1]
+        z = _logits(h_r, weight, bias)
+        stats = _CE_FWD(z, t_r, w_smooth, ignore_index, softcap, smooth)
+
+        # The per-row coefficients (a, b, c) are autograd's of the finish, as for
+        # cross_entropy (this runs below the autograd dispatch key: see dispatch.py).
+        with autograd_inside_op():
+            leaves = [s.detach().requires_grad_() for s in stats]
+            per_row, _, _ = _math.finish(*leaves, t_r, class_weight, ignore_index,
+                                         label_smoothing, z_loss, vocab)
+            loss_r = (per_row * scale).sum()
+            a, b, c = torch.autograd.grad(loss_r, leaves, allow_unused=True,
+                                          materialize_grads=True)
+        loss_r = loss_r.detach()
+        eager.ce_bwd_(z, t_r, w_smooth, stats[0], a, b, c if smooth else None, ignore_index,
+                      softcap)
+        torch.mm(z, weight, out=dh_rows[r0:r1])
+        if r0 == 0:
+            torch.mm(z.t(), h_r, out=dw)
+        else:
+            dw.addmm_(z.t(), h_r)
+        if bias is not None:
+            db += z.sum(0, dtype=torch.float32)
+        loss = loss + loss_r
+        del z
+    if rows == 0:
+        dw.zero_()
+    db = db if bias is None else db.to(bias.dtype)
+    return loss, dh, dw, db
+
+
+@linear_ce_fast.register_fake
+def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_smoothing, z_loss,
+      mean, chunk):
+    db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
+    return (input.new_empty((), dtype=torch.float32),
+            torch.empty(input.shape, dtype=input.dtype, device=input.device),
+            torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db)
+
+
+def _fast_setup(ctx, inputs, output):
+    ctx.has_bias = inputs[2] is not None
+    ctx.save_for_backward(*output[1:])
+    ctx.used = False
+
+
+def _fast_backward(ctx, g_loss, *unused):
+    if ctx.used:
+        raise RuntimeError("inductor_ce.linear_cross_entropy(policy='fast') computes its "
+                           "gradient in the forward and scales it in place once: a second "
+                           "backward (retain_graph=True) needs policy='compact'")
+    dh, dw, db = ctx.saved_tensors
+    if type(dw) is Tensor and not torch._C._len_torch_dispatch_stack():
+        ctx.used = True  # eager: scale the saved buffers in place (no second V x D buffer)
+        grads = (dh.mul_(g_loss), dw.mul_(g_loss), db.mul_(g_loss))
+    else:              # traced (AOTAutograd): out of place; Inductor reuses the dead buffers
+        grads = (dh * g_loss, dw * g_loss, db * g_loss)
+    return grads[0], grads[1], (grads[2] if ctx.has_bias else None), *([None] * 8)
+
+
+linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)
+
+
+POLICIES = ("fast", "compact")

@@ -112,3 +112,109 @@ def test_nan_logit_reaches_its_row_only():
     assert_loss_close(loss.detach(), ref.detach())
     assert xg.grad.isnan().any(-1).tolist() == [True, True, False, False]
     assert_grad_close(xg.grad[2:], xr.grad[2:])
+
+
+# --- the eager path and the fused linear + cross-entropy on the GPU ---------------------------
+
+def test_eager_layouts_and_no_recompilation(data):
+    """Eager calls run compiled kernels: strided rows, a storage offset, odd row counts,
+    all against float64, with one compile per layout class and none across row counts."""
+    from inductor_ce import eager
+    x, t, _ = data
+    base = torch.cat([x[:64], x[:64]]).view(2, 64, V)
+    t2 = torch.randint(0, V, (2, 63), device=DEV, generator=torch.Generator(DEV).manual_seed(2))
+    cases = [(x[1:1001], t[1:1001]), (x[:777], t[:777]), (base[:, :-1], t2)]
+    for logits, target in cases:
+        xg = logits.clone().requires_grad_() if logits.is_contiguous() else logits.detach()
+        if not logits.is_contiguous():
+            leaf = base.clone().requires_grad_()
+            xg = leaf[:, :-1]
+        before = eager.compiles
+        loss = inductor_ce.cross_entropy(xg, target, label_smoothing=0.1)
+        loss.backward()
+        grad = (leaf.grad[:, :-1] if not logits.is_contiguous() else xg.grad)
+        _check(loss.detach(), grad, logits.detach(), target, dict(label_smoothing=0.1), None)
+        assert eager.compiles - before <= 1
+    before = eager.compiles
+    for rows in (100, 2049, 4096):
+        inductor_ce.cross_entropy(x[:rows].clone().requires_grad_(), t[:rows]).backward()
+    assert eager.compiles - before <= 1   # the first of these may be a new layout class
+
+
+def test_no_host_sync():
+    """Eager cross_entropy and both linear policies never make the host wait for the GPU."""
+    if DEV != "cuda":
+        pytest.skip("CUDA's sync debug mode")
+    gen = torch.Generator(device=DEV).manual_seed(3)
+    h = torch.randn(1024, 256, device=DEV, generator=gen, dtype=torch.bfloat16)
+    w = (torch.randn(8192, 256, device=DEV, generator=gen) * 0.05).to(torch.bfloat16)
+    t = torch.randint(0, 8192, (1024,), device=DEV, generator=gen)
+    calls = [lambda: inductor_ce.cross_entropy((h @ w.t()).requires_grad_(), t),
+             lambda: inductor_ce.linear_cross_entropy(h.requires_grad_(), w.requires_grad_(), t,
+                                                      policy="fast", chunk_size=256),
+             lambda: inductor_ce.linear_cross_entropy(h.requires_grad_(), w.requires_grad_(), t,
+                                                      policy="compact", chunk_size=2048)]
+    for call in calls:
+        call().backward()  # first calls compile (and may synchronize)
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            call().backward()
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+
+
+LINEAR_OPTIONS = {
+    "plain": dict(),
+    "everything": dict(weight="w", ignore_index=3, label_smoothing=0.1, z_loss=1e-4,
+                       softcap=30.0, reduction="sum"),
+    "none_lse": dict(reduction="none", return_lse=True, softcap=30.0),
+}
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("policy", ["fast", "compact"])
+@pytest.mark.parametrize("name", list(LINEAR_OPTIONS))
+def test_linear_against_float64(name, policy, compiled):
+    """bf16 h, W: our errors against float64 (of the same bf16 values) are at most twice those
+    of our unfused path (whose logits are rounded to bf16 once, as ours are), loss and both
+    gradients, with a bias and several chunks."""
+    gen = torch.Generator(device=DEV).manual_seed(4)
+    n, d, v = (2048, 512, 40000) if DEV == "cuda" else (64, 32, 3000)
+    h = torch.randn(n, d, device=DEV, generator=gen, dtype=torch.bfloat16)
+    w = (torch.randn(v, d, device=DEV, generator=gen) * 0.05).to(torch.bfloat16)
+    b = (torch.randn(v, device=DEV, generator=gen) * 0.1).to(torch.bfloat16)
+    t = torch.randint(0, v, (n,), device=DEV, generator=gen)
+    opts = dict(LINEAR_OPTIONS[name])
+    if opts.get("weight") == "w":
+        opts["weight"] = torch.rand(v, device=DEV, generator=gen) + 0.5
+    t = torch.where(torch.arange(n, device=DEV) % 7 == 0, opts.get("ignore_index", -100), t)
+    lse = opts.pop("return_lse", False)
+    chunk = n // 4 + 12 if policy == "fast" else v // 7 + 5   # several chunks, a ragged one
+
+    def ours(h, w, b):
+        return inductor_ce.linear_cross_entropy(h, w, t, linear_bias=b, policy=policy,
+                                                chunk_size=chunk, return_lse=lse, **opts)
+
+    def unfused(h, w, b):
+        return inductor_ce.cross_entropy(torch.nn.functional.linear(h, w, b), t,
+                                         return_lse=lse, **opts)
+
+    def run(fn, dtype):
+        leaves = [p.to(dtype).requires_grad_() for p in (h, w, b)]
+        if dtype == torch.float64:
+            z = torch.nn.functional.linear(*leaves)
+            out = reference(z, t, return_lse=lse, **opts)
+        else:
+            out = (torch.compile(fn) if compiled and fn is ours else fn)(*leaves)
+        loss = out[0] + out[1].sum() if lse else out
+        g = torch.ones_like(loss) if loss.dim() == 0 else \
+            torch.linspace(-1, 1, loss.numel(), device=DEV).view(loss.shape)
+        (loss * g.to(loss.dtype)).sum().backward()
+        return [loss.detach().double()] + [p.grad.double() for p in leaves]
+
+    ref, got, base = run(None, torch.float64), run(ours, torch.bfloat16), run(unfused,
+                                                                              torch.bfloat16)
+    for what, r, a, u in zip(("loss", "dh", "dW", "db"), ref, got, base):
+        err, err_unfused = ((a - r).norm() / r.norm()).item(), ((u - r).norm() / r.norm()).item()
+        assert err <= 2 * err_unfused + 1e-6, (what, err, err_unfused)

@@ -1,0 +1,215 @@
+"""LM-head training step on one GPU: loss = CE(h @ W.T, y); loss.backward(), side by side.
+
+    python benchmarks/bench_linear_ce.py                       # the four shapes, results/
+    python benchmarks/bench_linear_ce.py --shapes 8192x4096x128256 --candidates
+
+Contenders (bf16 h of randn, W of randn * 0.02, uniform targets, every 7th ignored):
+    gemms              the three cuBLAS GEMMs of the step (h W^T; dz W; dz^T h): the yardstick
+    ours fast          inductor_ce.linear_cross_entropy(policy="fast"), eager / compiled
+    ours compact       inductor_ce.linear_cross_entropy(policy="compact"), eager / compiled
+    ours unfused       torch.compile(inductor_ce.cross_entropy(h @ W.T, y))
+    stock compile      torch.compile(F.cross_entropy((h @ W.T).float(), y))
+    liger              liger_kernel's LigerFusedLinearCrossEntropyLoss, if installed
+    cce                Apple's cut_cross_entropy.linear_cross_entropy, if installed
+--candidates adds our policies at several chunk sizes (how the defaults were chosen).
+
+Step time: triton.testing.do_bench median of forward + backward. Peak: the most memory
+allocated during one step above what the inputs hold (h, W, y; the gradients h.grad and
+W.grad are part of the step: 2 (T + V) D bytes of it cannot be avoided). Errors: relative
+Frobenius errors of the loss, dh and dW against float64 (h, W upcast, float64 GEMMs).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+from triton.testing import do_bench
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import inductor_ce  # noqa: E402
+
+SHAPES = ["8192x4096x128256", "32768x4096x128256", "8192x2304x256000:30", "16384x4096x151936"]
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+
+def data(T, D, V, seed=0):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    h = torch.randn(T, D, device="cuda", generator=g, dtype=torch.bfloat16)
+    w = (torch.randn(V, D, device="cuda", generator=g) * 0.02).to(torch.bfloat16)
+    y = torch.randint(0, V, (T,), device="cuda", generator=g)
+    y[::7] = -100
+    return h, w, y
+
+
+def contenders(softcap, candidates):
+    kw = dict(softcap=softcap)
+
+    def ours(policy, chunk=None):
+        return lambda h, w, y: inductor_ce.linear_cross_entropy(h, w, y, policy=policy,
+                                                                chunk_size=chunk, **kw)
+
+    def stock(h, w, y):
+        z = (h @ w.t()).float()
+        if softcap is not None:
+            z = softcap * torch.tanh(z / softcap)
+        return F.cross_entropy(z, y)
+
+    out = {
+        "ours fast": ours("fast"),
+        "ours fast compiled": torch.compile(ours("fast")),
+        "ours compact": ours("compact"),
+        "ours compact compiled": torch.compile(ours("compact")),
+        "ours unfused compiled": torch.compile(
+            lambda h, w, y: inductor_ce.cross_entropy(h @ w.t(), y, **kw)),
+        "stock compile": torch.compile(stock),
+    }
+    if candidates:
+        for rows in (1024, 2048, 4096, 8192):
+            out[f"ours fast chunk={rows}"] = ours("fast", rows)
+        for classes in (2048, 4096, 8192, 16384):
+            out[f"ours compact chunk={classes}"] = ours("compact", classes)
+    try:
+        from liger_kernel.transformers import LigerFusedLinearCrossEntropyLoss
+        liger = LigerFusedLinearCrossEntropyLoss(softcap=softcap)
+        out["liger"] = lambda h, w, y: liger(w, h, y)
+    except Exception as e:  # optional
+        print(f"(liger not run: {type(e).__name__}: {e})")
+    try:
+        from cut_cross_entropy import linear_cross_entropy as cce
+        out["cce"] = lambda h, w, y: cce(h, w, y, softcap=softcap)
+    except Exception as e:  # optional
+        print(f"(cce not run: {type(e).__name__}: {e})")
+    return out
+
+
+def gemm_time(T, D, V):
+    """The three GEMMs of the step, with preallocated outputs (cuBLAS)."""
+    h, w, _ = data(T, D, V)
+    z = torch.empty(T, V, device="cuda", dtype=torch.bfloat16)
+    dz = torch.randn(T, V, device="cuda", dtype=torch.bfloat16)
+    dh, dw = torch.empty_like(h), torch.empty_like(w)
+
+    def step():
+        torch.mm(h, w.t(), out=z)
+        torch.mm(dz, w, out=dh)
+        torch.mm(dz.t(), h, out=dw)
+
+    ms = do_bench(step, warmup=25, rep=300, return_mode="median")
+    del z, dz
+    return ms
+
+
+def reference64(h, w, y, softcap):
+    h64, w64 = h.double().requires_grad_(), w.double().requires_grad_()
+    z = h64 @ w64.t()
+    if softcap is not None:
+        z = softcap * torch.tanh(z / softcap)
+    loss = F.cross_entropy(z, y)
+    loss.backward()
+    out = loss.detach(), h64.grad, w64.grad
+    del z, h64, w64
+    return out
+
+
+def rel(a, b):
+    return ((a.double() - b).norm() / b.norm()).item()
+
+
+def measure(name, fn, T, D, V, softcap, ref):
+    h, w, y = data(T, D, V)
+    h.requires_grad_(), w.requires_grad_()
+    row = dict(impl=name)
+    try:
+        start = time.perf_counter()
+        fn(h, w, y).backward()
+        torch.cuda.synchronize()
+        row["first_call_s"] = time.perf_counter() - start
+        if ref is not None:
+            h.grad = w.grad = None
+            loss = fn(h, w, y)
+            loss.backward()
+            row.update(loss_err=abs(loss.item() - ref[0].item()) / abs(ref[0].item()),
+                       dh_err=rel(h.grad, ref[1]), dw_err=rel(w.grad, ref[2]))
+        h.grad = w.grad = None
+        gc.collect()
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+        fn(h, w, y).backward()
+        torch.cuda.synchronize()
+        row["peak_gib"] = (torch.cuda.max_memory_allocated() - base) / 2**30
+        row["ms"] = do_bench(lambda: fn(h, w, y).backward(), warmup=10, rep=200,
+                             grad_to_none=[h, w], return_mode="median")
+    except Exception as e:  # noqa: BLE001  one contender failing must not hide the others
+        row["error"] = f"{type(e).__name__}: {e}"[:400]
+    del h, w, y
+    gc.collect()
+    torch.cuda.empty_cache()
+    return row
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--shapes", nargs="*", default=SHAPES, help="TxDxV[:softcap]")
+    p.add_argument("--candidates", action="store_true")
+    p.add_argument("--errors-up-to", type=int, default=16384,
+                   help="float64 references for T up to this (they need ~4 T V 8 bytes)")
+    p.add_argument("--only", nargs="*", default=None, help="contender name prefixes")
+    p.add_argument("--out", default=os.path.join(RESULTS, "linear-ce-{gpu}-torch{torch}"))
+    args = p.parse_args()
+    gpu = torch.cuda.get_device_name().replace(" ", "-")
+    out = args.out.format(gpu=gpu, torch=torch.__version__.split("+")[0])
+    meta = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__,
+                triton=__import__("triton").__version__, python=platform.python_version(),
+                command=" ".join(sys.argv))
+    rows = []
+    for spec in args.shapes:
+        dims, _, cap = spec.partition(":")
+        T, D, V = (int(v) for v in dims.split("x"))
+        softcap = float(cap) if cap else None
+        gemms = gemm_time(T, D, V)
+        ref = None
+        if T <= args.errors_up_to:
+            h, w, y = data(T, D, V)
+            ref = reference64(h, w, y, softcap)
+            del h, w, y
+        floor_gib = 2 * (T + V) * D / 2**30
+        rows.append(dict(shape=spec, impl="3 cuBLAS GEMMs", ms=gemms, x_gemms=1.0,
+                         peak_gib=floor_gib))
+        for name, fn in contenders(softcap, args.candidates).items():
+            if args.only and not name.startswith(tuple(args.only)):
+                continue
+            torch._dynamo.reset()
+            row = measure(name, fn, T, D, V, softcap, ref)
+            row.update(shape=spec, x_gemms=row.get("ms", float("nan")) / gemms)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        del ref
+        gc.collect()
+        torch.cuda.empty_cache()
+        with open(out + ".json", "w") as f:
+            json.dump(dict(meta=meta, rows=rows), f, indent=1)
+    lines = [f"{meta['gpu']}, torch {meta['torch']}, triton {meta['triton']}; `{meta['command']}`",
+             "", "| shape | contender | step ms | x GEMMs | peak GiB | loss err | dh err | "
+             "dW err |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['shape']} | {r['impl']} | error: {r['error'][:80]} |||||")
+            continue
+        errs = [f"{r[k]:.1e}" if k in r else "" for k in ("loss_err", "dh_err", "dw_err")]
+        lines.append(f"| {r['shape']} | {r['impl']} | {r['ms']:.2f} | {r['x_gemms']:.3f} | "
+                     f"{r['peak_gib']:.2f} | {' | '.join(errs)} |")
+    with open(out + ".md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
