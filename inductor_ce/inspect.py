@@ -22,8 +22,8 @@ import importlib.util
 import sys
 
 # torch and the package's torch-side modules are imported in the functions, after the
-# arguments are parsed and checked: `--help` and a bad argument need none of them.
-# (`python -m inductor_ce.inspect` still imports the package, whose __init__ imports torch.)
+# arguments are parsed. (`python -m inductor_ce.inspect` imports the package first, whose
+# __init__ registers the ops and so imports torch: `--help` still pays for that import.)
 
 
 def generate(rows: int, vocab: int, dtype, device: str, backend: str,
