@@ -18,18 +18,22 @@ for a script run from inside the package directory.)
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
-import torch
+# torch and the package's torch-side modules are imported in the functions, after the
+# arguments are parsed. (`python -m inductor_ce.inspect` imports the package first, whose
+# __init__ registers the ops and so imports torch: `--help` still pays for that import.)
 
-from . import _codegen, cross_entropy
-from ._inductor import capture
 
-
-def generate(rows: int, vocab: int, dtype: torch.dtype, device: str, backend: str,
+def generate(rows: int, vocab: int, dtype, device: str, backend: str,
              **options) -> tuple[str, str]:
     """(forward, backward) generated code of ``cross_entropy(x, t, **options)`` for
     ``x: dtype[rows, vocab]`` on ``device``; nothing runs."""
+    import torch
+    from . import cross_entropy
+    from ._inductor import capture
+
     x = torch.empty(rows, vocab, dtype=dtype, device=device, requires_grad=True)
     t = torch.zeros(rows, dtype=torch.long, device=device)
     compiled = torch.compile(lambda x, t: cross_entropy(x, t, **options), fullgraph=True)
@@ -38,8 +42,10 @@ def generate(rows: int, vocab: int, dtype: torch.dtype, device: str, backend: st
     return fwd, bwd
 
 
-def summary(fwd: str, bwd: str, vocab: int, dtype: torch.dtype) -> str:
+def summary(fwd: str, bwd: str, vocab: int, dtype) -> str:
     """The table: kernels, loads and stores of (rows, V) tensors, bytes per token."""
+    from . import _codegen
+
     elt = dtype.itemsize
     cols = {"forward": (fwd, vocab * elt), "backward": (bwd, 2 * vocab * elt)}
     rows: dict[str, list[str]] = {k: [] for k in (
@@ -67,7 +73,7 @@ def summary(fwd: str, bwd: str, vocab: int, dtype: torch.dtype) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> None:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m inductor_ce.inspect", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=4096, help="tokens (rows of the logits)")
@@ -79,13 +85,61 @@ def main(argv=None) -> None:
     p.add_argument("--ignore-index", type=int, default=-100)
     p.add_argument("--backend", choices=["triton", "cpp"], default="triton",
                    help="on a machine without a GPU: Triton code for the CPU, or C++")
-    p.add_argument("--device", choices=["cuda", "cpu"],
-                   default="cuda" if torch.cuda.is_available() else "cpu")
+    p.add_argument("--device", choices=["cuda", "cpu"], default=None,
+                   help="default: cuda when a CUDA device is present, else cpu")
     p.add_argument("--raw", action="store_true", help="the generated modules, unnormalized")
     p.add_argument("--summary-only", action="store_true", help="only the table")
-    args = p.parse_args(argv)
+    return p
+
+
+def _fail(p: argparse.ArgumentParser, message: str):
+    """parser.error's message and exit status 2, without the usage block: one line."""
+    p.exit(2, f"{p.prog}: error: {message}\n")
+
+
+def _have_triton() -> bool:
+    return importlib.util.find_spec("triton") is not None
+
+
+# The flag of each option the library's check names first in its message.
+_FLAGS = {"label_smoothing": "--label-smoothing", "z_loss": "--z-loss", "softcap": "--softcap",
+          "ignore_index": "--ignore-index"}
+
+
+def _check(p: argparse.ArgumentParser, args) -> None:
+    """Reject, in one line, what the loss would reject, before anything is traced (where
+    Dynamo would bury our ValueError in its own traceback). First what needs no torch, then
+    the library's own option checks (``_checks.check_options``: one copy of the rules), then
+    the device."""
+    for flag, n in (("--rows", args.rows), ("--vocab", args.vocab)):
+        if n < 1:
+            _fail(p, f"{flag} {n}: must be at least 1 (nothing to inspect)")
+    if args.backend == "triton" and not _have_triton():
+        _fail(p, "--backend triton: triton is not installed (pip install triton, or "
+                 "--backend cpp)")
+    from ._checks import check_options
+    try:
+        check_options(args.ignore_index, "mean", args.label_smoothing, args.z_loss,
+                      args.softcap)
+    except (TypeError, ValueError) as e:
+        flag = _FLAGS.get(str(e).split()[0])
+        _fail(p, f"{flag}: {e}" if flag else str(e))
+    import torch
+    if args.device is None:
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
+    elif args.device == "cuda" and not torch.cuda.is_available():
+        _fail(p, "--device cuda: no CUDA device")
     if args.device == "cuda" and args.backend == "cpp":
-        p.error("--backend cpp needs --device cpu")
+        _fail(p, "--backend cpp needs --device cpu")
+
+
+def main(argv=None) -> None:
+    p = _parser()
+    args = p.parse_args(argv)
+    _check(p, args)
+    import torch
+    from . import _codegen
+
     dtype = getattr(torch, args.dtype)
     options = dict(softcap=args.softcap, label_smoothing=args.label_smoothing,
                    z_loss=args.z_loss, ignore_index=args.ignore_index)

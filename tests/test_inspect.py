@@ -5,6 +5,7 @@ import logging
 import re
 
 import pytest
+import torch
 
 from inductor_ce import inspect as ce_inspect, lowering
 
@@ -51,3 +52,76 @@ def test_lowering_logs_strategy_and_fused_producers(caplog):
     # The cast and the temperature are inlined into the loads, in forward and backward.
     for line in (fwd[0], bwd[0]):
         assert line.endswith("fused into the logits load: convert_element_type, div"), line
+
+
+class _Traced(Exception):
+    """Raised in place of code generation: the arguments got past the checks."""
+
+
+@pytest.fixture
+def no_codegen(monkeypatch):
+    def generate(*args, **kwargs):
+        raise _Traced
+    monkeypatch.setattr(ce_inspect, "generate", generate)
+
+
+def _error_line(capsys, argv) -> str:
+    """main(argv) must exit with status 2 and ONE line on stderr (no usage, no traceback),
+    before anything is traced."""
+    with pytest.raises(SystemExit) as exc:
+        ce_inspect.main(argv)
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("python -m inductor_ce.inspect: error: "), lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--softcap", "-1"], "--softcap: softcap must be None or a finite number > 0, got -1.0"),
+    (["--softcap", "0"], "--softcap: softcap must be None or a finite number > 0, got 0.0"),
+    (["--softcap", "nan"], "--softcap: softcap must be None or a finite number > 0, got nan"),
+    (["--softcap", "inf"], "--softcap: softcap must be None or a finite number > 0, got inf"),
+    (["--label-smoothing", "2"], "--label-smoothing: label_smoothing must be in [0, 1], got 2.0"),
+    (["--label-smoothing", "-0.1"],
+     "--label-smoothing: label_smoothing must be in [0, 1], got -0.1"),
+    (["--label-smoothing", "nan"],
+     "--label-smoothing: label_smoothing must be in [0, 1], got nan"),
+    (["--z-loss", "-1"], "--z-loss: z_loss must be a finite number >= 0, got -1.0"),
+    (["--z-loss", "inf"], "--z-loss: z_loss must be a finite number >= 0, got inf"),
+    (["--z-loss", "nan"], "--z-loss: z_loss must be a finite number >= 0, got nan"),
+    (["--vocab", "0"], "--vocab 0: must be at least 1"),
+    (["--rows", "-5"], "--rows -5: must be at least 1"),
+    (["--rows", "0"], "--rows 0: must be at least 1 (nothing to inspect)"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(capsys, no_codegen, argv, message):
+    assert message in _error_line(capsys, argv + ["--device", "cpu"])
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is present")
+def test_cuda_without_a_gpu_is_one_line(capsys, no_codegen):
+    assert _error_line(capsys, ["--device", "cuda"]).endswith("error: --device cuda: no CUDA device")
+
+
+@pytest.mark.gpu
+def test_cpp_backend_needs_the_cpu(capsys, no_codegen):
+    assert _error_line(capsys, ["--device", "cuda", "--backend", "cpp"]).endswith(
+        "error: --backend cpp needs --device cpu")
+
+
+def test_triton_backend_without_triton_is_one_line(capsys, no_codegen, monkeypatch):
+    monkeypatch.setattr(ce_inspect, "_have_triton", lambda: False)
+    line = _error_line(capsys, ["--device", "cpu"])
+    assert "--backend triton: triton is not installed" in line
+    with pytest.raises(_Traced):  # the C++ backend needs no Triton
+        ce_inspect.main(["--device", "cpu", "--backend", "cpp"])
+
+
+@pytest.mark.parametrize("argv", [
+    ["--rows", "1", "--vocab", "1"], ["--label-smoothing", "1"], ["--label-smoothing", "0"],
+    ["--z-loss", "0"], ["--softcap", "1e-3"], ["--ignore-index", "0"]])
+def test_boundary_values_are_accepted(no_codegen, argv):
+    with pytest.raises(_Traced):
+        ce_inspect.main(argv + ["--device", "cpu", "--backend", "cpp"])

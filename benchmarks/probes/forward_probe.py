@@ -3,7 +3,7 @@ call (wall clock, no synchronization), the profiler's GPU time of its kernels, a
 a CUDA-graph replay of the same compiled forward (what the GPU alone takes, launch gaps
 included). Tells a host-bound forward from a GPU-bound one.
 
-    python benchmarks/forward_probe.py 4096x151936 16384x128256
+    python benchmarks/probes/forward_probe.py 4096x151936 16384x128256
 """
 import os
 import sys
@@ -12,7 +12,8 @@ import time
 import torch
 from triton.testing import do_bench
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# benchmarks/, for bench_ce and kernel_times
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from bench_ce import benchmark_data, copy_bandwidth, ours, stock  # noqa: E402
 from kernel_times import gpu_times  # noqa: E402
 

@@ -3,8 +3,10 @@ the compiled forward timed with its guards evaluated and skipped
 (``torch.compiler.set_stance(skip_guard_eval_unsafe=True)``), ours and stock taking turns, and
 the number of guards in each one's tree (NOTES run 29).
 
-    python benchmarks/guard_probe.py [--package DIR]     # ours (DIR: another inductor_ce) vs stock
-    python benchmarks/guard_probe.py --synthetic 0 20 40 # a function reading N module constants
+    python benchmarks/probes/guard_probe.py [--package DIR]
+        ours (DIR: the directory of another inductor_ce) against stock
+    python benchmarks/probes/guard_probe.py --synthetic 0 20 40
+        a compiled function reading N module constants
 
 Minimum over 30 blocks of 500 calls, 8 x 64 float32 CPU logits; with grad (as in training).
 """

@@ -2,7 +2,7 @@
 
     ncu --clock-control none --kernel-name regex:'triton_unk_fused_ce_fwd|_chunk_stats' \
         --launch-skip 2 --launch-count 2 --section SpeedOfLight \
-        python benchmarks/profile_fwd.py 16384 128256
+        python benchmarks/probes/profile_fwd.py 16384 128256
 
 (the chunk kernel has a fixed launch, hence Inductor's ``triton_unk_`` prefix)
 """
@@ -11,8 +11,9 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))  # benchmarks/, for bench_ce
+sys.path.insert(0, os.path.join(HERE, "..", ".."))  # the repository, for inductor_ce
 import inductor_ce  # noqa: E402
 from bench_ce import triton_ref_forward  # noqa: E402
 
