@@ -124,3 +124,31 @@ def ce_bwd(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, 
              for s, e in _chunks(x.shape[0], per_row)]
     # Dense row-major gradient whatever the logits' strides (the fake kernel promises it).
     return (torch.cat(parts) if len(parts) > 1 else parts[0]).contiguous()
+
+
+# --- the fused linear + cross-entropy (inductor_ce/linear.py), unfused ---------------------------
+
+def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
+    z = torch.nn.functional.linear(input, weight, bias)
+    local = torch.where(target == ignore_index, -1, target - vocab_start)
+    local = torch.where((local >= 0) & (local < weight.shape[0]), local, -1)
+    return z, local
+
+
+def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
+                  vocab_start, chunk):
+    """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference)."""
+    z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
+    return ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth)
+
+
+def linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
+                  softcap, vocab_start, chunk):
+    """``linear_ce_bwd`` as ATen: ``ce_bwd`` of the whole logits, then the linear's chain
+    rule (d input = dz W, d weight = dz^T input, d bias = sum of dz over rows)."""
+    z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
+    dz = ce_bwd(z, local, class_weight if c is not None else None, lse_nt, a, b, c, -1,
+                softcap)
+    dz2, h2 = dz.reshape(-1, dz.shape[-1]), input.reshape(-1, input.shape[-1])
+    db = input.new_empty(0, dtype=torch.float32) if bias is None else dz2.sum(0).to(bias.dtype)
+    return (dz2 @ weight).view(input.shape), dz2.t() @ h2, db

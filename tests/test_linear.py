@@ -1,0 +1,303 @@
+"""The fused linear + cross-entropy (inductor_ce/linear.py) on the CPU: both policies against
+float64 for every option, the collapse margins, torch.compile with dynamic rows, export, opcheck,
+torch 2.13's own F.linear_cross_entropy, and bad input.
+
+Shapes are small (N = 37 rows, D = 16, V = 301) with chunk sizes that make several chunks and a
+ragged last one (10 rows, 64 classes), so the loops and their edges run; float32 inputs, whose
+float64 reference is computed from the same values (logits of float64 GEMMs).
+"""
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import inductor_ce
+from inductor_ce import decomposition, eager, linear
+from _reference import assert_grad_close, assert_loss_close, collapse_safe_reference, reference
+
+N, D, V = 37, 16, 301
+CHUNK = {"fast": 10, "compact": 64}
+POLICIES = ["fast", "compact"]
+OPTIONS = {
+    "plain": dict(),
+    "smooth+ignore+sum": dict(label_smoothing=0.1, ignore_index=3, reduction="sum"),
+    "weight+zloss+none": dict(weighted=True, z_loss=1e-2, reduction="none"),
+    "softcap+lse": dict(softcap=5.0, return_lse=True),
+    "all+bias": dict(weighted=True, label_smoothing=0.1, z_loss=1e-2, softcap=5.0,
+                     ignore_index=3, bias=True),
+}
+
+
+def _data(key, shape=(N,), bias=False, dtype=torch.float32, ignore_index=-100):
+    g = torch.Generator().manual_seed(hash(key) % 2**31)
+    h = torch.randn(*shape, D, generator=g).to(dtype)
+    w = (torch.randn(V, D, generator=g) * 0.5).to(dtype)
+    b = (torch.randn(V, generator=g) * 0.3).to(dtype) if bias else None
+    t = torch.randint(0, V, shape, generator=g)
+    t = torch.where(torch.rand(shape, generator=g) < 0.2, ignore_index, t)
+    return h, w, b, t
+
+
+def _run(fn, h, w, b, t, upstream_key=0, **kw):
+    leaves = [p.detach().clone().requires_grad_() for p in (h, w) + ((b,) if b is not None
+                                                                    else ())]
+    out = fn(*leaves, t, **kw)
+    loss = out[0] + out[1].sum() if isinstance(out, tuple) else out
+    g = torch.randn(loss.shape, generator=torch.Generator().manual_seed(upstream_key)) \
+        if loss.dim() else None
+    loss.backward(None if g is None else g.to(loss.dtype))
+    return out, [p.grad for p in leaves]
+
+
+def _ours(policy):
+    def fn(h, w, *rest, **kw):
+        b = rest[0] if len(rest) == 2 else None
+        return inductor_ce.linear_cross_entropy(h, w, rest[-1], linear_bias=b, policy=policy,
+                                                chunk_size=CHUNK[policy], **kw)
+    return fn
+
+
+def _ref64(h, w, *rest, return_lse=False, **kw):
+    b = rest[0] if len(rest) == 2 else None
+    z = F.linear(h.double(), w.double(), None if b is None else b.double())
+    return reference(z, rest[-1], return_lse=return_lse, **kw)
+
+
+def _options(name):
+    kw = dict(OPTIONS[name])
+    bias = kw.pop("bias", False)
+    if kw.pop("weighted", False):
+        kw["weight"] = torch.rand(V, generator=torch.Generator().manual_seed(7)) + 0.5
+    return kw, bias
+
+
+@pytest.mark.parametrize("shape", [(N,), (3, 11)], ids=["2d", "3d"])
+@pytest.mark.parametrize("options", list(OPTIONS))
+@pytest.mark.parametrize("policy", POLICIES)
+def test_matches_float64(policy, options, shape):
+    kw, bias = _options(options)
+    h, w, b, t = _data((options, shape), shape, bias, ignore_index=kw.get("ignore_index", -100))
+    out, grads = _run(_ours(policy), h, w, b, t, **kw)
+    ref, ref_grads = _run(_ref64, h.double(), w.double(), None if b is None else b.double(), t,
+                          **kw)
+    if kw.get("return_lse"):
+        assert_loss_close(out[1], ref[1], rtol=1e-6, atol=1e-6)
+        out, ref = out[0], ref[0]
+    assert out.dtype == torch.float32 and out.shape == ref.shape
+    assert_loss_close(out, ref)
+    for got, want in zip(grads, ref_grads):
+        assert got.dtype == torch.float32 and got.shape == want.shape
+        assert_grad_close(got, want)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_policies_and_unfused_agree_in_bf16(policy):
+    """bf16 h, W: our errors against float64 are at most twice our unfused path's (whose
+    logits are rounded to bf16 once, as every chunk's are), loss and both gradients."""
+    h, w, b, t = _data("bf16", (64,), dtype=torch.bfloat16)
+    got, got_g = _run(_ours(policy), h, w, None, t, label_smoothing=0.1)
+    unf, unf_g = _run(lambda h, w, t, **kw: inductor_ce.cross_entropy(h @ w.t(), t, **kw),
+                      h, w, None, t, label_smoothing=0.1)
+    ref, ref_g = _run(_ref64, h.double(), w.double(), None, t, label_smoothing=0.1)
+    for a, u, r in zip([got] + got_g, [unf] + unf_g, [ref] + ref_g):
+        err = ((a.double() - r).norm() / r.norm()).item()
+        err_unfused = ((u.double() - r).norm() / r.norm()).item()
+        assert err <= 2 * err_unfused + 1e-6, (err, err_unfused)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_collapse_margins(policy):
+    """Target logit = max of the others + margin (0-80), built into the weights: row i's
+    hidden state is e_i, its target class's weight row c_i e_i. Loss and the whole gradient of
+    the logits' inputs within 1e-5 of the collapse-safe float64 reference."""
+    margins = [0.0, 10.0, 20.0, 30.0, 50.0, 80.0]
+    k, v = len(margins), 32000
+    g = torch.Generator().manual_seed(5)
+    w = torch.randn(v, k, generator=g) * 0.5
+    t = torch.randperm(v, generator=g)[:k]
+    h = torch.eye(k)
+    z = h @ w.t()
+    for i, m in enumerate(margins):
+        w[t[i]] = 0.0
+        w[t[i], i] = z[i].scatter(0, t[i:i + 1], float("-inf")).max() + m
+    z64 = h.double() @ w.double().t()
+    ref_loss, ref_dz = collapse_safe_reference(z64, t)
+    hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+    loss = inductor_ce.linear_cross_entropy(hh, ww, t, reduction="sum", policy=policy,
+                                            chunk_size=2 if policy == "fast" else 4096)
+    loss.backward()
+    assert_loss_close(loss, ref_loss.sum(), rtol=1e-5, atol=0.0)
+    per_row = inductor_ce.linear_cross_entropy(h, w, t, reduction="none", policy=policy)
+    assert bool((per_row > 0).all())           # nothing collapsed to 0
+    assert_loss_close(per_row, ref_loss, rtol=1e-5, atol=0.0)
+    assert_grad_close(hh.grad, ref_dz @ w.double())
+    assert_grad_close(ww.grad, ref_dz.t() @ h.double())
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_compiled_rows_dynamic_no_recompile(policy):
+    from torch._dynamo.testing import CompileCounterWithBackend
+    counter = CompileCounterWithBackend("inductor")
+    torch._dynamo.reset()
+    fn = torch.compile(lambda h, w, t: inductor_ce.linear_cross_entropy(
+        h, w, t, policy=policy, chunk_size=CHUNK[policy], z_loss=1e-3), backend=counter,
+        fullgraph=True, dynamic=True)
+    frames = []
+    for rows in (37, 20, 64):
+        h, w, b, t = _data(("compiled", rows), (rows,))
+        out, grads = _run(fn, h, w, None, t)
+        frames.append(counter.frame_count)
+        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, z_loss=1e-3)
+        assert_loss_close(out, ref)
+        for got, want in zip(grads, ref_grads):
+            assert_grad_close(got, want)
+    # (The first compile may count twice: Dynamo restarts once to specialize the float
+    # options a custom op takes. What matters: nothing after it.)
+    assert frames[1:] == [frames[0]] * 2, frames
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_inputs_unchanged(policy):
+    h, w, b, t = _data("functional", bias=True)
+    before = [x.clone() for x in (h, w, b, t)]
+    _run(_ours(policy), h, w, b, t, label_smoothing=0.1)
+    assert all(torch.equal(x, y) for x, y in zip((h, w, b, t), before))
+
+
+def test_opcheck():
+    h, w, b, t = _data("opcheck", (3, 5), bias=True)
+    cw = torch.rand(V) + 0.5
+    leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+    torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
+                          (*leaves, t, cw, -100, 5.0, True, 0, 64))
+    torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fast.default,
+                          (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, 4))
+    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, 0)
+    torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
+                          (h, w, b, t, cw, stats[0], *stats, -100, 5.0, 0, 64))
+
+
+def test_ops_match_their_decomposition():
+    """(sum_wz adds terms of both signs: chunks sum them in another order, so it is compared
+    at the scale of the terms, 1e-5.)"""
+    h, w, b, t = _data("decomp", bias=True, ignore_index=3)
+    cw = torch.rand(V) + 0.5
+    for got, want in zip(linear.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, 64),
+                         decomposition.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, 0)):
+        torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-5)
+    g = [torch.randn(N) for _ in range(3)]
+    for got, want in zip(linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 64),
+                         decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 0)):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_export_keeps_one_node_and_decomposes():
+    class Head(torch.nn.Module):
+        def forward(self, h, w, t):
+            return inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1)
+
+    h, w, b, t = _data("export")
+    ep = torch.export.export(Head(), (h, w, t))
+    targets = [n.target for n in ep.graph.nodes if n.op == "call_function"]
+    assert targets.count(torch.ops.inductor_ce.linear_ce_fwd.default) == 1
+    lowered = ep.run_decompositions({torch.ops.inductor_ce.linear_ce_fwd.default:
+                                     decomposition.linear_ce_fwd})
+    assert not any("linear_ce" in str(n.target) for n in lowered.graph.nodes)
+    want = inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1)
+    torch.testing.assert_close(ep.module()(h, w, t), want)
+    torch.testing.assert_close(lowered.module()(h, w, t), want)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_matches_torch_linear_cross_entropy(reduction):
+    """torch 2.13's F.linear_cross_entropy, its chunked path included, gives our values."""
+    if not hasattr(F, "linear_cross_entropy"):
+        pytest.skip("torch < 2.13")
+    h, w, b, t = _data("torch-lce")
+    ours = inductor_ce.linear_cross_entropy(h, w, t, reduction=reduction)
+    for options in (None, torch.nn.LinearCrossEntropyOptions(batch_chunk_size=8)):
+        theirs = F.linear_cross_entropy(h, w, t, reduction=reduction, options=options)
+        torch.testing.assert_close(ours, theirs, rtol=2e-6, atol=2e-6)
+
+
+def test_all_rows_ignored():
+    """As cross_entropy: "mean" over zero kept rows is nan, "sum" 0, gradients 0 for "sum"."""
+    h, w, b, t = _data("ignored")
+    t = torch.full_like(t, -100)
+    for policy in POLICIES:
+        assert torch.isnan(inductor_ce.linear_cross_entropy(h, w, t, policy=policy))
+        out, grads = _run(_ours(policy), h, w, None, t, reduction="sum")
+        assert out == 0 and all(bool((g == 0).all()) for g in grads)
+
+
+def test_retain_graph():
+    h, w, b, t = _data("retain")
+    for policy in POLICIES:
+        hh = h.clone().requires_grad_()
+        loss = inductor_ce.linear_cross_entropy(hh, w, t, policy=policy)
+        loss.backward(retain_graph=True)
+        if policy == "compact":
+            first = hh.grad.clone()
+            loss.backward()
+            torch.testing.assert_close(hh.grad, 2 * first)
+        else:
+            with pytest.raises(RuntimeError, match="policy='compact'"):
+                loss.backward()
+
+
+def test_eager_chunks_run_compiled_kernels(monkeypatch):
+    """At any size (forced here), each chunk's ce_fwd and its in-place ce_bwd run the
+    lowering's kernels: two compiles per policy (full and ragged chunks share them: the
+    rows are symbolic for "fast"; "compact"'s ragged last chunk is a V of its own)."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    for policy in POLICIES:
+        h, w, b, t = _data(("compiled-eager", policy))
+        before = eager.compiles
+        out, grads = _run(_ours(policy), h, w, None, t, softcap=3.0)
+        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, softcap=3.0)
+        assert_loss_close(out, ref)
+        for got, want in zip(grads, ref_grads):
+            assert_grad_close(got, want)
+        assert eager.compiles - before == (2 if policy == "fast" else 4)
+
+
+def test_module():
+    torch.manual_seed(0)
+    m = inductor_ce.LinearCrossEntropyLoss(D, V, bias=True, label_smoothing=0.1)
+    h, _, _, t = _data("module")
+    loss = m(h, t)
+    want = inductor_ce.cross_entropy(m.linear(h), t, label_smoothing=0.1)
+    torch.testing.assert_close(loss, want)
+    loss.backward()
+    assert m.linear.weight.grad is not None and m.linear.bias.grad is not None
+
+
+@pytest.mark.parametrize("bad,error,match", [
+    (dict(policy="auto"), ValueError, "policy"),
+    (dict(chunk_size=0), ValueError, "chunk_size"),
+    (dict(linear_weight=torch.randn(V, D + 1)), ValueError, "linear_weight"),
+    (dict(linear_weight=torch.randn(V, D).double()), TypeError, "linear_weight"),
+    (dict(linear_bias=torch.randn(V + 1)), ValueError, "linear_bias"),
+    (dict(target=torch.zeros(N + 1, dtype=torch.long)), ValueError, "target"),
+    (dict(target=torch.zeros(N)), TypeError, "target"),
+    (dict(input=torch.randn(N, D).double()), TypeError, "input"),
+    (dict(reduction="avg"), ValueError, "reduction"),
+    (dict(weight=torch.rand(V - 1)), ValueError, "weight"),
+])
+def test_bad_input_names_the_argument(bad, error, match):
+    h, w, b, t = _data("bad")
+    args = dict(input=h, linear_weight=w, target=t)
+    args.update({k: v for k, v in bad.items() if k in args})
+    kw = {k: v for k, v in bad.items() if k not in args}
+    with pytest.raises(error, match=match):
+        inductor_ce.linear_cross_entropy(args["input"], args["linear_weight"], args["target"],
+                                         **kw)
+
+
+def test_target_out_of_range_raises():
+    h, w, b, t = _data("range")
+    t[3] = V
+    for policy in POLICIES:
+        with pytest.raises(RuntimeError):
+            inductor_ce.linear_cross_entropy(h, w, t, policy=policy)
