@@ -30,9 +30,11 @@ PNG (plus every number in a JSON file):
 Why 24 ln 2: stock cross-entropy is m + log(sum_j exp(z_j - m)) - z_t with m the max. When the
 target is the max, that sum is 1 + sum_{j != t} exp(z_j - z_t), and in float32 1 + x rounds to
 1 once x <= 2^-24 (half an ulp of 1): the loss becomes log(1) = 0 and the target gradient
-p_t - 1 = 0 exactly. With one competitor that happens at margins above 24 ln 2; with several
-near the top, later. So the share above the threshold is where the collapse can happen, and
-the demo counts on how many of those tokens stock actually returns exactly 0.
+p_t - 1 = 0 exactly. Above 24 ln 2 even the best competitor's term rounds away when added
+to the 1 on its own; whether a given token collapses then depends on the other logits and on
+the order in which stock sums them (vectorized partial sums, each below 2^-24, are lost one
+by one). So the share above the threshold is where the collapse can happen, and the demo
+counts on how many of those tokens stock actually returns exactly 0.
 
 A missing optional package (tokenizers; matplotlib for the PNG) gives one line saying what
 to install and exit status 2, before any work.
@@ -164,15 +166,8 @@ def confident_tokens(logits, target) -> dict:
 def _merge(a: Optional[dict], b: dict) -> dict:
     if a is None:
         return dict(b)
-    out = {}
-    for k, v in b.items():
-        if k == "max_margin":
-            out[k] = max(a[k], v)
-        elif k.endswith("rel_err"):
-            out[k] = max(a[k], v)
-        else:
-            out[k] = a[k] + v
-    return out
+    return {k: max(a[k], v) if k == "max_margin" or k.endswith("rel_err") else a[k] + v
+            for k, v in b.items()}
 
 
 @torch.no_grad()
@@ -217,9 +212,10 @@ class Preset:
 
 
 PRESETS = {
-    # A couple of minutes on 2 CPU cores, most of it compiling: vocabulary 8192, not 32k, so
-    # that the LM head and the loss (the largest tensors) fit the CPU budget; 1.5 MB of text.
-    "cpu": Preset(vocab=8192, block=128, layers=2, heads=4, width=128, batch=8, steps=100,
+    # A couple of minutes on 2 CPU cores, most of it compiling: vocabulary 8192, not 32k, and
+    # 8 x 64 tokens a step, so that the LM head and the loss (the largest tensors) fit the CPU
+    # budget; 1.5 MB of text.
+    "cpu": Preset(vocab=8192, block=64, layers=2, heads=4, width=128, batch=8, steps=100,
                   eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10),
     # ~100M parameters (GPT-2 small's shape, V = 32768) on all of the corpus, 8k tokens/step.
     "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
@@ -342,7 +338,8 @@ def agreement(stock: list, ours: list, what: str, unit: str) -> dict:
     elif len(d) >= 3 and (abs(mean_d) <= 2 * se or abs(mean_d) <= SAME_PRACTICAL * level):
         r["same"] = True
         r["text"] = (f"{what}: no difference: the curves drift apart by up to {worst:.1e} "
-                     f"(relative) at a {unit}, as rounding differences grow over training, "
+                     f"(relative) at one {unit}, as small differences (rounding; on a GPU also "
+                     f"non-deterministic kernels) compound over the steps, "
                      f"but over the last {len(d)} {unit}s ours differs from stock by "
                      f"{mean_d:+.2e} on average ({mean_d / level:+.3%}, standard error "
                      f"{se:.1e}).")
@@ -352,7 +349,7 @@ def agreement(stock: list, ours: list, what: str, unit: str) -> dict:
         r["text"] = (f"{what}: ours is {'lower' if mean_d < 0 else 'higher'} than stock "
                      f"by {abs(mean_d):.3e} on average over the last {len(d)} {unit}s "
                      f"({abs(mean_d) / level:.3%}, {k:.1f} standard errors; the largest "
-                     f"relative difference at a {unit}: {worst:.1e}).")
+                     f"relative difference at one {unit}: {worst:.1e}).")
     return r
 
 
@@ -367,7 +364,7 @@ def summarize(runs: dict, device: str) -> list[str]:
     lines.append(f"Step time (median after the first, compiling, step): stock {ms[0]:.1f} ms, "
                  f"ours {ms[1]:.1f} ms: ours is "
                  + (f"{faster:.2f}x faster." if faster >= 1 else f"{1 / faster:.2f}x slower.")
-                 + (" (CPU timings on a shared machine are noisy.)" if device == "cpu" else ""))
+                 + (" (CPU step times vary with the machine's load.)" if device == "cpu" else ""))
     if device == "cuda":
         gib = [r["peak_bytes"] / 2**30 for r in (stock, ours)]
         above = [(r["peak_bytes"] - r["resident_bytes"]) / 2**30 for r in (stock, ours)]
