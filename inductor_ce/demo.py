@@ -554,7 +554,8 @@ def part2(args, preset: Preset, out=print) -> dict:
         f"{ours['first_step_s']:.1f} s")
     summary = summarize(runs, device)
     out("\nWhat the curves show:\n" + "\n".join(f"  * {s}" for s in summary))
-    gpu = torch.cuda.get_device_name() if device == "cuda" else platform.processor() or "cpu"
+    gpu = (torch.cuda.get_device_name() if device == "cuda" else
+           f"{torch.get_num_threads()} threads")
     title = (f"GPT {n_params / 1e6:.3g}M on the Python {data.info['python']} standard library "
              f"({len(data.train) / 1e6:.2f}M training tokens, V={cfg.vocab_size}), "
              f"{preset.steps} steps, {device} ({gpu}), torch {torch.__version__}: "
