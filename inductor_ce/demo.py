@@ -568,8 +568,14 @@ def part2(args, preset: Preset, out=print) -> dict:
 
 
 def parse_args(argv=None):
+    presets = "\n".join(
+        f"  {k:<5} {v.layers} layers x {v.width}, V={v.vocab}, {v.batch} x {v.block} tokens, "
+        f"{v.steps} steps, eval every {v.eval_every} on {v.eval_batches} batches, corpus "
+        + ("all" if v.corpus_mb is None else f"{v.corpus_mb:g} MB") + f", lr {v.lr:g}"
+        for k, v in PRESETS.items())
     p = argparse.ArgumentParser(prog="python -m inductor_ce.demo", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=f"presets:\n{presets}")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--preset", choices=sorted(PRESETS), default=None,
                    help="sizes (default: the device's; 'tiny' is a smoke test of seconds)")
@@ -595,6 +601,8 @@ def parse_args(argv=None):
     preset = dataclasses.replace(preset, **overrides)
     if preset.steps < 2 or preset.eval_every < 1 or preset.batch < 1 or preset.eval_batches < 1:
         p.error("--steps must be >= 2; --batch, --eval-every, --eval-batches >= 1")
+    if args.seed < 0:     # (negative seeds draw the held-out batches)
+        p.error("--seed must be >= 0")
     if args.device == "cuda" and not torch.cuda.is_available():
         p.error("--device cuda: no CUDA device")
     return args, preset
