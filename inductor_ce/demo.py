@@ -1,45 +1,73 @@
-"""The main demo: ``python -m inductor_ce.demo`` (CPU, under 3 minutes on 2 cores).
+"""The main job: ``python -m inductor_ce.demo`` trains a GPT on real text twice, stock
+``torch.compile`` against ``torch.compile`` after ``inductor_ce.enable()``.
 
-Part 1, numerics: a confident-target batch (float32 logits, V = 32000, target logit = max of
-the others + margin). Our loss and target gradient against a collapse-safe float64 reference,
+    python -m inductor_ce.demo                              # CPU, a couple of minutes
+    python -m inductor_ce.demo --device cuda --out DIR      # ~100M parameters, bf16 autocast
+
+Part 1 (numerics, a constructed batch): float32 logits, V = 32000, target logit = max of the
+others + margin. Our loss and target gradient against a collapse-safe float64 reference,
 softplus(logsumexp_{j != t} z_j - z_t), and against stock F.cross_entropy, which returns
 exactly 0 from a margin of about 17 on.
 
-Part 2, a real model: a few training steps of a small GPT (``inductor_ce.gpt``) whose loss
-is the usual ``F.cross_entropy(logits.float()[..., :-1, :].view(-1, V), ...)``, compiled
-twice from the same weights: stock ``torch.compile``, and ``torch.compile`` after
-``inductor_ce.enable()``. Shows that the loss curves agree, how many times each forward
-reads the logits (counted in the generated code), and with ``--device cuda`` the time of a
-training step and its peak memory above the weights and optimizer state. Writes a PNG of the
-loss curves when matplotlib is installed.
+Part 2 (training): the text is the Python standard library's own source and docstrings, a
+byte-level BPE tokenizer trained on it at start (``inductor_ce.corpus``: deterministic,
+cached, no network), held-out files by a hash of their path. A GPT (``inductor_ce.gpt``)
+whose loss is the usual ``F.cross_entropy(logits.float()[..., :-1, :].view(-1, V), ...,
+reduction="sum") / num_items`` with padding labelled -100 is trained from the same initial
+weights on the same batches, in the same order, once per compile. Shown, printed and in one
+PNG (plus every number in a JSON file):
+  * training loss at every step and held-out loss every ``--eval-every`` steps, both runs,
+    and their relative difference;
+  * step time (median after compilation) and, on CUDA, peak memory of both;
+  * on the held-out batches, every ``--eval-every`` steps: the share of target tokens whose
+    float32 margin, z_t - max_{j != t} z_j (the logits the loss sees: ``logits.float()``),
+    exceeds ``COLLAPSE_MARGIN`` = 24 ln 2 = 16.64; and on those tokens the loss and target
+    gradient of stock F.cross_entropy (eager, float32), of ``inductor_ce.cross_entropy``
+    (eager) and of float64.
+  * a plain summary of what the curves show, computed from them ("no difference" only where
+    the numbers say so, by the criterion printed with it).
+
+Why 24 ln 2: stock cross-entropy is m + log(sum_j exp(z_j - m)) - z_t with m the max. When the
+target is the max, that sum is 1 + sum_{j != t} exp(z_j - z_t), and in float32 1 + x rounds to
+1 once x <= 2^-24 (half an ulp of 1): the loss becomes log(1) = 0 and the target gradient
+p_t - 1 = 0 exactly. Above 24 ln 2 even the best competitor's term rounds away when added
+to the 1 on its own; whether a given token collapses then depends on the other logits and on
+the order in which stock sums them (vectorized partial sums, each below 2^-24, are lost one
+by one). So the share above the threshold is where the collapse can happen, and the demo
+counts on how many of those tokens stock actually returns exactly 0.
+
+A missing optional package (tokenizers; matplotlib for the PNG) gives one line saying what
+to install and exit status 2, before any work.
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
+import gc
+import json
+import math
+import os
+import platform
 import statistics
 import sys
+import textwrap
 import time
+from dataclasses import dataclass
+from typing import Optional
 
 import torch
 import torch.nn.functional as F
 
 import inductor_ce
-from inductor_ce import _codegen, gpt
-from inductor_ce._inductor import capture
+from inductor_ce import corpus, gpt
 
 MARGINS = (0.0, 20.0, 30.0, 50.0)
 VOCAB = 32000
 RUNS = (("stock torch.compile", False), ("inductor_ce.enable()", True))
-
-# Part 2 sizes: the CPU ones keep the whole demo under 3 minutes on 2 cores (most of it is
-# compiling); on a GPU, a GPT-2-small-like width and vocabulary with bf16 autocast.
-SIZES = {
-    "cpu": dict(cfg=gpt.GPTConfig(vocab_size=8192, block_size=64, n_layer=2, n_head=4,
-                                  n_embd=64), batch=8, steps=20, amp=False),
-    "cuda": dict(cfg=gpt.GPTConfig(vocab_size=50304, block_size=1024, n_layer=4, n_head=12,
-                                   n_embd=768), batch=8, steps=30, amp=True),
-}
+COLLAPSE_MARGIN = 24 * math.log(2)    # 16.64: exp(-margin) below half an ulp of 1.0 in fp32
+SAME_FP32 = 1e-5                      # curves this close at every point: float32 rounding
+SAME_PRACTICAL = 1e-3                 # a mean difference below 0.1% of the loss
 
 
 # --- part 1 -----------------------------------------------------------------------------------
@@ -60,7 +88,7 @@ def reference64(logits, target):
     """Collapse-safe float64 per-row loss and d loss / d z_t: softplus(lse_nt - z_t) and
     -sigmoid(lse_nt - z_t) (= -(1 - p_t), the non-target mass)."""
     z = logits.double()
-    rows = torch.arange(len(target))
+    rows = torch.arange(len(target), device=z.device)
     z_t = z[rows, target]
     others = z.clone()
     others[rows, target] = float("-inf")
@@ -69,10 +97,13 @@ def reference64(logits, target):
 
 
 def loss_and_target_grad(fn, logits, target):
-    x = logits.clone().requires_grad_()
-    loss = fn(x, target, reduction="none")
-    loss.sum().backward()
-    return loss.detach(), x.grad[torch.arange(len(target)), target]
+    """Per-row loss of ``fn(logits, target, reduction="none")`` and its gradient with
+    respect to each row's target logit."""
+    with torch.enable_grad():
+        x = logits.detach().clone().requires_grad_()
+        loss = fn(x, target, reduction="none")
+        loss.sum().backward()
+    return loss.detach(), x.grad[torch.arange(len(target), device=x.device), target]
 
 
 def part1(out=print):
@@ -96,171 +127,514 @@ def part1(out=print):
     return logits, target, ref_loss, ref_grad, ours, stock
 
 
+# --- the confident-token metric ---------------------------------------------------------------
+
+def confident_tokens(logits, target) -> dict:
+    """On float32 ``logits`` (N, V) and targets (N,) (no ignored rows): how many targets have
+    a margin z_t - max_{j != t} z_j above ``COLLAPSE_MARGIN``, and on those the summed loss
+    and target gradient of stock F.cross_entropy, of ours and of float64, how many of them
+    stock returns as exactly 0, and our largest relative error against float64."""
+    z = logits.float()
+    rows = torch.arange(len(target), device=z.device)
+    z_t = z[rows, target]
+    others = z.index_put((rows, target), torch.tensor(float("-inf"), device=z.device))
+    margin = z_t - others.amax(-1)
+    del others
+    conf = margin > COLLAPSE_MARGIN
+    r = dict(tokens=len(target), confident=int(conf.sum()),
+             max_margin=float(margin.max()) if len(target) else float("nan"),
+             stock_loss_zero=0, stock_grad_zero=0, loss_f64=0.0, loss_ours=0.0,
+             loss_stock=0.0, grad_f64=0.0, grad_ours=0.0, grad_stock=0.0,
+             ours_loss_rel_err=0.0, ours_grad_rel_err=0.0)
+    if r["confident"] == 0:
+        return r
+    zc, tc = z[conf], target[conf]
+    ref_loss, ref_grad = reference64(zc, tc)
+    stock_loss, stock_grad = loss_and_target_grad(F.cross_entropy, zc, tc)
+    ours_loss, ours_grad = loss_and_target_grad(inductor_ce.cross_entropy, zc, tc)
+    r.update(stock_loss_zero=int((stock_loss == 0).sum()),
+             stock_grad_zero=int((stock_grad == 0).sum()),
+             loss_f64=float(ref_loss.sum()), loss_ours=float(ours_loss.double().sum()),
+             loss_stock=float(stock_loss.double().sum()), grad_f64=float(ref_grad.sum()),
+             grad_ours=float(ours_grad.double().sum()),
+             grad_stock=float(stock_grad.double().sum()),
+             ours_loss_rel_err=float(((ours_loss.double() - ref_loss) / ref_loss).abs().max()),
+             ours_grad_rel_err=float(((ours_grad.double() - ref_grad) / ref_grad).abs().max()))
+    return r
+
+
+def _merge(a: Optional[dict], b: dict) -> dict:
+    if a is None:
+        return dict(b)
+    return {k: max(a[k], v) if k == "max_margin" or k.endswith("rel_err") else a[k] + v
+            for k, v in b.items()}
+
+
+@torch.no_grad()
+def evaluate(model, batches, amp: bool) -> dict:
+    """Held-out loss (float64 cross-entropy of the float32 logits: one measuring stick for
+    both models) and ``confident_tokens`` over ``batches``. Runs the model eagerly (its
+    parameters are the compiled module's): the compiled graph is a training graph."""
+    total, tokens, conf = 0.0, 0, None
+    for idx, labels in batches:
+        with torch.autocast(idx.device.type, dtype=torch.bfloat16, enabled=amp):
+            logits = model(idx)
+        v = logits.shape[-1]
+        z = logits.float()[:, :-1].reshape(-1, v)
+        t = labels[:, 1:].reshape(-1)
+        keep = t != gpt.IGNORE_INDEX
+        z, t = z[keep], t[keep]
+        z64 = z.double()
+        rows = torch.arange(len(t), device=z.device)
+        total += float((torch.logsumexp(z64, -1) - z64[rows, t]).sum())
+        tokens += len(t)
+        del z64
+        conf = _merge(conf, confident_tokens(z, t))
+    return dict(loss=total / tokens, **conf)
+
+
+# --- sizes ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Preset:
+    vocab: int          # tokenizer vocabulary = model vocabulary
+    block: int
+    layers: int
+    heads: int
+    width: int
+    batch: int
+    steps: int
+    eval_every: int
+    eval_batches: int
+    corpus_mb: Optional[float]   # cap on the corpus (None: all of it)
+    lr: float
+    warmup: int
+
+
+PRESETS = {
+    # A couple of minutes on 2 CPU cores, most of it compiling: vocabulary 8192, not 32k, and
+    # 8 x 64 tokens a step, so that the LM head and the loss (the largest tensors) fit the CPU
+    # budget; 1.5 MB of text.
+    "cpu": Preset(vocab=8192, block=64, layers=2, heads=4, width=128, batch=8, steps=100,
+                  eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10),
+    # ~100M parameters (GPT-2 small's shape, V = 32768) on all of the corpus, 8k tokens/step.
+    "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
+                   steps=2000, eval_every=100, eval_batches=4, corpus_mb=None, lr=6e-4,
+                   warmup=100),
+    # Seconds: a smoke test of the whole path on any device, and what the tests run.
+    "tiny": Preset(vocab=512, block=32, layers=1, heads=2, width=32, batch=4, steps=6,
+                   eval_every=3, eval_batches=1, corpus_mb=0.3, lr=3e-3, warmup=2),
+}
+
+
+def model_config(p: Preset) -> gpt.GPTConfig:
+    return gpt.GPTConfig(vocab_size=p.vocab, block_size=p.block, n_layer=p.layers,
+                         n_head=p.heads, n_embd=p.width)
+
+
 # --- part 2 -----------------------------------------------------------------------------------
 
 class Bar:
-    """tqdm when installed, else a one-line text bar."""
+    """A one-line progress bar on stderr: redrawn in place on a terminal; in a log, a line at
+    the start, every 10% and at the end."""
 
     def __init__(self, total: int, desc: str):
-        try:
-            from tqdm import tqdm
-            self._tqdm = tqdm(total=total, desc=desc, file=sys.stderr, leave=True)
-        except ImportError:
-            self._tqdm = None
-        self.total, self.desc, self.n = total, desc, 0
+        self.total, self.desc, self.n, self.tty = total, desc, 0, sys.stderr.isatty()
         self._draw("compiling")
 
     def _draw(self, note: str) -> None:
-        # Redrawn in place on a terminal; in a log, only the first and the last state.
-        tty = sys.stderr.isatty()
-        if self._tqdm is None and (tty or self.n in (0, self.total)):
+        if self.tty or self.n in (0, self.total) or \
+                self.n * 10 // self.total != (self.n - 1) * 10 // self.total:
             filled = 24 * self.n // self.total
             line = (f"{self.desc:<22} [{'#' * filled}{'.' * (24 - filled)}] "
-                    f"{self.n}/{self.total} {note:<18}")
-            sys.stderr.write("\r" + line if tty else line + "\n")
+                    f"{self.n}/{self.total} {note:<24}")
+            sys.stderr.write("\r" + line if self.tty else line + "\n")
             sys.stderr.flush()
 
     def update(self, note: str) -> None:
         self.n += 1
-        if self._tqdm is not None:
-            self._tqdm.set_postfix_str(note, refresh=False)
-            self._tqdm.update()
-        else:
-            self._draw(note)
+        self._draw(note)
 
     def close(self) -> None:
-        if self._tqdm is not None:
-            self._tqdm.close()
-        elif sys.stderr.isatty():
+        if self.tty:
             sys.stderr.write("\n")
 
 
-def train_compiled(model, data, routed: bool, device: str, amp: bool, desc: str):
-    """Compile a copy of ``model`` (routing on or off), train it on ``data``. Returns the
-    losses, the generated code (forward first), the step times after compilation and the
-    peak memory of steady-state steps above the weights, optimizer state and data (CUDA)."""
+def train_run(model, routed: bool, data: corpus.Corpus, preset: Preset, device: str,
+              seed: int, heldout, desc: str, amp: Optional[bool] = None) -> dict:
+    """Compile a copy of ``model`` (routing on or off) and train it for ``preset.steps``
+    steps on the batches of ``seed``; evaluate on ``heldout`` before the first step, every
+    ``preset.eval_every`` steps and after the last. On CUDA, the peak memory of training
+    steps from the 2nd on (evaluations excluded: the peak is reset after each), and what
+    stays allocated between steps (weights, optimizer state, data). ``amp``: bf16
+    autocast (default: on CUDA only; a test also runs it on the CPU)."""
+    torch.compiler.reset()
+    gc.collect()
+    cuda = device == "cuda"
+    amp = cuda if amp is None else amp
+    if cuda:
+        torch.cuda.empty_cache()
     (inductor_ce.enable if routed else inductor_ce.disable)()
-    compiled = torch.compile(copy.deepcopy(model))
-    bar = Bar(len(data), desc)
-    stamps, base = [], [0]
+    eager = copy.deepcopy(model)
+    compiled = torch.compile(eager)
+    train_ids = data.train.to(device)
+    evals, mem = [], dict(resident=None, peak=0)
+    bar = Bar(preset.steps, desc)
 
-    def on_step(loss):
-        if device == "cuda":
-            torch.cuda.synchronize()
-            if len(stamps) == 1:        # from the 2nd step on: steady state
-                base[0] = torch.cuda.memory_allocated()   # weights, optimizer state, data
-                torch.cuda.reset_peak_memory_stats()
-        stamps.append(time.perf_counter())
-        bar.update(f"loss {loss.item():.4f}")
+    def batch_at(step):
+        return gpt.windows(train_ids, data.eot, preset.batch, preset.block, seed + step, device)
 
-    def run():
-        with torch.autocast(device, dtype=torch.bfloat16, enabled=amp):
-            return gpt.train(compiled, data, on_step=on_step)
+    def run_eval(step):
+        if cuda and mem["resident"] is not None:
+            mem["peak"] = max(mem["peak"], torch.cuda.max_memory_allocated())
+        evals.append(dict(step=step, **evaluate(eager, heldout, amp)))
+        if cuda:
+            torch.cuda.reset_peak_memory_stats()
 
-    losses, codes = capture.generated_code(run)
-    bar.close()
-    inductor_ce.disable()
-    steps = [b - a for a, b in zip(stamps[1:], stamps[2:])]
-    peak = torch.cuda.max_memory_allocated() - base[0] if device == "cuda" else None
-    return dict(losses=losses, codes=codes, step_s=steps, peak=peak)
+    def on_step(step, loss):
+        if cuda and step == 0:          # steady state from the 2nd step on
+            mem["resident"] = torch.cuda.memory_allocated()
+            torch.cuda.reset_peak_memory_stats()
+        bar.update(f"loss {loss:.4f}")
+        if (step + 1) % preset.eval_every == 0 or step + 1 == preset.steps:
+            run_eval(step + 1)
 
-
-def triton_forward_code(model, batch, routed: bool) -> str:
-    """The Triton code Inductor would generate for the forward (CPU tensors; not run)."""
-    (inductor_ce.enable if routed else inductor_ce.disable)()
-    idx, labels = batch
-    num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
+    run_eval(0)
     try:
-        _, codes = capture.generated_code(torch.compile(copy.deepcopy(model)), idx, labels,
-                                          num_items, backend="triton")
+        result = gpt.train_steps(compiled, batch_at, preset.steps, lr=preset.lr,
+                                 warmup=preset.warmup, amp=amp, on_step=on_step)
     finally:
+        bar.close()
         inductor_ce.disable()
-    return codes[0]
+    steady = result["step_s"][1:] or result["step_s"]
+    return dict(losses=result["losses"], step_s=result["step_s"],
+                first_step_s=result["step_s"][0], median_step_s=statistics.median(steady),
+                peak_bytes=mem["peak"] if cuda else None, resident_bytes=mem["resident"],
+                evals=evals)
 
 
-def plot(results: dict, path: str, title: str):
+# --- what the curves show ---------------------------------------------------------------------
+
+def agreement(stock: list, ours: list, what: str, unit: str) -> dict:
+    """Compare two curves point by point. "no difference" when the largest relative
+    difference is at most ``SAME_FP32`` (float32 rounding), or when over the last fifth of
+    the points (at least 3) the mean difference is within 2 standard errors of the paired
+    differences or below ``SAME_PRACTICAL`` of the loss; otherwise which one is lower and
+    by how much. Returns the numbers and the sentence."""
+    rel = [abs(b - a) / max(abs(a), 1e-30) for a, b in zip(stock, ours)]
+    worst = max(rel)
+    n = max(3, len(stock) // 5)
+    tail = list(zip(stock[-n:], ours[-n:]))
+    d = [b - a for a, b in tail]
+    mean_d = statistics.fmean(d)
+    se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+    level = statistics.fmean(a for a, _ in tail)
+    r = dict(max_rel_diff=worst, tail_points=len(d), tail_mean_diff=mean_d, tail_se=se,
+             tail_rel_diff=mean_d / level)
+    if worst <= SAME_FP32:
+        r["same"] = True
+        r["text"] = (f"{what}: no difference: the two curves agree at every {unit} to "
+                     f"{worst:.1e} (relative), float32 rounding.")
+    elif len(d) >= 3 and (abs(mean_d) <= 2 * se or abs(mean_d) <= SAME_PRACTICAL * level):
+        r["same"] = True
+        r["text"] = (f"{what}: no difference: the curves drift apart by up to {worst:.1e} "
+                     f"(relative) at one {unit}, as small differences (rounding; on a GPU also "
+                     f"non-deterministic kernels) compound over the steps, "
+                     f"but over the last {len(d)} {unit}s ours differs from stock by "
+                     f"{mean_d:+.2e} on average ({mean_d / level:+.3%}, standard error "
+                     f"{se:.1e}).")
+    else:
+        r["same"] = False
+        k = abs(mean_d) / se if se > 0 else float("inf")
+        r["text"] = (f"{what}: ours is {'lower' if mean_d < 0 else 'higher'} than stock "
+                     f"by {abs(mean_d):.3e} on average over the last {len(d)} {unit}s "
+                     f"({abs(mean_d) / level:.3%}, {k:.1f} standard errors; the largest "
+                     f"relative difference at one {unit}: {worst:.1e}).")
+    return r
+
+
+def summarize(runs: dict, device: str) -> list[str]:
+    """The sentences of the summary, computed from the two runs."""
+    stock, ours = runs.values()
+    lines = [agreement(stock["losses"], ours["losses"], "Training loss", "step")["text"],
+             agreement([e["loss"] for e in stock["evals"]], [e["loss"] for e in ours["evals"]],
+                       "Held-out loss", "evaluation")["text"]]
+    ms = [1e3 * r["median_step_s"] for r in (stock, ours)]
+    faster = ms[0] / ms[1]
+    lines.append(f"Step time (median after the first, compiling, step): stock {ms[0]:.1f} ms, "
+                 f"ours {ms[1]:.1f} ms: ours is "
+                 + (f"{faster:.2f}x faster." if faster >= 1 else f"{1 / faster:.2f}x slower.")
+                 + (" (CPU step times vary with the machine's load.)" if device == "cpu" else ""))
+    if device == "cuda":
+        gib = [r["peak_bytes"] / 2**30 for r in (stock, ours)]
+        above = [(r["peak_bytes"] - r["resident_bytes"]) / 2**30 for r in (stock, ours)]
+        lines.append(f"Peak memory of a training step: stock {gib[0]:.2f} GiB, ours "
+                     f"{gib[1]:.2f} GiB ({above[0]:.2f} and {above[1]:.2f} GiB above the "
+                     "weights, optimizer state and data that stay between steps).")
+    for name, r in runs.items():
+        last = r["evals"][-1]
+        most = max(r["evals"], key=lambda e: e["confident"] / e["tokens"])
+        share = most["confident"] / most["tokens"]
+        if most["confident"] == 0:
+            lines.append(f"Confident tokens ({name} model): no held-out target token had a "
+                         f"float32 margin above {COLLAPSE_MARGIN:.2f} at any evaluation "
+                         f"(largest margin at the end: {last['max_margin']:.2f}), so stock "
+                         "lost nothing to the collapse in this run.")
+            continue
+        part = most["loss_f64"] / (most["loss"] * most["tokens"])
+        lines.append(
+            f"Confident tokens ({name} model): at most {share:.2%} of held-out targets "
+            f"({most['confident']:,} of {most['tokens']:,}, step {most['step']}) have a float32 "
+            f"margin > {COLLAPSE_MARGIN:.2f}; stock F.cross_entropy (eager) gives loss exactly 0"
+            f" on {most['stock_loss_zero']:,} and target gradient exactly 0 on "
+            f"{most['stock_grad_zero']:,} of them; ours is within "
+            f"{max(most['ours_loss_rel_err'], most['ours_grad_rel_err']):.1e} of float64 on "
+            f"all (loss and gradient). Their float64 loss is {part:.1e} of the held-out loss"
+            + (": too little to show in these curves." if part < SAME_PRACTICAL else "."))
+    return lines
+
+
+# --- the picture ------------------------------------------------------------------------------
+
+def require_matplotlib():
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return None
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for (name, r), style in zip(results.items(), ("-", "--")):
-        ax.plot(range(1, len(r["losses"]) + 1), r["losses"], style, label=name)
-    ax.set_xlabel("step")
-    ax.set_ylabel("training loss")
-    ax.set_title(title, fontsize=9)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+        raise corpus.MissingDependency(
+            f"the demo's picture needs matplotlib: {corpus.INSTALL_HINT} (or pip install "
+            "matplotlib), or run with --no-png") from None
+    return plt
+
+
+def plot(report: dict, path: str) -> str:
+    """One PNG of the run: eight panels and the summary (``report`` is the JSON's dict)."""
+    plt = require_matplotlib()
+    runs = report["runs"]
+    names = list(runs)
+    colors = dict(zip(names, ("tab:blue", "tab:orange")))
+    styles = dict(zip(names, ("-", "--")))
+    fig, axes = plt.subplots(2, 4, figsize=(20, 9.5))
+    (a_train, a_held, a_diff, a_time), (a_mem, a_share, a_loss, a_grad) = axes
+
+    for name, r in runs.items():
+        steps = range(1, len(r["losses"]) + 1)
+        a_train.plot(steps, r["losses"], styles[name], color=colors[name], lw=1, label=name)
+        ev = r["evals"]
+        a_held.plot([e["step"] for e in ev], [e["loss"] for e in ev], styles[name],
+                    marker="o", ms=3, color=colors[name], label=name)
+    a_train.set(title="training loss (each step's batch)", xlabel="step",
+                ylabel="loss (nats/token)")
+    a_held.set(title="held-out loss (float64 of the float32 logits)", xlabel="step",
+               ylabel="loss (nats/token)")
+    for ax in (a_train, a_held):
+        ax.legend()
+
+    stock, ours = runs.values()
+    floor = 1e-9
+    rel = [max(abs(b - a) / abs(a), floor) for a, b in zip(stock["losses"], ours["losses"])]
+    a_diff.semilogy(range(1, len(rel) + 1), rel, lw=1, color="tab:green",
+                    label="training loss, per step")
+    rel_h = [max(abs(b["loss"] - a["loss"]) / a["loss"], floor)
+             for a, b in zip(stock["evals"], ours["evals"])]
+    a_diff.semilogy([e["step"] for e in stock["evals"]], rel_h, "o", ms=4, color="tab:red",
+                    label="held-out loss")
+    a_diff.axhline(SAME_FP32, color="gray", ls=":", lw=1,
+                   label=f"{SAME_FP32:.0e} (float32 rounding level)")
+    a_diff.set(title="|ours - stock| / stock (0 drawn at 1e-9)", xlabel="step")
+    a_diff.legend(fontsize=8)
+
+    for name, r in runs.items():
+        ms = [1e3 * s for s in r["step_s"][1:]]
+        a_time.plot(range(2, len(ms) + 2), ms, styles[name], color=colors[name], lw=0.8,
+                    label=f"{name}: median {1e3 * r['median_step_s']:.1f} ms")
+    a_time.set(title="step time (from step 2: step 1 compiles)", xlabel="step", ylabel="ms")
+    a_time.set_ylim(bottom=0)
+    a_time.legend(fontsize=8)
+
+    if report["device"] == "cuda":
+        gib = [r["peak_bytes"] / 2**30 for r in runs.values()]
+        res = [r["resident_bytes"] / 2**30 for r in runs.values()]
+        a_mem.bar(names, res, color="lightgray", label="stays between steps (weights, "
+                  "optimizer state, data)")
+        a_mem.bar(names, [g - b for g, b in zip(gib, res)], bottom=res,
+                  color=[colors[n] for n in names], label="peak above that (activations, "
+                  "logits, loss)")
+        for i, g in enumerate(gib):
+            a_mem.text(i, g, f"{g:.2f} GiB", ha="center", va="bottom")
+        a_mem.set(title="peak memory of a training step", ylabel="GiB", ylim=(0, 1.35 * max(gib)))
+        a_mem.legend(fontsize=8, loc="upper right")
+    else:
+        a_mem.axis("off")
+        a_mem.text(0.5, 0.5, "peak memory: measured on CUDA only\n(--device cuda)",
+                   ha="center", va="center", fontsize=11)
+
+    for name, r in runs.items():
+        ev = r["evals"]
+        a_share.plot([e["step"] for e in ev], [100 * e["confident"] / e["tokens"] for e in ev],
+                     styles[name], marker="o", ms=3, color=colors[name], label=f"{name} model")
+    a_share.set(title=f"held-out targets with float32 margin > {COLLAPSE_MARGIN:.2f}",
+                xlabel="step", ylabel="% of target tokens")
+    a_share.legend(fontsize=8)
+
+    for ax, key, what in ((a_loss, "loss", "loss"), (a_grad, "grad", "|d loss / d z_t|")):
+        # One model (ours) for these panels: the confident tokens of the model trained with
+        # ours, evaluated with each loss. Means over those tokens; stock's 0 sits at the floor.
+        ev = [e for e in ours["evals"] if e["confident"] > 0]
+        if not ev:
+            ax.axis("off")
+            ax.text(0.5, 0.5, f"{what} on tokens above the margin:\nno held-out target token "
+                    f"had a margin\nabove {COLLAPSE_MARGIN:.2f} in this run", ha="center",
+                    va="center", fontsize=11)
+            continue
+        x = [e["step"] for e in ev]
+        f64 = [abs(e[f"{key}_f64"]) / e["confident"] for e in ev]
+        mine = [abs(e[f"{key}_ours"]) / e["confident"] for e in ev]
+        st = [abs(e[f"{key}_stock"]) / e["confident"] for e in ev]
+        low = min(v for v in f64 + mine + st if v > 0) / 30
+        ax.semilogy(x, f64, "-", color="black", lw=2, label="float64")
+        ax.semilogy(x, mine, "o", color=colors[names[1]], ms=5, label="inductor_ce")
+        ax.semilogy(x, [max(v, low) for v in st], "v", color=colors[names[0]], ms=6,
+                    label=f"stock F.cross_entropy (0 drawn at {low:.0e})")
+        zero = sum(e[f"stock_{key}_zero"] for e in ev)
+        total = sum(e["confident"] for e in ev)
+        ax.set(title=f"mean {what} on those tokens (model: ours)\nstock: exactly 0 on "
+               f"{zero:,} of {total:,} (all evaluations)", xlabel="step")
+        ax.legend(fontsize=8)
+
+    fig.suptitle(report["title"], fontsize=12)
+    text = [textwrap.fill(s, 190, subsequent_indent="  ") for s in report["summary"]]
+    fig.text(0.01, 0.005, "\n".join(text), fontsize=8.5, va="bottom", family="monospace")
+    lines = sum(t.count("\n") + 1 for t in text)
+    fig.tight_layout(rect=(0, 0.01 + 0.016 * lines, 1, 0.97))
+    fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def part2(device: str, steps: int, png: str, triton: bool, out=print):
-    size = SIZES[device]
-    cfg, amp = size["cfg"], size["amp"]
-    torch.manual_seed(0)
+# --- main -------------------------------------------------------------------------------------
+
+def part2(args, preset: Preset, out=print) -> dict:
+    device = args.device
+    data = corpus.load(preset.vocab, None if preset.corpus_mb is None else
+                       int(preset.corpus_mb * 1e6), cache_dir=args.cache_dir)
+    out(f"\nPart 2: {data.describe()}")
+    cfg = model_config(preset)
+    torch.manual_seed(args.seed)
     model = gpt.GPT(cfg).to(device)
-    data = gpt.batches(cfg, size["batch"], steps, device=device)
-    rows = size["batch"] * (cfg.block_size - 1)
-    out(f"\nPart 2: {steps} AdamW steps of a small GPT ({cfg.n_layer} layers, width "
-        f"{cfg.n_embd}, V={cfg.vocab_size}; {rows} x {cfg.vocab_size} logits"
-        f"{', bf16 autocast' if amp else ', float32'}) on {device}, compiled from the same "
-        "weights\nwith stock torch.compile and after inductor_ce.enable(). The loss code: "
-        "F.cross_entropy(logits.float()[..., :-1, :].contiguous().view(-1, V), ..., "
-        'reduction="sum") / num_items.\n')
-    results = {}
-    for name, routed in RUNS:
-        results[name] = train_compiled(model, data, routed, device, amp, name)
-    (stock, ours) = results.values()
+    n_params = sum(p.numel() for p in model.parameters())
+    held_ids = data.heldout.to(device)
+    # Seeds -1, -2, ...: a stream apart from the training batches' seed + step.
+    heldout = [gpt.windows(held_ids, data.eot, preset.batch, preset.block, -1 - i, device)
+               for i in range(preset.eval_batches)]
+    out(f"model: GPT, {cfg.n_layer} layers, width {cfg.n_embd}, {cfg.n_head} heads, context "
+        f"{cfg.block_size}, V={cfg.vocab_size}: {n_params / 1e6:.1f}M parameters; "
+        f"{preset.steps} AdamW steps of {preset.batch} x {cfg.block_size} tokens (lr "
+        f"{preset.lr:g}, warmup {preset.warmup}, cosine), "
+        + ("bf16 autocast" if device == "cuda" else "float32")
+        + f" on {device}; held-out evaluation every {preset.eval_every} steps on "
+        f"{preset.eval_batches} x {preset.batch} x {cfg.block_size} tokens.\n"
+        "Loss code: F.cross_entropy(logits.float()[..., :-1, :].contiguous().view(-1, V), "
+        'labels[..., 1:], ignore_index=-100, reduction="sum") / num_items; compiled from the '
+        "same weights with stock torch.compile and after inductor_ce.enable().\n")
+    runs = {name: train_run(model, routed, data, preset, device, args.seed, heldout, name)
+            for name, routed in RUNS}
+    stock, ours = runs.values()
+    out(f"{'step':>6} | {'train: stock':>12} {'ours':>10} | {'held-out: stock':>15} "
+        f"{'ours':>10} | {'confident %: stock':>18} {'ours':>6}")
+    for es, eo in zip(stock["evals"], ours["evals"]):
+        s = es["step"]
+        tr = (f"{stock['losses'][s - 1]:12.5f} {ours['losses'][s - 1]:10.5f}" if s else
+              f"{'':12} {'':10}")
+        out(f"{s:6d} | {tr} | {es['loss']:15.5f} {eo['loss']:10.5f} | "
+            f"{100 * es['confident'] / es['tokens']:18.3f} "
+            f"{100 * eo['confident'] / eo['tokens']:6.3f}")
+    out(f"first step (compiling): stock {stock['first_step_s']:.1f} s, ours "
+        f"{ours['first_step_s']:.1f} s")
+    summary = summarize(runs, device)
+    out("\nWhat the curves show:\n" + "\n".join(f"  * {s}" for s in summary))
+    gpu = (torch.cuda.get_device_name() if device == "cuda" else
+           f"{torch.get_num_threads()} threads")
+    title = (f"GPT {n_params / 1e6:.3g}M on the Python {data.info['python']} standard library "
+             f"({len(data.train) / 1e6:.2f}M training tokens, V={cfg.vocab_size}), "
+             f"{preset.steps} steps, {device} ({gpu}), torch {torch.__version__}: "
+             "stock torch.compile vs after inductor_ce.enable()")
+    return dict(title=title, device=device, device_name=gpu, summary=summary,
+                preset=dataclasses.asdict(preset), n_params=n_params,
+                corpus=dict(data.info, key=data.key, vocab_size=data.vocab_size,
+                            train_tokens=len(data.train), heldout_tokens=len(data.heldout)),
+                collapse_margin=COLLAPSE_MARGIN, runs=runs)
 
-    out(f"{'step':>4} | {'stock':>10} | {'inductor_ce':>11} | rel.diff")
-    for i, (a, b) in enumerate(zip(stock["losses"], ours["losses"])):
-        if i < 3 or i >= steps - 2 or i % max(1, steps // 5) == 0:
-            out(f"{i + 1:4d} | {a:10.6f} | {b:11.6f} | {abs(a - b) / abs(a):.1e}")
-    worst = max(abs(a - b) / abs(a) for a, b in zip(stock["losses"], ours["losses"]))
-    out(f"largest relative difference of the two loss curves: {worst:.1e}")
 
-    backend = "Triton" if device == "cuda" else "C++"
-    reads = [_codegen.logits_reads(r["codes"][0], cfg.vocab_size) for r in (stock, ours)]
-    out(f"\nreads of the logits in the forward (load instructions in the generated code):\n"
-        f"  {backend} code that ran here: stock {reads[0]}, inductor_ce {reads[1]}")
-    if device == "cpu" and triton:
-        t = [_codegen.logits_reads(triton_forward_code(model, data[0], r), cfg.vocab_size)
-             for r in (False, True)]
-        out(f"  Triton code (what a GPU runs; generated here, not run): stock {t[0]}, "
-            f"inductor_ce {t[1]}")
-    if device == "cuda":
-        for name, r in results.items():
-            out(f"  {name:<22} step {1e3 * statistics.median(r['step_s']):8.2f} ms (median), "
-                f"peak memory {r['peak'] / 2**30:6.2f} GiB above weights + optimizer state")
-    if png:
-        where = plot(results, png, f"small GPT, {device}: stock vs inductor_ce")
-        out(f"\nloss curves: {where}" if where else "\n(no PNG: matplotlib is not installed)")
-    return results
+def parse_args(argv=None):
+    presets = "\n".join(
+        f"  {k:<5} {v.layers} layers x {v.width}, V={v.vocab}, {v.batch} x {v.block} tokens, "
+        f"{v.steps} steps, eval every {v.eval_every} on {v.eval_batches} batches, corpus "
+        + ("all" if v.corpus_mb is None else f"{v.corpus_mb:g} MB") + f", lr {v.lr:g}"
+        for k, v in PRESETS.items())
+    p = argparse.ArgumentParser(prog="python -m inductor_ce.demo", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=f"presets:\n{presets}")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    p.add_argument("--preset", choices=sorted(PRESETS), default=None,
+                   help="sizes (default: the device's; 'tiny' is a smoke test of seconds)")
+    for name, kind, what in (("steps", int, "training steps"), ("batch", int, "sequences per "
+                             "batch"), ("eval-every", int, "steps between evaluations"),
+                             ("eval-batches", int, "held-out batches per evaluation"),
+                             ("vocab", int, "tokenizer and model vocabulary"),
+                             ("corpus-mb", float, "cap on the corpus in MB (0: all)"),
+                             ("lr", float, "peak learning rate")):
+        p.add_argument(f"--{name}", type=kind, default=None, help=f"{what} (default: preset)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=".", help="directory of the PNG and JSON "
+                   "(inductor_ce_demo_<device>.png/.json; default: the current one)")
+    p.add_argument("--no-png", action="store_true", help="write no picture (no matplotlib)")
+    p.add_argument("--cache-dir", default=None, help="corpus and tokenizer cache (default: "
+                   "$XDG_CACHE_HOME/inductor_ce/corpus or ~/.cache/inductor_ce/corpus)")
+    args = p.parse_args(argv)
+    preset = PRESETS[args.preset or args.device]
+    overrides = {f: getattr(args, f) for f in ("steps", "batch", "eval_every", "eval_batches",
+                                               "vocab", "lr") if getattr(args, f) is not None}
+    if args.corpus_mb is not None:
+        overrides["corpus_mb"] = args.corpus_mb or None
+    preset = dataclasses.replace(preset, **overrides)
+    if preset.steps < 2 or preset.eval_every < 1 or preset.batch < 1 or preset.eval_batches < 1:
+        p.error("--steps must be >= 2; --batch, --eval-every, --eval-batches >= 1")
+    if args.seed < 0:     # (negative seeds draw the held-out batches)
+        p.error("--seed must be >= 0")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        p.error("--device cuda: no CUDA device")
+    return args, preset
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m inductor_ce.demo", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    p.add_argument("--steps", type=int, default=None, help="training steps (default: 20 on "
-                   "the CPU, 30 on CUDA)")
-    p.add_argument("--png", default="inductor_ce_demo.png", help="loss-curve image ('' for none)")
-    p.add_argument("--no-triton", action="store_true", help="on the CPU, skip generating the "
-                   "Triton code (saves two compiles)")
-    args = p.parse_args(argv)
-    if args.device == "cuda" and not torch.cuda.is_available():
-        p.error("--device cuda: no CUDA device")
+    args, preset = parse_args(argv)
+    try:                      # every optional package first: one line, before any work
+        corpus.require_tokenizers()
+        if not args.no_png:
+            require_matplotlib()
+    except corpus.MissingDependency as e:
+        print(f"python -m inductor_ce.demo: {e}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
-    print(f"inductor_ce {inductor_ce.__version__}, torch {torch.__version__}, "
-          f"device {args.device}\n")
+    print(f"inductor_ce {inductor_ce.__version__}, torch {torch.__version__}, Python "
+          f"{platform.python_version()}, device {args.device}\n")
     part1()
-    steps = args.steps or SIZES[args.device]["steps"]
-    part2(args.device, max(steps, 3), args.png, not args.no_triton)
-    print(f"\n({time.perf_counter() - start:.0f} s)")
+    report = part2(args, preset)
+    os.makedirs(args.out, exist_ok=True)
+    stem = os.path.join(args.out, f"inductor_ce_demo_{args.device}")
+    report["wall_s"] = time.perf_counter() - start
+    report["versions"] = dict(inductor_ce=inductor_ce.__version__, torch=torch.__version__,
+                              python=platform.python_version())
+    report["command"] = "python -m inductor_ce.demo " + " ".join(
+        sys.argv[1:] if argv is None else argv)
+    with open(stem + ".json", "w") as f:
+        json.dump(report, f, indent=1)
+    print(f"\nnumbers: {stem}.json")
+    if not args.no_png:
+        print(f"picture: {plot(report, stem + '.png')}")
+    print(f"({time.perf_counter() - start:.0f} s)")
     return 0
 
 

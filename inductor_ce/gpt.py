@@ -5,14 +5,21 @@ logits, shift them against the labels, flatten, sum over the kept tokens with
 ``F.cross_entropy`` and divide by the number of kept tokens of the whole batch. Nothing here
 knows about inductor_ce: ``inductor_ce.enable()`` before ``torch.compile`` routes that call.
 
-Data: the bytes of the Zen of Python (``import this``), cut into sequences of random length;
-the padding of short sequences carries label -100 (ignored). The vocabulary is the 256 byte
-values padded up to ``vocab_size``, as real tokenizers pad theirs (GPT-2: 50257 -> 50304).
+Data for the demo (``windows``): random windows of a token stream (``inductor_ce.corpus``:
+the standard library's source, BPE-tokenized, ``<|endoftext|>`` after each file). A window
+that runs past the end of a file stops there: the rest of the row is padding whose label is
+-100 (ignored), the way batches of documents are padded. ``train_steps`` is the demo's loop
+(AdamW, warmup + cosine schedule, gradient clipping, bf16 autocast on request, timed steps).
+
+Data for unit tests (``batches``, ``train``): no tokenizer; the bytes of the Zen of Python
+(``import this``) cut into sequences of random length and padded the same way; the
+vocabulary is the 256 byte values padded up to ``vocab_size``.
 """
 from __future__ import annotations
 
 import codecs
 import math
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -134,3 +141,69 @@ def train(model: nn.Module, data, lr: float = 3e-3,
         if on_step is not None:
             on_step(loss)
     return losses
+
+
+# --- the demo's data and loop -----------------------------------------------------------------
+
+def windows(tokens: Tensor, eot: int, batch_size: int, block_size: int, seed: int,
+            device="cpu") -> tuple[Tensor, Tensor]:
+    """One batch (input ids, labels) of ``batch_size`` windows of ``block_size`` tokens at
+    random starts in ``tokens`` (a 1-D tensor, on ``device`` for speed), drawn from a
+    generator seeded with ``seed``: the same seed gives the same batch on any device. Each
+    row is cut after its first ``eot`` (the end of a file, kept as a target): the tokens
+    after it become ``eot`` with label -100. Labels equal the inputs; the model shifts them.
+    """
+    g = torch.Generator().manual_seed(seed)
+    starts = torch.randint(0, len(tokens) - block_size + 1, (batch_size, 1), generator=g)
+    idx = tokens[(starts + torch.arange(block_size)).to(tokens.device)].long()
+    is_eot = idx == eot
+    after_first_eot = (is_eot.cumsum(1) - is_eot.long()) > 0
+    idx = idx.masked_fill(after_first_eot, eot)
+    labels = idx.masked_fill(after_first_eot, IGNORE_INDEX)
+    return idx.to(device), labels.to(device)
+
+
+def lr_at(step: int, steps: int, lr: float, warmup: int) -> float:
+    """Linear warmup over ``warmup`` steps, then a cosine decay to lr / 10 at the end."""
+    if step < warmup:
+        return lr * (step + 1) / warmup
+    done = (step - warmup) / max(1, steps - warmup)
+    return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, done))))
+
+
+def train_steps(model: nn.Module, batch_at: Callable[[int], tuple], steps: int, *,
+                lr: float, warmup: int, amp: bool = False, weight_decay: float = 0.1,
+                clip: float = 1.0, on_step: Optional[Callable] = None) -> dict:
+    """``steps`` AdamW steps of ``model`` (possibly torch.compile'd) on ``batch_at(step)``.
+
+    AdamW (betas 0.9/0.95, decoupled weight decay on matrices only, fused on CUDA), the
+    learning rate of ``lr_at``, the gradient norm clipped at ``clip``, bf16 autocast of the
+    forward when ``amp``. Returns ``{"losses": [...], "step_s": [...]}``: each step's loss
+    and wall time (forward, backward, optimizer; synchronized on CUDA). ``on_step(step, loss)``
+    is called after each step, outside the timed region (the demo evaluates there)."""
+    params = [p for p in model.parameters() if p.requires_grad]
+    device = params[0].device
+    groups = [dict(params=[p for p in params if p.dim() >= 2], weight_decay=weight_decay),
+              dict(params=[p for p in params if p.dim() < 2], weight_decay=0.0)]
+    opt = torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.95), fused=device.type == "cuda")
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    losses, step_s = [], []
+    for step in range(steps):
+        for group in opt.param_groups:
+            group["lr"] = lr_at(step, steps, lr, warmup)
+        idx, labels = batch_at(step)
+        num_items = (labels[..., 1:] != IGNORE_INDEX).sum()
+        sync()
+        t0 = time.perf_counter()
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
+            loss = model(idx, labels, num_items)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, clip)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        losses.append(loss.item())
+        sync()
+        step_s.append(time.perf_counter() - t0)
+        if on_step is not None:
+            on_step(step, losses[-1])
+    return dict(losses=losses, step_s=step_s)

@@ -1,14 +1,27 @@
-"""The README's main command (``python -m inductor_ce.demo``) and the code-reading helper it
-uses to count reads of the logits."""
+"""The README's main command (``python -m inductor_ce.demo``): its corpus and tokenizer
+(deterministic, cached), its batches, the training run both ways (the curves agree), the
+confident-token metric against float64, the summary's verdicts, the missing-dependency
+message and the PNG; and the code-reading helper ``inductor_ce.inspect`` uses."""
+import hashlib
 import importlib.util
-import re
+import json
+import math
+import shutil
+import sys
 
 import pytest
 import torch
 import torch.nn.functional as F
 
-from inductor_ce import _codegen, demo, gpt
+from inductor_ce import _codegen, corpus, demo, gpt
 
+HAVE_TOKENIZERS = importlib.util.find_spec("tokenizers") is not None
+HAVE_MPL = importlib.util.find_spec("matplotlib") is not None
+needs_tokenizers = pytest.mark.skipif(not HAVE_TOKENIZERS, reason="tokenizers not installed")
+needs_mpl = pytest.mark.skipif(not HAVE_MPL, reason="matplotlib not installed")
+
+
+# --- part 1 -----------------------------------------------------------------------------------
 
 def test_part1_reference_is_float64_cross_entropy_where_that_does_not_collapse():
     logits, target = demo.confident_batch(margins=(0.0, 5.0), vocab=1000)
@@ -30,6 +43,276 @@ def test_part1_ours_matches_float64_at_every_margin_and_stock_collapses():
     assert (stock[0][big] == 0).all() and (stock[1][big] == 0).all()   # what the demo shows
     assert (ref_loss[big] > 0).all()
 
+
+# --- the confident-token metric ---------------------------------------------------------------
+
+def _direct64(z, t):
+    """float64 loss log(1 + S) and target gradient -S / (1 + S), S = sum_{j!=t} e^{z_j - z_t},
+    written out row by row (independent of demo.reference64)."""
+    losses, grads = [], []
+    for row, k in zip(z.double(), t.tolist()):
+        e = torch.exp(row - row[k])
+        s = float(e.sum() - e[k])
+        losses.append(math.log1p(s))
+        grads.append(-s / (1 + s))
+    return torch.tensor(losses, dtype=torch.float64), torch.tensor(grads, dtype=torch.float64)
+
+
+def test_confident_tokens_against_float64_on_a_constructed_batch():
+    margins = (0.0, 10.0, 16.0, 17.0, 20.0, 30.0, 50.0)
+    z, t = demo.confident_batch(margins=margins, vocab=2000, seed=3)
+    r = demo.confident_tokens(z, t)
+    conf = torch.tensor([m > demo.COLLAPSE_MARGIN for m in margins])
+    assert r["tokens"] == len(t) and r["confident"] == int(conf.sum()) == 4
+    zc, tc = z[conf], t[conf]
+    loss64, grad64 = _direct64(zc, tc)
+    assert r["loss_f64"] == pytest.approx(float(loss64.sum()), rel=1e-12)
+    assert r["grad_f64"] == pytest.approx(float(grad64.sum()), rel=1e-12)
+    assert r["loss_ours"] == pytest.approx(r["loss_f64"], rel=1e-5)
+    assert r["grad_ours"] == pytest.approx(r["grad_f64"], rel=1e-5)
+    assert 0 < r["ours_loss_rel_err"] <= 1e-5 and r["ours_grad_rel_err"] <= 1e-5
+    # stock in float32, row by row. Where between 16.6 and ~20 it starts returning 0 depends
+    # on its summation order; from margin 30 on the whole non-target mass (< 2000 e^-30 e^8,
+    # logits ~ 2 N(0, 1)) is far below 2^-24, so 0 in any order.
+    stock = F.cross_entropy(zc, tc, reduction="none")
+    grad = demo.loss_and_target_grad(F.cross_entropy, zc, tc)[1]
+    assert r["stock_loss_zero"] == int((stock == 0).sum()) >= 2
+    assert r["stock_grad_zero"] == int((grad == 0).sum()) >= 2
+    assert (stock[-2:] == 0).all() and (grad[-2:] == 0).all()
+    assert r["loss_stock"] == pytest.approx(float(stock.double().sum()), rel=1e-6)
+    assert r["max_margin"] == pytest.approx(50.0, abs=1e-4)
+    none = demo.confident_tokens(z[:3], t[:3])                    # nothing above: zeros
+    assert none["confident"] == 0 and none["loss_f64"] == none["loss_stock"] == 0
+
+
+def test_collapse_margin_is_where_one_competitor_rounds_away_in_float32():
+    m = demo.COLLAPSE_MARGIN
+    one = torch.tensor(1.0)
+    assert one + torch.exp(torch.tensor(-(m + 1e-3))) == one
+    assert one + torch.exp(torch.tensor(-(m - 0.05))) > one
+
+
+# --- the summary ------------------------------------------------------------------------------
+
+def test_agreement_verdicts():
+    a = [5.0 - 0.01 * i + 0.1 * math.sin(i) for i in range(100)]
+    same = demo.agreement(a, [x * (1 + 1e-7) for x in a], "Training loss", "step")
+    assert same["same"] and "no difference" in same["text"] and "float32" in same["text"]
+    # drift of 1e-3 relative per point with no mean offset: no difference beyond noise
+    noisy = demo.agreement(a, [x + 0.004 * (-1) ** i for i, x in enumerate(a)], "T", "step")
+    assert noisy["same"] and noisy["max_rel_diff"] > demo.SAME_FP32
+    # a systematic 1% offset: a difference, said plainly
+    worse = demo.agreement(a, [x * 1.01 + 0.001 * (-1) ** i for i, x in enumerate(a)], "T",
+                           "step")
+    assert not worse["same"] and "higher" in worse["text"]
+
+
+def test_learning_rate_schedule():
+    assert gpt.lr_at(0, 100, 1.0, 10) == pytest.approx(0.1)
+    assert gpt.lr_at(9, 100, 1.0, 10) == pytest.approx(1.0)
+    assert gpt.lr_at(99, 100, 1.0, 10) == pytest.approx(0.1, abs=1e-3)
+
+
+# --- batches and evaluation -------------------------------------------------------------------
+
+def test_windows_pad_after_the_first_end_of_file():
+    eot, n, block = 7, 40, 6
+    tokens = torch.arange(100, 100 + n, dtype=torch.int32)      # unique: a row shows its start
+    tokens[[3, 9, 10, 30]] = eot
+    idx, labels = gpt.windows(tokens, eot, batch_size=64, block_size=block, seed=1)
+    assert idx.shape == labels.shape == (64, block) and idx.dtype == torch.long
+    starts = set()
+    for row_i, row_l in zip(idx.tolist(), labels.tolist()):
+        p = next((p for p, v in enumerate(row_i) if v != eot), None)
+        start = row_i[p] - 100 - p if p is not None else tokens.tolist().index(eot)
+        if p is None:     # a row starting on an end of file: the rest is padding
+            assert start in (3, 9, 10, 30)
+        window = tokens[start:start + block].tolist()
+        end = window.index(eot) + 1 if eot in window else block
+        assert row_i[:end] == window[:end] == row_l[:end]
+        assert row_i[end:] == [eot] * (block - end) and row_l[end:] == [-100] * (block - end)
+        starts.add(start)
+    assert len(starts) > 10 and max(starts) <= n - block
+    again = gpt.windows(tokens, eot, 64, block, seed=1)
+    assert torch.equal(again[0], idx) and torch.equal(again[1], labels)
+    assert not torch.equal(gpt.windows(tokens, eot, 64, block, seed=2)[0], idx)
+    assert (labels == -100).any() and (labels == eot).any()
+
+
+def test_evaluate_is_float64_cross_entropy_of_the_logits():
+    cfg = gpt.GPTConfig(vocab_size=64, block_size=8, n_layer=1, n_head=2, n_embd=16)
+    torch.manual_seed(0)
+    model = gpt.GPT(cfg)
+    tokens = torch.randint(0, 63, (200,), dtype=torch.int32)
+    tokens[::13] = 63
+    batch = gpt.windows(tokens, 63, 4, 8, seed=0)
+    r = demo.evaluate(model, [batch, batch], amp=False)
+    idx, labels = batch
+    with torch.no_grad():
+        logits = model(idx).double()
+    ref = F.cross_entropy(logits[:, :-1].reshape(-1, 64), labels[:, 1:].reshape(-1))
+    assert r["loss"] == pytest.approx(ref.item(), rel=1e-12)
+    assert r["tokens"] == 2 * int((labels[:, 1:] != -100).sum())
+
+
+# --- corpus and tokenizer ---------------------------------------------------------------------
+
+def test_stdlib_selection_is_deterministic_and_skips_generated_dirs():
+    files = corpus.list_files()
+    paths = [f.path for f in files]
+    assert paths == sorted(paths) and "json/decoder.py" in paths
+    assert not any(set(p.split("/")[:-1]) & corpus.EXCLUDED_DIRS for p in paths)
+    assert not any(p.split("/")[-1].startswith("_sysconfigdata") for p in paths)
+    for f in files[:50]:
+        h = int(hashlib.sha256(f.path.encode()).hexdigest(), 16)
+        assert f.heldout == (h % corpus.HELDOUT_MODULUS == 0)
+    train, held = corpus.select(files, 1_000_000)
+    assert train and held and not {f.path for f in train} & {f.path for f in held}
+    assert all(f.heldout for f in held) and not any(f.heldout for f in train)
+    assert sum(f.size for f in train[:-1]) < 900_000 and sum(f.size for f in held[:-1]) < 100_000
+    assert [f.digest for f in train] == sorted(f.digest for f in train)
+    assert corpus.select(list(reversed(files)), 1_000_000) == (train, held)
+    every = corpus.select(files, None)
+    assert len(every[0]) + len(every[1]) == len(files)
+
+
+@pytest.fixture
+def fake_stdlib(tmp_path):
+    """24 modules of real stdlib text under names whose split is known (pkg0/mod00.py and
+    pkg2/mod17.py are held out), and files the selection must skip."""
+    root = tmp_path / "lib"
+    sources = [f for f in corpus.list_files() if 3000 < f.size < 12000][:24]
+    for i, f in enumerate(sources):
+        dst = root / f"pkg{i % 3}" / f"mod{i:02d}.py"
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(corpus.stdlib_dir() / f.path, dst)
+    for skipped in ("encodings/cp1.py", "pydoc_data/topics.py", "site-packages/x/y.py",
+                    "__pycache__/z.py", "_sysconfigdata_x.py", "pkg0/notes.txt"):
+        (root / skipped).parent.mkdir(parents=True, exist_ok=True)
+        (root / skipped).write_text("x = 1\n")
+    return root
+
+
+def test_list_files_of_a_tree(fake_stdlib):
+    files = corpus.list_files(fake_stdlib)
+    assert [f.path for f in files] == sorted(f"pkg{i % 3}/mod{i:02d}.py" for i in range(24))
+    assert [f.path for f in files if f.heldout] == ["pkg0/mod00.py", "pkg2/mod17.py"]
+
+
+@needs_tokenizers
+def test_tokenizer_training_is_deterministic_and_lossless(fake_stdlib):
+    texts = [(fake_stdlib / f.path).read_text() for f in corpus.list_files(fake_stdlib)]
+    a, b = corpus.train_tokenizer(texts, 400), corpus.train_tokenizer(texts, 400)
+    assert a.get_vocab_size() == 400
+    assert a.to_str() == b.to_str()       # the same vocabulary and merges, in the same order
+    ids = a.encode(texts[0]).ids
+    assert a.decode(ids) == texts[0] and len(ids) < len(texts[0])   # merges were learned
+
+
+@needs_tokenizers
+def test_corpus_is_cached_and_keyed_on_its_content(fake_stdlib, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    first = corpus.load(300, root=fake_stdlib)
+    assert not first.info["cache_hit"] and first.info["heldout_files"] == 2
+    cached = sorted(p.name for p in (tmp_path / "xdg" / "inductor_ce" / "corpus").iterdir())
+    assert cached == [f"tokenizer-{first.key}.json", f"tokens-{first.key}.pt"]
+    second = corpus.load(300, root=fake_stdlib)
+    assert second.info["cache_hit"] and second.key == first.key
+    assert torch.equal(second.train, first.train) and torch.equal(second.heldout, first.heldout)
+    # every file ends with <|endoftext|>
+    assert int((first.train == first.eot).sum()) == 22 and first.train[-1] == first.eot
+    assert int((first.heldout == first.eot).sum()) == 2
+    # what decides the content is in the key: the text of a file, the vocabulary, the cap
+    (fake_stdlib / "pkg1" / "mod01.py").write_text("changed = True\n" * 50)
+    assert corpus.load(300, root=fake_stdlib).key != first.key
+    explicit = corpus.load(280, root=fake_stdlib, cache_dir=tmp_path / "mine")
+    assert not explicit.info["cache_hit"] and (tmp_path / "mine").is_dir()
+    assert corpus.load(280, 60_000, root=fake_stdlib, cache_dir=tmp_path / "mine").key \
+        != explicit.key
+
+
+# --- the main command -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("missing", ["tokenizers", "matplotlib"])
+def test_missing_package_is_one_line_and_exit_2(missing, monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, missing, None)        # import raises ImportError
+    assert demo.main(["--preset", "tiny", "--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert missing in err and 'pip install "inductor-ce[demo]"' in err
+    assert not list(tmp_path.iterdir())                   # nothing done
+
+
+@pytest.mark.slow
+@needs_tokenizers
+@needs_mpl
+def test_main_job_runs_both_ways_and_the_curves_agree(capsys, tmp_path):
+    """The whole demo with the tiny preset (6 steps, 1-layer GPT): the two runs start from
+    the same weights and see the same batches, so their curves agree to float32 rounding."""
+    argv = ["--preset", "tiny", "--out", str(tmp_path), "--cache-dir", str(tmp_path / "c")]
+    assert demo.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Python 3." in out and "corpus: Python" in out
+    report = json.loads((tmp_path / "inductor_ce_demo_cpu.json").read_text())
+    stock, ours = report["runs"].values()
+    steps = demo.PRESETS["tiny"].steps
+    assert len(stock["losses"]) == len(ours["losses"]) == steps
+    torch.testing.assert_close(torch.tensor(ours["losses"]), torch.tensor(stock["losses"]),
+                               rtol=1e-5, atol=0)
+    assert stock["losses"][-1] < stock["losses"][0]              # it trains
+    assert [e["step"] for e in ours["evals"]] == [0, 3, 6]
+    held = [(a["loss"], b["loss"]) for a, b in zip(stock["evals"], ours["evals"])]
+    assert held[0][0] == held[0][1]                                # same initial weights
+    assert all(abs(a - b) <= 1e-5 * a for a, b in held)
+    assert report["summary"][0].startswith("Training loss: no difference")
+    assert all(s in out for s in report["summary"])
+    png = (tmp_path / "inductor_ce_demo_cpu.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 50_000
+
+
+def _synthetic_report(device: str) -> dict:
+    """A report shaped like main()'s, with confident tokens and CUDA memory numbers (what
+    the GPU run produces), for the picture."""
+    def run(scale):
+        evals = [dict(step=s, loss=6.0 - s / 100, tokens=1000, confident=s // 10,
+                      max_margin=10 + s / 5, stock_loss_zero=s // 10, stock_grad_zero=s // 10,
+                      loss_f64=1e-8 * s, loss_ours=1e-8 * s * (1 + 1e-7), loss_stock=0.0,
+                      grad_f64=-1e-8 * s, grad_ours=-1e-8 * s, grad_stock=0.0,
+                      ours_loss_rel_err=1e-7, ours_grad_rel_err=1e-7) for s in range(0, 101, 20)]
+        return dict(losses=[6 - i / 50 for i in range(100)],
+                    step_s=[30.0] + [0.04 * scale] * 99, first_step_s=30.0,
+                    median_step_s=0.04 * scale, peak_bytes=int(9e9 * scale),
+                    resident_bytes=int(2e9), evals=evals)
+    runs = {"stock torch.compile": run(1.0), "inductor_ce.enable()": run(0.8)}
+    return dict(title="synthetic", device=device, runs=runs,
+                summary=demo.summarize(runs, device))
+
+
+@needs_mpl
+def test_picture_with_confident_tokens_and_memory(tmp_path):
+    """The panels a CPU run leaves empty (memory, tokens above the margin) drawn from numbers
+    shaped like a GPU run's; the CPU run's picture is made by the test above."""
+    report = _synthetic_report("cuda")
+    assert any(s.startswith("Peak memory") for s in report["summary"])
+    assert any("loss exactly 0 on 10 and target gradient exactly 0 on 10" in s
+               for s in report["summary"])
+    assert not any(s.startswith("Peak memory") for s in _synthetic_report("cpu")["summary"])
+    path = demo.plot(report, str(tmp_path / "p.png"))
+    assert open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.gpu
+@needs_tokenizers
+def test_main_job_on_cuda_tiny(tmp_path):
+    argv = ["--device", "cuda", "--preset", "tiny", "--out", str(tmp_path),
+            "--cache-dir", str(tmp_path / "c")] + ([] if HAVE_MPL else ["--no-png"])
+    assert demo.main(argv) == 0
+    report = json.loads((tmp_path / "inductor_ce_demo_cuda.json").read_text())
+    for r in report["runs"].values():
+        assert r["peak_bytes"] > r["resident_bytes"] > 0
+
+
+# --- the code-reading helper ------------------------------------------------------------------
 
 TRITON = '''
 triton_red_fused_0 = async_compile.triton('triton_red_fused_0', \'\'\'
@@ -95,27 +378,3 @@ def test_read_counter_on_triton_and_cpp_code():
     assert (reads.loads, reads.extern) == (2, [])
     assert reads.gathers == {"cpp_fused_0": 1} and str(reads) == "1 pass + 1 per-row gather"
     assert _codegen.logits_reads(CPP, 99).loads == 0
-
-
-def _lowering_and_triton() -> bool:
-    return all(importlib.util.find_spec(m) for m in ("inductor_ce.lowering", "triton"))
-
-
-@pytest.mark.slow
-def test_demo_runs_and_its_curves_agree(monkeypatch, capsys, tmp_path):
-    """The whole demo on a tiny GPT (the real sizes take ~2 minutes)."""
-    tiny = dict(cfg=gpt.GPTConfig(vocab_size=320, block_size=16, n_layer=1, n_head=2,
-                                  n_embd=32), batch=4, steps=3, amp=False)
-    monkeypatch.setitem(demo.SIZES, "cpu", tiny)
-    assert demo.main(["--png", str(tmp_path / "curves.png")]) == 0
-    out = capsys.readouterr().out
-    worst = float(re.search(r"largest relative difference of the two loss curves: (\S+)",
-                            out)[1])
-    assert worst <= 1e-5
-    if _lowering_and_triton():
-        # (stock's Triton code at this size is one online-softmax pass too: two exponentials
-        # per element, which is where it loses on a GPU, not in bytes)
-        assert re.search(r"Triton code .*: stock \d+ pass(es)? \+ 1 per-row gather, "
-                         r"inductor_ce 1 pass \+ 1 per-row gather\n", out), out
-    have_mpl = importlib.util.find_spec("matplotlib") is not None
-    assert (tmp_path / "curves.png").exists() == have_mpl
