@@ -45,7 +45,7 @@ from . import _math, ops
 from .decomposition import check_target_range
 from ._checks import check_options, check_tensors, check_weight
 
-__all__ = ["vocab_parallel_cross_entropy"]
+__all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
 
 
 def _all_reduce(x: Tensor, op: str, group) -> Tensor:
@@ -115,22 +115,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     if group is None:
         group = dist.group.WORLD
     v_local = local_logits.shape[-1]
-    if vocab_start is None:
-        vocab_start = dist.get_rank(group) * v_local
-        even = dist.get_world_size(group) * v_local
-        if num_classes is None:
-            num_classes = even
-        elif num_classes != even:
-            raise ValueError(f"num_classes={num_classes} != world_size * V_local = {even}: for "
-                             "uneven shards pass each rank's vocab_start")
-    elif num_classes is None:
-        if weight is None:
-            raise ValueError("with an explicit vocab_start, pass num_classes (the global "
-                             "vocabulary size) or a weight of that length")
-        num_classes = weight.shape[0]
-    if not 0 <= vocab_start <= num_classes - v_local:
-        raise ValueError(f"the shard [vocab_start, vocab_start + V_local) = [{vocab_start}, "
-                         f"{vocab_start + v_local}) is not inside [0, {num_classes})")
+    vocab_start, num_classes = _shard_span(v_local, group, vocab_start, num_classes, weight)
     check_tensors(local_logits, target, None)
     check_weight(weight, num_classes, local_logits.device, " (the GLOBAL class weights)")
     check_target_range(target, ignore_index, num_classes)
@@ -149,6 +134,27 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
                                   float(label_smoothing), float(z_loss), num_classes)
     loss = _math.reduce(loss, w_t, reduction)
     return (loss, lse) if return_lse else loss
+
+
+def _shard_span(v_local, group, vocab_start, num_classes, weight):
+    """(vocab_start, num_classes) of this rank's shard of V_local classes, checked."""
+    if vocab_start is None:
+        vocab_start = dist.get_rank(group) * v_local
+        even = dist.get_world_size(group) * v_local
+        if num_classes is None:
+            num_classes = even
+        elif num_classes != even:
+            raise ValueError(f"num_classes={num_classes} != world_size * V_local = {even}: for "
+                             "uneven shards pass each rank's vocab_start")
+    elif num_classes is None:
+        if weight is None:
+            raise ValueError("with an explicit vocab_start, pass num_classes (the global "
+                             "vocabulary size) or a weight of that length")
+        num_classes = weight.shape[0]
+    if not 0 <= vocab_start <= num_classes - v_local:
+        raise ValueError(f"the shard [vocab_start, vocab_start + V_local) = [{vocab_start}, "
+                         f"{vocab_start + v_local}) is not inside [0, {num_classes})")
+    return vocab_start, num_classes
 
 
 def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, *,
@@ -189,5 +195,115 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
         num_classes=input.shape[-1], weight=replicated(weight, "weight"),
         ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
         z_loss=z_loss, softcap=softcap, return_lse=return_lse)
+    wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
+    return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)
+
+
+# --- the fused linear + cross-entropy, its weight sharded over the vocabulary ---------------------
+
+class _ReplicatedInput(torch.autograd.Function):
+    """The input of a vocabulary-sharded linear, the same on every rank: identity forward; the
+    backward sums the ranks' partial gradients (each rank's W shard contributes dz_k W_k), as
+    Megatron's copy-to-tensor-parallel-region does."""
+
+    @staticmethod
+    def forward(ctx, x, group):
+        ctx.group = group
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _all_reduce(g.contiguous(), "sum", ctx.group), None
+
+
+def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, target: Tensor,
+                                        group=None, *, vocab_start: Optional[int] = None,
+                                        num_classes: Optional[int] = None,
+                                        linear_bias: Optional[Tensor] = None,
+                                        weight: Optional[Tensor] = None,
+                                        ignore_index: int = -100, reduction: str = "mean",
+                                        label_smoothing: float = 0.0, z_loss: float = 0.0,
+                                        softcap: Optional[float] = None,
+                                        return_lse: bool = False,
+                                        chunk_size: Optional[int] = None):
+    """:func:`inductor_ce.linear_cross_entropy` with the rows of the LM head's weight (the
+    vocabulary) sharded over ``group``: this rank holds ``local_weight`` (V_local, D) (and
+    ``linear_bias``'s matching (V_local,) slice) for the global classes ``[vocab_start,
+    vocab_start + V_local)``; ``input`` (..., D) and ``target`` (global ids) are the same on
+    every rank. Every rank returns the same loss; the backward gives each rank the gradient of
+    its weight shard and the full gradient of ``input`` (summed over the ranks).
+
+    Each rank runs the "compact" policy on its shard (its statistics combine across ranks as
+    chunks combine within one), then the ranks combine the per-row statistics as
+    :func:`vocab_parallel_cross_entropy` does: no logits are gathered or communicated.
+    Arguments as there and in :func:`inductor_ce.linear_cross_entropy`."""
+    from . import linear
+    from ._checks import check_linear
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    if group is None:
+        group = dist.group.WORLD
+    check_linear(input, local_weight, linear_bias, target, None, "compact", chunk_size)
+    v_local = local_weight.shape[0]
+    vocab_start, num_classes = _shard_span(v_local, group, vocab_start, num_classes, weight)
+    check_weight(weight, num_classes, input.device, " (the GLOBAL class weights)")
+    check_target_range(target, ignore_index, num_classes)
+    softcap = None if softcap is None else float(softcap)
+    smooth = float(label_smoothing) > 0.0
+    owner = (target >= vocab_start) & (target < vocab_start + v_local) & (target != ignore_index)
+    local_class_weight = weight[vocab_start:vocab_start + v_local] \
+        if smooth and weight is not None else None
+    h = _ReplicatedInput.apply(input, group)
+    stats = linear.linear_ce_fwd(h, local_weight, linear_bias, target, local_class_weight,
+                                 ignore_index, softcap, smooth, vocab_start, chunk_size or 0)
+    lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
+    loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
+                                  float(label_smoothing), float(z_loss), num_classes)
+    loss = _math.reduce(loss, w_t, reduction)
+    return (loss, lse) if return_lse else loss
+
+
+def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight,
+                                  reduction, ignore_index, label_smoothing, z_loss, softcap,
+                                  return_lse, chunk_size):
+    """``linear_cross_entropy`` of a weight DTensor sharded over the vocabulary (``[Shard(0)]``,
+    1-D mesh): the vocabulary-parallel loss of its local shard, as a replicated DTensor. The
+    input, target and class weight are plain tensors or DTensors replicated on that mesh; a
+    bias, if any, is sharded like the weight."""
+    from torch.distributed.tensor import DTensor, Replicate, Shard
+
+    mesh, placements = linear_weight.device_mesh, tuple(linear_weight.placements)
+    if mesh.ndim != 1 or not (isinstance(placements[0], Shard) and placements[0].dim == 0):
+        raise ValueError("inductor_ce.linear_cross_entropy supports a DTensor linear_weight "
+                         "sharded over the vocabulary (its rows), placements [Shard(0)], on a "
+                         f"1-D device mesh; got placements {list(placements)} on a "
+                         f"{mesh.ndim}-D mesh")
+
+    def replicated(t, name):
+        if not isinstance(t, DTensor):
+            return t
+        if t.device_mesh != mesh or not all(isinstance(p, Replicate) for p in t.placements):
+            raise ValueError(f"{name} must be a plain tensor or a DTensor replicated on the "
+                             f"weight's mesh, got placements {list(t.placements)}")
+        return t.to_local()
+
+    v, world = linear_weight.shape[0], mesh.size()
+    step = -(-v // world)   # Shard(0) splits as torch.chunk does
+    start = mesh.get_local_rank() * step
+    local = linear_weight.to_local()
+    if local.shape[0] != max(0, min(step, v - start)) or local.shape[0] == 0:
+        raise ValueError(f"the local shard has {local.shape[0]} classes, not the torch.chunk "
+                         f"split of {v} classes over {world} ranks (or none)")
+    bias = linear_bias
+    if isinstance(bias, DTensor):
+        if bias.device_mesh != mesh or not isinstance(bias.placements[0], Shard):
+            raise ValueError("linear_bias must be sharded like linear_weight ([Shard(0)])")
+        bias = bias.to_local()
+    elif bias is not None:
+        bias = bias[start:start + local.shape[0]]
+    out = vocab_parallel_linear_cross_entropy(
+        replicated(input, "input"), local, replicated(target, "target"), mesh.get_group(),
+        vocab_start=start, num_classes=v, linear_bias=bias, weight=replicated(weight, "weight"),
+        ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
+        z_loss=z_loss, softcap=softcap, return_lse=return_lse, chunk_size=chunk_size)
     wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
     return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)

@@ -374,6 +374,89 @@ def case_dtensor_rejects_other_placements(ctx):
         inductor_ce.cross_entropy(logits, distribute_tensor(t, mesh, [Shard(0)]))
 
 
+# The fused linear + cross-entropy with its weight sharded over the vocabulary.
+
+def linear_check(ctx, v=40, d=8, rows=(3, 5), bias=True, sizes=None, upstream=True,
+                 fn=None, dtensor=False, **opts):
+    """vocab_parallel_linear_cross_entropy (or ``fn``) of the full h against float64: the same
+    loss and lse on every rank, the full gradient of h on every rank, and each rank's slice of
+    the gradients of W and the bias."""
+    import inductor_ce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy
+    x, t, w = make_data(ctx.world, v, rows, sizes=sizes)
+    g = torch.Generator().manual_seed(11)
+    h = torch.randn(*rows, d, generator=g)
+    W = torch.randn(v, d, generator=g) * 0.7
+    b = torch.randn(v, generator=g) * 0.2 if bias else None
+    weight = w if opts.pop("weighted", False) else None
+    chunk = opts.pop("chunk_size", None)
+    start, size = shards(v, ctx.world, sizes)[ctx.rank]
+    dev = ctx.device
+    hl = h.to(dev).clone().requires_grad_()
+    wl = W[start:start + size].to(dev).clone().requires_grad_()
+    bl = None if b is None else b[start:start + size].to(dev).clone().requires_grad_()
+    kw = dict(opts, weight=None if weight is None else weight.to(dev), return_lse=True,
+              linear_bias=bl, chunk_size=chunk)
+    if dtensor:
+        from torch.distributed.tensor import Shard, distribute_tensor
+        mesh = _mesh(ctx)
+        wd = distribute_tensor(W.to(dev), mesh, [Shard(0)]).requires_grad_()
+        bd = None if b is None else distribute_tensor(b.to(dev), mesh, [Shard(0)]
+                                                      ).requires_grad_()
+        call = fn or inductor_ce.linear_cross_entropy
+        loss, lse = call(hl, wd, t.to(dev), **dict(kw, linear_bias=bd))
+        loss, lse = loss.to_local(), lse.to_local()
+    else:
+        if sizes is not None:
+            kw.update(vocab_start=start, num_classes=v)
+        call = fn or vocab_parallel_linear_cross_entropy
+        loss, lse = call(hl, wl, t.to(dev), **kw)
+    h64, W64 = h.double().requires_grad_(), W.double().requires_grad_()
+    b64 = None if b is None else b.double().requires_grad_()
+    ref_loss, ref_lse = reference(F.linear(h64, W64, b64), t, weight, **opts)
+    gl = torch.rand(ref_loss.shape, generator=g, dtype=torch.float64) if upstream else \
+        torch.ones(ref_loss.shape, dtype=torch.float64)
+    ge = torch.rand(ref_lse.shape, generator=g, dtype=torch.float64) if upstream else \
+        torch.zeros(ref_lse.shape, dtype=torch.float64)
+    ((ref_loss * gl).sum() + (ref_lse * ge).sum()).backward()
+    ((loss.double() * gl.to(dev)).sum() + (lse.double() * ge.to(dev)).sum()).backward()
+    close(loss.detach().cpu(), ref_loss, "loss")
+    close(lse.detach().cpu(), ref_lse, "lse")
+    grad_close(hl.grad.cpu(), h64.grad, "grad of h (summed over the ranks)")
+    if dtensor:
+        gw, gb = wd.grad.to_local(), None if b is None else bd.grad.to_local()
+    else:
+        gw, gb = wl.grad, None if b is None else bl.grad
+    grad_close(gw.cpu(), W64.grad[start:start + size], "grad of the weight shard")
+    if b is not None:
+        grad_close(gb.cpu(), b64.grad[start:start + size], "grad of the bias shard")
+    return loss
+
+
+def _linear_case(name, **opts):
+    EAGER[f"linear_{name}"] = (lambda ctx: linear_check(ctx, **opts), (2, 4))
+
+
+_linear_case("mean", upstream=False)
+_linear_case("sum_no_bias", reduction="sum", bias=False, upstream=False)
+_linear_case("none_all_options", reduction="none", weighted=True, label_smoothing=0.1,
+             z_loss=1e-2, softcap=4.0)
+_linear_case("uneven_shards", sizes=None, label_smoothing=0.1, ignore_index=-100)
+_linear_case("chunked", chunk_size=3, weighted=True, label_smoothing=0.2)
+
+
+@case(2, 4)
+def case_linear_uneven(ctx):
+    sizes = [13, 27] if ctx.world == 2 else [1, 15, 17, 7]
+    linear_check(ctx, sizes=sizes, z_loss=1e-2)
+
+
+@case(2, 4, cuda=False)  # DTensor over gloo on CUDA: see case_dtensor
+def case_linear_dtensor(ctx):
+    linear_check(ctx, dtensor=True, label_smoothing=0.1)
+    linear_check(ctx, v=41, dtensor=True, bias=False)   # uneven (torch.chunk) shards
+
+
 # ----------------------------------------------------------------------------- compiled
 
 def run_compiled(ctx, backend):
@@ -419,6 +502,13 @@ def run_compiled(ctx, backend):
                   backend=capture)(local, opts.target, opts.weight).backward()
     assert graphs["fw"].count("_c10d_functional.all_reduce") == 2, graphs["fw"]
     assert "_c10d_functional" not in graphs["bw"], graphs["bw"]
+
+    # The vocabulary-parallel fused linear + cross-entropy, one graph with its collectives.
+    import inductor_ce.parallel as parallel
+    torch._dynamo.reset()
+    linear_check(ctx, fn=torch.compile(parallel.vocab_parallel_linear_cross_entropy,
+                                       fullgraph=True, backend=backend),
+                 label_smoothing=0.1, z_loss=1e-2)
 
     # A DTensor input compiles too (aot_eager: the ops are the same as above). Not over gloo
     # on CUDA (see case_dtensor).
