@@ -15,7 +15,7 @@ handling, backbone call, ``logits_to_keep`` slice, MoE auxiliary loss, output da
 
 * ``self.lm_head(hidden_states[:, slice_indices, :])``: the head's forward computes the loss
   from those hidden states, its ``weight`` (and ``bias``) and the labels, then returns a
-  (batch, rows, 1) tensor of zeros that is connected to the loss. The computation runs inside
+  (1, 1, 1) zero connected to the loss. The computation runs inside
   the head module's ``__call__``, so hooks on the head run around it: FSDP2 (``fully_shard``)
   all-gathers a sharded head before it and reshards after, re-gathers before its backward
   (the hook on the returned tensor) and reduce-scatters the head's gradient after it.
@@ -268,9 +268,10 @@ class _State:
         self.request = None
 
 
-def _connected_zero(loss: Tensor) -> Tensor:
-    # Exactly 0 whatever the loss (also inf or nan), with the loss in its autograd graph.
-    return torch.where(torch.zeros((), dtype=torch.bool, device=loss.device), loss, 0.0)
+def _connected_zero(loss: Tensor, shape=()) -> Tensor:
+    # Exactly 0 whatever the loss (also inf or nan), with the loss in its autograd graph; a
+    # new tensor, not a view (FSDP2 warns that an in-place op on a view would drop its hook).
+    return torch.where(torch.zeros(shape, dtype=torch.bool, device=loss.device), loss, 0.0)
 
 
 def apply(model):
@@ -379,7 +380,7 @@ def apply(model):
                                shift_labels=request.shift_labels,
                                final_logit_softcapping=request.softcap, bias=bias)
         request.loss = loss
-        return _connected_zero(loss).expand(*input.shape[:-1], 1)
+        return _connected_zero(loss, (1, 1, 1))  # the "logits", shape (1, 1, 1)
 
     def loss_function(logits, labels=None, vocab_size=None, **kwargs):
         request = state.request
