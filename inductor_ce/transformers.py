@@ -48,6 +48,7 @@ import ast
 import functools
 import inspect
 import textwrap
+import types
 from typing import Optional
 
 import torch
@@ -263,8 +264,14 @@ class _Request:
         self.used = False         # set by the loss function
 
 
-class _State:
-    def __init__(self):
+class _Patch:
+    """Stored on the model and on its head (the same object). The patched forwards are
+    methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
+    patched copy that runs on its own weights (a closure would still call the original)."""
+
+    def __init__(self, spec, labels_pos, old_forward, old_head_forward):
+        self.spec, self.labels_pos = spec, labels_pos
+        self.old_forward, self.old_head_forward = old_forward, old_head_forward
         self.request = None
 
 
@@ -272,6 +279,79 @@ def _connected_zero(loss: Tensor, shape=()) -> Tensor:
     # Exactly 0 whatever the loss (also inf or nan), with the loss in its autograd graph; a
     # new tensor, not a view (FSDP2 warns that an in-place op on a view would drop its hook).
     return torch.where(torch.zeros(shape, dtype=torch.bool, device=loss.device), loss, 0.0)
+
+
+def _own_forward(module, old):
+    return old if old is not None else type(module).forward.__get__(module)
+
+
+def _fused_model_forward(self, *args, **kwargs):
+    patch = self.__dict__[_PATCH_ATTR]
+    forward = _own_forward(self, patch.old_forward)
+    skip_logits = kwargs.pop("skip_logits", None)
+    labels = kwargs.get("labels")
+    if labels is None and patch.labels_pos is not None and len(args) > patch.labels_pos:
+        labels = args[patch.labels_pos]
+    if skip_logits is None:
+        skip_logits = self.training and labels is not None
+    if not skip_logits or patch.request is not None:
+        return forward(*args, **kwargs)
+    if labels is None:
+        raise ValueError("skip_logits=True needs labels")
+    return_dict = kwargs.pop("return_dict", None)
+    if return_dict is None:
+        return_dict = getattr(self.config, "return_dict", True)
+    spec, scale = patch.spec, None
+    if spec.scale is not None:
+        scale = (spec.scale[0], _resolve(self, spec.scale[1]))
+    softcap = self.config.final_logit_softcapping if spec.softcap else None
+    request = _Request(labels, kwargs.get("shift_labels"), kwargs.get("num_items_in_batch"),
+                       kwargs.get("ignore_index", -100), scale, softcap)
+    patch.request = request
+    try:
+        out = forward(*args, return_dict=True, **kwargs)
+    finally:
+        patch.request = None
+    if not request.used:
+        raise RuntimeError(f"{type(self).__name__}.forward did not call its head and "
+                           "loss_function as inductor_ce.transformers.apply expects")
+    out.logits = None
+    return out if return_dict else out.to_tuple()
+
+
+def _fused_head_forward(self, input, *args, **kwargs):
+    patch = self.__dict__[_PATCH_ATTR]
+    request = patch.request
+    if request is None or request.loss is not None or args or kwargs:
+        return _own_forward(self, patch.old_head_forward)(input, *args, **kwargs)
+    # Inside the head's __call__: FSDP2 has all-gathered a sharded weight by now.
+    weight, bias = self.weight, self.bias
+    if weight.__class__.__name__ == "DTensor":
+        raise ValueError("the head's weight is a DTensor inside its forward (tensor "
+                         "parallelism?); inductor_ce.transformers supports plain and FSDP2 "
+                         "(fully_shard) heads")
+    if request.scale is not None:   # (h W^T + b) * s == (h s) W^T + b s; and so for / s
+        op, s = request.scale
+        input = input * s if op == "mul" else input / s
+        if bias is not None:
+            bias = bias * s if op == "mul" else bias / s
+    loss = ForCausalLMLoss(input, weight, request.labels, input.shape[-1],
+                           num_items_in_batch=request.num_items_in_batch,
+                           ignore_index=request.ignore_index, shift_labels=request.shift_labels,
+                           final_logit_softcapping=request.softcap, bias=bias)
+    request.loss = loss
+    return _connected_zero(loss, (1, 1, 1))  # the "logits", shape (1, 1, 1)
+
+
+def _fused_loss_function(self, logits, labels=None, vocab_size=None, **kwargs):
+    request = self.__dict__[_PATCH_ATTR].request
+    if request is None or request.loss is None or request.used:
+        from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
+        return hf_loss(logits, labels, vocab_size, **kwargs)
+    request.used = True
+    # + 0 * (the head's output, through the forward's softcap/scale): keeps the head's output
+    # on the backward path, so its backward hooks (FSDP2's re-gather) run.
+    return request.loss + _connected_zero(logits.sum()).to(request.loss.dtype)
 
 
 def apply(model):
@@ -286,6 +366,7 @@ def apply(model):
     still added by the model), as a float32 value. Every other call (generation, evaluation,
     no labels) is the unpatched forward. Works under ``torch.compile(model)`` and with FSDP2
     (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
+    ``copy.deepcopy`` of a patched model is patched and independent.
 
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
@@ -321,85 +402,25 @@ def apply(model):
                         "takes float32, bfloat16 or float16 (cast the model)")
     if spec.scale is not None and not isinstance(_resolve(model, spec.scale[1]), (int, float)):
         raise _refuse(cls, f"the logit scale self.{'.'.join(spec.scale[1])} is not a number")
+    if _PATCH_ATTR in vars(head):
+        raise ValueError("the head is patched already (shared with another patched model)")
 
-    state = _State()
     names = list(inspect.signature(cls.forward).parameters)[1:]
-    labels_pos = names.index("labels") if "labels" in names else None
-    old_forward, old_head_forward = vars(model).get("forward"), vars(head).get("forward")
-    model_forward, head_forward = model.forward, head.forward
-
-    @functools.wraps(model_forward)
-    def forward(*args, **kwargs):
-        skip_logits = kwargs.pop("skip_logits", None)
-        labels = kwargs.get("labels")
-        if labels is None and labels_pos is not None and len(args) > labels_pos:
-            labels = args[labels_pos]
-        if skip_logits is None:
-            skip_logits = model.training and labels is not None
-        if not skip_logits or state.request is not None:
-            return model_forward(*args, **kwargs)
-        if labels is None:
-            raise ValueError("skip_logits=True needs labels")
-        return_dict = kwargs.pop("return_dict", None)
-        if return_dict is None:
-            return_dict = getattr(model.config, "return_dict", True)
-        scale = None
-        if spec.scale is not None:
-            scale = (spec.scale[0], _resolve(model, spec.scale[1]))
-        softcap = model.config.final_logit_softcapping if spec.softcap else None
-        request = _Request(labels, kwargs.get("shift_labels"), kwargs.get("num_items_in_batch"),
-                           kwargs.get("ignore_index", -100), scale, softcap)
-        state.request = request
-        try:
-            out = model_forward(*args, return_dict=True, **kwargs)
-        finally:
-            state.request = None
-        if not request.used:
-            raise RuntimeError(f"{cls.__name__}.forward did not call its head and "
-                               "loss_function as inductor_ce.transformers.apply expects")
-        out.logits = None
-        return out if return_dict else out.to_tuple()
-
-    def fused_head_forward(input, *args, **kwargs):
-        request = state.request
-        if request is None or request.loss is not None or args or kwargs:
-            return head_forward(input, *args, **kwargs)
-        weight, bias = head.weight, head.bias
-        if weight.__class__.__name__ == "DTensor":
-            raise ValueError("the head's weight is a DTensor inside its forward (tensor "
-                             "parallelism?); inductor_ce.transformers supports plain and FSDP2 "
-                             "(fully_shard) heads")
-        if request.scale is not None:
-            op, s = request.scale
-            input = input * s if op == "mul" else input / s
-            if bias is not None:
-                bias = bias * s if op == "mul" else bias / s
-        loss = ForCausalLMLoss(input, weight, request.labels, input.shape[-1],
-                               num_items_in_batch=request.num_items_in_batch,
-                               ignore_index=request.ignore_index,
-                               shift_labels=request.shift_labels,
-                               final_logit_softcapping=request.softcap, bias=bias)
-        request.loss = loss
-        return _connected_zero(loss, (1, 1, 1))  # the "logits", shape (1, 1, 1)
-
-    def loss_function(logits, labels=None, vocab_size=None, **kwargs):
-        request = state.request
-        if request is None or request.loss is None or request.used:
-            return hf_loss(logits, labels, vocab_size, **kwargs)
-        request.used = True
-        # + 0 * (the head's output, through the forward's softcap/scale): keeps the head's
-        # output on the backward path, so its backward hooks (FSDP2's re-gather) run.
-        return request.loss + _connected_zero(logits.sum()).to(request.loss.dtype)
-
-    model.forward = forward
-    head.forward = fused_head_forward
-    model.loss_function = loss_function
-    setattr(model, _PATCH_ATTR, (state, head, forward, fused_head_forward, old_forward,
-                                 old_head_forward))
+    patch = _Patch(spec, names.index("labels") if "labels" in names else None,
+                   vars(model).get("forward"), vars(head).get("forward"))
+    # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
+    # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
+    model_forward = functools.wraps(cls.forward)(
+        lambda self, *args, **kwargs: _fused_model_forward(self, *args, **kwargs))
+    vars(model)[_PATCH_ATTR] = vars(head)[_PATCH_ATTR] = patch
+    model.forward = types.MethodType(model_forward, model)
+    head.forward = types.MethodType(_fused_head_forward, head)
+    model.loss_function = types.MethodType(_fused_loss_function, model)
     return model
 
 
 def is_applied(model) -> bool:
+    """Whether :func:`apply` patched ``model``."""
     return _PATCH_ATTR in vars(model)
 
 
@@ -408,16 +429,18 @@ def revert(model):
     returns ``model``. A no-op on a model that is not patched."""
     if not is_applied(model):
         return model
-    state, head, forward, head_forward, old_forward, old_head_forward = getattr(model,
-                                                                                _PATCH_ATTR)
-    if vars(model).get("forward") is not forward or vars(head).get("forward") is not head_forward:
+    patch, head = vars(model)[_PATCH_ATTR], model.get_output_embeddings()
+    patched = (getattr(vars(model).get("forward"), "__func__", None),
+               getattr(vars(head).get("forward"), "__func__", None))
+    if patched[0] is None or patched[0].__wrapped__ is not type(model).forward or \
+            patched[1] is not _fused_head_forward or vars(head).get(_PATCH_ATTR) is not patch:
         raise ValueError("model.forward or its head's forward was replaced after apply(); "
                          "undo that first")
-    for obj, old in ((model, old_forward), (head, old_head_forward)):
+    for obj, old in ((model, patch.old_forward), (head, patch.old_head_forward)):
         if old is None:
             del obj.forward
         else:
             obj.forward = old
+        del vars(obj)[_PATCH_ATTR]
     del model._loss_function
-    delattr(model, _PATCH_ATTR)
     return model

@@ -303,6 +303,23 @@ def test_revert_restores_the_model():
     assert ours(**make_batch()).logits is None
 
 
+def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
+    """(TRL's reference models, EMA copies.) A closure-based patch would make the copy call
+    the original model."""
+    import copy
+    ref, ours = make_pair("llama")
+    twin = copy.deepcopy(ours)
+    assert ict.is_applied(twin) and twin.forward.__self__ is twin
+    with torch.no_grad():
+        for m in (ref, twin):
+            m.lm_head.weight.mul_(0.5)
+    batch = make_batch()
+    o = twin(**batch)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
+    assert ours(**batch).loss.item() != pytest.approx(o.loss.item(), rel=1e-3)
+
+
 def test_signature_is_kept_for_the_trainer_and_generate():
     import inspect
     _, ours = make_pair("llama")
