@@ -11,14 +11,17 @@ signature of Liger's ``LigerForCausalLMLoss`` (code written for it switches by a
 
 How ``apply`` works, and why this way. The model's own forward still runs: its argument
 handling, backbone call, ``logits_to_keep`` slice, MoE auxiliary loss, output dataclass and
-``return_dict`` stay the library's. Two calls inside it are redirected for a training call:
+``return_dict`` stay the library's (Liger and TRL's ``add_fused_lm_head`` rewrite the forward
+around the backbone instead, per architecture or by assumption). Two calls inside it are
+redirected for a training call:
 
 * ``self.lm_head(hidden_states[:, slice_indices, :])``: the head's forward computes the loss
-  from those hidden states, its ``weight`` (and ``bias``) and the labels, then returns a
-  (1, 1, 1) zero connected to the loss. The computation runs inside
-  the head module's ``__call__``, so hooks on the head run around it: FSDP2 (``fully_shard``)
-  all-gathers a sharded head before it and reshards after, re-gathers before its backward
-  (the hook on the returned tensor) and reduce-scatters the head's gradient after it.
+  from those hidden states, its ``weight`` (and ``bias``) and the labels, and returns a
+  (1, 1, 1) zero connected to the loss. The loss is computed inside the head module's
+  ``__call__``, so the head's hooks run around it: FSDP2 (``fully_shard``) all-gathers a
+  sharded head before it and reshards after, re-gathers before its backward (the hook on the
+  returned tensor) and reduce-scatters the head's gradient after it. (A forward hook of your
+  own on the head sees that zero, not logits.)
 * ``self.loss_function(logits, labels, ...)``: returns that loss (plus 0 times the "logits",
   which keeps the head's output on the backward path, for those hooks).
 
@@ -269,8 +272,8 @@ class _Patch:
     methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
     patched copy that runs on its own weights (a closure would still call the original)."""
 
-    def __init__(self, spec, labels_pos, old_forward, old_head_forward):
-        self.spec, self.labels_pos = spec, labels_pos
+    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward):
+        self.spec, self.labels_pos, self.head = spec, labels_pos, head
         self.old_forward, self.old_head_forward = old_forward, old_head_forward
         self.request = None
 
@@ -313,8 +316,9 @@ def _fused_model_forward(self, *args, **kwargs):
     finally:
         patch.request = None
     if not request.used:
-        raise RuntimeError(f"{type(self).__name__}.forward did not call its head and "
-                           "loss_function as inductor_ce.transformers.apply expects")
+        raise RuntimeError(f"{type(self).__name__}.forward did not call its patched head "
+                           "and loss_function as inductor_ce.transformers.apply expects (was "
+                           "lm_head replaced after apply()? revert(model), then apply again)")
     out.logits = None
     return out if return_dict else out.to_tuple()
 
@@ -348,6 +352,11 @@ def _fused_loss_function(self, logits, labels=None, vocab_size=None, **kwargs):
     if request is None or request.loss is None or request.used:
         from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
         return hf_loss(logits, labels, vocab_size, **kwargs)
+    if tuple(logits.shape) != (1, 1, 1):
+        raise RuntimeError(
+            "the head's output was changed between the head and the loss (by a wrapper of "
+            "lm_head such as a LoRA adapter, or a forward hook): inductor_ce.transformers "
+            "cannot fuse that head; revert(model) to train unfused")
     request.used = True
     # + 0 * (the head's output, through the forward's softcap/scale): keeps the head's output
     # on the backward path, so its backward hooks (FSDP2's re-gather) run.
@@ -406,7 +415,7 @@ def apply(model):
         raise ValueError("the head is patched already (shared with another patched model)")
 
     names = list(inspect.signature(cls.forward).parameters)[1:]
-    patch = _Patch(spec, names.index("labels") if "labels" in names else None,
+    patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
                    vars(model).get("forward"), vars(head).get("forward"))
     # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
     # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
@@ -429,11 +438,12 @@ def revert(model):
     returns ``model``. A no-op on a model that is not patched."""
     if not is_applied(model):
         return model
-    patch, head = vars(model)[_PATCH_ATTR], model.get_output_embeddings()
+    patch = vars(model)[_PATCH_ATTR]
+    head = patch.head   # (the patched one, also if lm_head was replaced since)
     patched = (getattr(vars(model).get("forward"), "__func__", None),
                getattr(vars(head).get("forward"), "__func__", None))
-    if patched[0] is None or patched[0].__wrapped__ is not type(model).forward or \
-            patched[1] is not _fused_head_forward or vars(head).get(_PATCH_ATTR) is not patch:
+    if getattr(patched[0], "__wrapped__", None) is not type(model).forward or \
+            patched[1] is not _fused_head_forward:
         raise ValueError("model.forward or its head's forward was replaced after apply(); "
                          "undo that first")
     for obj, old in ((model, patch.old_forward), (head, patch.old_head_forward)):

@@ -381,6 +381,21 @@ def test_refuses_what_it_cannot_do_exactly():
         ict.apply(nn.Linear(2, 2))
 
 
+def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
+    """A LoRA adapter on lm_head (its output plus a delta) or a replaced head: caught at the
+    call, since apply() could not see them."""
+    _, ours = make_pair("llama")
+    handle = ours.lm_head.register_forward_hook(lambda m, i, o: o + torch.zeros(B, T, V))
+    with pytest.raises(RuntimeError, match="head's output was changed"):
+        ours(**make_batch())
+    handle.remove()
+    ours.resize_token_embeddings(V + 8)
+    with pytest.raises(RuntimeError, match="lm_head replaced after apply"):
+        ours(**make_batch())
+    ict.revert(ours)
+    assert ict.apply(ours)(**make_batch()).logits is None
+
+
 def test_refuses_a_library_model_with_an_unknown_transform():
     """ModernBertDecoder's logits go through a second module: refused, never patched."""
     cfg = transformers.ModernBertDecoderConfig(vocab_size=V, hidden_size=16,
@@ -438,6 +453,31 @@ def test_for_causal_lm_loss_matches_transformers():
         assert_grad_close(w32.grad, w64.grad, msg=f"{kw} weight")
     with pytest.raises(ValueError, match="return_token_accuracy"):
         ict.ForCausalLMLoss(h, w, labels, 16, return_token_accuracy=True)
+
+
+def test_for_causal_lm_loss_liger_extras():
+    """Liger's keyword names: ce_weight (class weights), label_smoothing, lse_square_scale
+    (z-loss: + scale * lse**2, reduced like the loss), against float64 F.cross_entropy."""
+    F = torch.nn.functional
+    g = torch.Generator().manual_seed(5)
+    h = torch.randn(B, T, 16, generator=g)
+    w = torch.randn(V, 16, generator=g) * 0.5
+    cw = torch.rand(V, generator=g) + 0.5
+    labels = make_batch()["labels"]
+    t = F.pad(labels, (0, 1), value=-100)[..., 1:].reshape(-1)
+    keep = t != -100
+    for kw in (dict(ce_weight=cw), dict(label_smoothing=0.1), dict(lse_square_scale=1e-2),
+               dict(num_items_in_batch=13, label_smoothing=0.2)):
+        z = (h.double() @ w.double().T).reshape(-1, V)
+        n = kw.get("num_items_in_batch")
+        ref = F.cross_entropy(z, t, None if "ce_weight" not in kw else cw.double(),
+                              label_smoothing=kw.get("label_smoothing", 0.0),
+                              reduction="mean" if n is None else "sum")
+        if "lse_square_scale" in kw:
+            ref = ref + kw["lse_square_scale"] * z.logsumexp(-1)[keep].square().mean()
+        ref = ref if n is None else ref / n
+        loss = ict.ForCausalLMLoss(h, w, labels, 16, **kw)
+        assert_loss_close(loss, ref, msg=str(kw))
 
 
 def test_for_causal_lm_loss_compiles_fullgraph_without_host_sync():
