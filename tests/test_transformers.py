@@ -573,7 +573,7 @@ def test_trainer_example_runs_and_matches_the_unpatched_trainer(tmp_path):
 
 # ----------------------------------------------------------------------------- FSDP2
 
-FSDP_LAYOUTS = ("head_sharded_alone", "head_in_root")
+FSDP_LAYOUTS = ("head_sharded_alone", "head_in_root", "apply_after_fully_shard")
 
 
 def test_fsdp2_fully_shard_two_gloo_ranks():
@@ -581,7 +581,8 @@ def test_fsdp2_fully_shard_two_gloo_ranks():
     shard (FSDP2 averages over the ranks), as the float64 reference computes them on the
     two ranks' batches in one process. ``head_sharded_alone``: fully_shard(lm_head) of its
     own, so its weight is a sharded DTensor outside its forward; ``head_in_root``: the head
-    in the root's group. Both layouts in one launch."""
+    in the root's group; ``apply_after_fully_shard``: the first, patched after sharding (on
+    FSDP2's subclasses). All in one launch."""
     port = _free_port()
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, OMP_NUM_THREADS="1",
@@ -596,7 +597,7 @@ def test_fsdp2_fully_shard_two_gloo_ranks():
                 result = json.load(f)
             for layout in FSDP_LAYOUTS:
                 assert result[layout]["error"] is None, f"rank {r}: {result[layout]['error']}"
-                assert result[layout]["sharded_head"] == (layout == "head_sharded_alone")
+                assert result[layout]["sharded_head"] == (layout != "head_in_root")
 
 
 def _free_port():
@@ -624,11 +625,15 @@ def _fsdp_case(layout, rank, world):
     result = {"error": None, "sharded_head": False}
     try:
         ref, ours = make_pair("llama")
-        if layout == "head_sharded_alone":
+        if layout == "apply_after_fully_shard":
+            ict.revert(ours)
+        if layout != "head_in_root":
             fully_shard(ours.lm_head)
         for layer in ours.model.layers:
             fully_shard(layer)
         fully_shard(ours)
+        if layout == "apply_after_fully_shard":
+            ict.apply(ours)
         # its own FSDP group (a sharded DTensor outside its forward) or the root's
         result["sharded_head"] = isinstance(ours.lm_head, FSDPModule)
         assert isinstance(ours.lm_head.weight, DTensor)
