@@ -120,7 +120,7 @@ def prepare(contender, name, model):
 def timer(device):
     if device == "cuda":
         from triton.testing import do_bench
-        return lambda fn: do_bench(fn, warmup=10, rep=50, return_mode="median")
+        return lambda fn: do_bench(fn, warmup=100, rep=500, return_mode="median")
 
     def cpu_bench(fn, reps=3):   # the dry run: a median of a few wall-clock steps
         times = []
