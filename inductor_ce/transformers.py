@@ -121,6 +121,7 @@ class _Spec:
     def __init__(self):
         self.softcap = False             # Gemma's final_logit_softcapping block
         self.scale = None                # (op "mul" or "div", attribute path from the model)
+        self.loss_kwargs = True          # the loss call passes the forward's **kwargs on
 
 
 _SOFTCAP_BLOCK = ("if self.config.final_logit_softcapping is not None:\n"
@@ -188,7 +189,8 @@ def _forward_spec(cls) -> _Spec:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError) as e:
         raise _refuse(cls, f"the source of its forward cannot be read ({e})") from None
-    body = tree.body[0].body
+    fdef = tree.body[0]
+    body = fdef.body
     heads = [n for n in ast.walk(tree) if _is_call_of(n, "lm_head")]
     losses = [n for n in ast.walk(tree) if _is_call_of(n, "loss_function")]
     if len(heads) != 1 or len(losses) != 1:
@@ -229,12 +231,7 @@ def _forward_spec(cls) -> _Spec:
             and len(s.body) == 1 and isinstance(s.body[0], ast.Assign)
             and s.body[0].value is call and not s.orelse):
         raise _refuse(cls, f"unrecognised loss statement `{ast.unparse(s)}`")
-    logits_args = [a for a in call.args[:1]] + [k.value for k in call.keywords
-                                                 if k.arg == "logits"]
-    others = call.args[1:] + [k.value for k in call.keywords if k.arg != "logits"]
-    if (len(logits_args) != 1 or not isinstance(logits_args[0], ast.Name)
-            or logits_args[0].id != v or any(_reads(a, v) for a in others)):
-        raise _refuse(cls, f"the loss is not computed from `{v}` alone")
+    _check_loss_call(cls, fdef, body[:j], call, v, spec)
     # After the loss, the logits only go into the output: `logits=<v>` keyword arguments.
     allowed = {id(k.value) for s2 in body[j + 1:] for k in ast.walk(s2)
                if isinstance(k, ast.keyword) and k.arg == "logits"}
@@ -245,6 +242,49 @@ def _forward_spec(cls) -> _Spec:
             if isinstance(n, ast.Name) and n.id == v and id(n) not in allowed:
                 raise _refuse(cls, f"`{ast.unparse(s2)}` uses the logits after the loss")
     return spec
+
+
+_LOSS_KWARGS = ("shift_labels", "num_items_in_batch", "ignore_index")
+_MUTATORS = ("pop", "update", "clear", "setdefault", "popitem", "__setitem__", "__delitem__")
+
+
+def _check_loss_call(cls, fdef, before, call, v, spec):
+    """``self.loss_function(<v>, labels, <vocab>, **kwargs)`` (the first three also as
+    keywords), with the forward's own ``labels`` and ``**kwargs`` unchanged before it: the
+    fused loss takes the labels and kwargs (shift_labels, num_items_in_batch, ignore_index)
+    of the call, so they must be what the loss would have been given."""
+    names = ("logits", "labels", "vocab_size")
+    args = dict(zip(names, call.args))
+    for k in call.keywords:
+        if k.arg is None:
+            continue
+        if k.arg not in names or k.arg in args:
+            raise _refuse(cls, f"the loss is called with `{k.arg}=`")
+        args[k.arg] = k.value
+    var_kw = fdef.args.kwarg.arg if fdef.args.kwarg is not None else None
+    star = [k.value for k in call.keywords if k.arg is None]
+    if len(call.args) > 3 or set(args) != set(names) or len(star) > 1 or (
+            star and not (isinstance(star[0], ast.Name) and star[0].id == var_kw)):
+        raise _refuse(cls, f"unrecognised loss call `{ast.unparse(call)}`")
+    if not (isinstance(args["logits"], ast.Name) and args["logits"].id == v) or \
+            _reads(args["vocab_size"], v):
+        raise _refuse(cls, f"the loss is not computed from `{v}` alone")
+    if not (isinstance(args["labels"], ast.Name) and args["labels"].id == "labels"):
+        raise _refuse(cls, f"the loss's labels are `{ast.unparse(args['labels'])}`")
+    params = {a.arg for a in fdef.args.args + fdef.args.kwonlyargs}
+    if params & set(_LOSS_KWARGS):
+        raise _refuse(cls, f"its forward names {sorted(params & set(_LOSS_KWARGS))} as "
+                           "parameters")
+    for stmt in before:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and n.id in ("labels", var_kw) and \
+                    not isinstance(n.ctx, ast.Load):
+                raise _refuse(cls, f"its forward assigns `{n.id}` before the loss")
+            if isinstance(n, (ast.Attribute, ast.Subscript)) and \
+                    isinstance(n.value, ast.Name) and n.value.id == var_kw and \
+                    (not isinstance(n.ctx, ast.Load) or getattr(n, "attr", "") in _MUTATORS):
+                raise _refuse(cls, f"its forward changes `{var_kw}` before the loss")
+    spec.loss_kwargs = bool(star)
 
 
 def _resolve(model, path):
@@ -308,8 +348,10 @@ def _fused_model_forward(self, *args, **kwargs):
     if spec.scale is not None:
         scale = (spec.scale[0], _resolve(self, spec.scale[1]))
     softcap = self.config.final_logit_softcapping if spec.softcap else None
-    request = _Request(labels, kwargs.get("shift_labels"), kwargs.get("num_items_in_batch"),
-                       kwargs.get("ignore_index", -100), scale, softcap)
+    # The loss's own keyword arguments, when the forward hands its **kwargs to it.
+    loss_kw = kwargs if spec.loss_kwargs else {}
+    request = _Request(labels, loss_kw.get("shift_labels"), loss_kw.get("num_items_in_batch"),
+                       loss_kw.get("ignore_index", -100), scale, softcap)
     patch.request = request
     try:
         out = forward(*args, return_dict=True, **kwargs)

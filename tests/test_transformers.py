@@ -360,9 +360,56 @@ class _ZLossLlama(transformers.LlamaForCausalLM):
         return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
 
 
+class _RelabelLlama(transformers.LlamaForCausalLM):
+    """Changes the labels before the loss: the fused loss would use the call's labels."""
+
+    def forward(self, input_ids=None, labels=None, **kwargs):
+        hidden_states = self.model(input_ids=input_ids).last_hidden_state
+        logits = self.lm_head(hidden_states)
+        labels = labels.masked_fill(labels == 0, -100)
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, self.config.vocab_size, **kwargs)
+        return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
+
+
+class _NoKwargsLlama(transformers.LlamaForCausalLM):
+    """Hands no **kwargs to its loss: num_items_in_batch and shift_labels do not reach it."""
+
+    def forward(self, input_ids=None, attention_mask=None, labels=None, **kwargs):
+        hidden_states = self.model(input_ids=input_ids,
+                                   attention_mask=attention_mask).last_hidden_state
+        logits = self.lm_head(hidden_states)
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, self.config.vocab_size)
+        return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
+
+
+def test_a_loss_call_without_kwargs_is_mirrored():
+    cfg = make_config("llama")
+    torch.manual_seed(0)
+    ref = _NoKwargsLlama(cfg).double().train()
+    ours = _NoKwargsLlama(cfg).train()
+    ours.load_state_dict(ref.state_dict())
+    ict.apply(ours.float())
+    batch = make_batch(shift=True)
+    n = torch.tensor(40)
+    r, o = ref(**batch, num_items_in_batch=n), ours(**batch, num_items_in_batch=n)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), r.loss.detach())
+    # (with **kwargs handed on, as LlamaForCausalLM does, they would change the loss)
+    plain = transformers.LlamaForCausalLM(cfg).double()
+    plain.load_state_dict(ref.state_dict())
+    with torch.no_grad():
+        assert plain(**batch, num_items_in_batch=n).loss.item() != \
+            pytest.approx(r.loss.item(), rel=1e-3)
+
+
 def test_refuses_what_it_cannot_do_exactly():
     cfg = make_config("llama")
-    for cls, words in ((_ScaledLlama, "logits * 2.0"), (_ZLossLlama, "after the loss")):
+    for cls, words in ((_ScaledLlama, "logits * 2.0"), (_ZLossLlama, "after the loss"),
+                       (_RelabelLlama, "assigns `labels`")):
         with pytest.raises(ValueError, match="Supported: a causal LM") as e:
             ict.apply(cls(cfg))
         assert words in str(e.value)
