@@ -32,8 +32,12 @@ That is exact only if nothing between the two calls depends on the logits' value
 op's ``softcap``), multiplication or division of the logits by a number attribute of the
 model (Cohere's ``logit_scale``, Granite's ``logits_scaling``, Falcon-H1's
 ``lm_head_multiplier``: applied to the hidden states and the bias, which is the same product),
-and statements that do not read the logits; after the loss, the logits may only be handed to
-the output (``logits=logits``). Anything else, a head that is not a plain ``nn.Linear`` of
+and statements that do not read the logits; the loss call must be
+``self.loss_function(logits, labels, vocab_size[, **kwargs])`` with the forward's ``labels``
+and ``**kwargs`` unchanged before it (the fused loss takes ``shift_labels``,
+``num_items_in_batch`` and ``ignore_index`` from those kwargs only if they are handed on, as
+the model's loss would); after the loss, the logits may only be handed to the output
+(``logits=logits``). Anything else, a head that is not a plain ``nn.Linear`` of
 ``vocab_size`` outputs, or a loss other than transformers' ``ForCausalLMLoss``, is refused with
 a ValueError saying what is supported: never a silently different loss.
 
@@ -134,8 +138,9 @@ SUPPORTED = (
     "`.float()` / `.contiguous()`), optionally Gemma's `final_logit_softcapping` block or a "
     "multiplication/division of the logits by a number attribute of the model (Cohere "
     "`logit_scale`, Granite `logits_scaling`, Falcon-H1 `lm_head_multiplier`), then `loss = "
-    "self.loss_function(logits, labels, ...)` with transformers' ForCausalLMLoss, and hands "
-    "the logits only to its output; the head a plain nn.Linear with vocab_size outputs")
+    "self.loss_function(logits, labels, vocab_size[, **kwargs])` (transformers' "
+    "ForCausalLMLoss; labels and kwargs unchanged before it), and hands the logits only to "
+    "its output; the head a plain nn.Linear with vocab_size outputs")
 
 
 def _refuse(cls, why: str):

@@ -527,6 +527,20 @@ def test_for_causal_lm_loss_liger_extras():
         assert_loss_close(loss, ref, msg=str(kw))
 
 
+def test_module_imports_and_loss_runs_without_transformers():
+    code = ("import sys; sys.modules['transformers'] = None\n"   # (import transformers fails)
+            "import torch, inductor_ce.transformers as t\n"
+            "h, w = torch.randn(2, 3, 4), torch.randn(5, 4)\n"
+            "print(float(t.ForCausalLMLoss(h, w, torch.randint(0, 5, (2, 3)), 4)))\n"
+            "try:\n    t.apply(torch.nn.Linear(2, 2))\nexcept ImportError:\n"
+            "    print('apply needs transformers')\n")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.splitlines()[-1] == "apply needs transformers"
+
+
 def test_for_causal_lm_loss_compiles_fullgraph_without_host_sync():
     """fullgraph: no graph break, so no .item() on num_items_in_batch either."""
     g = torch.Generator().manual_seed(4)
