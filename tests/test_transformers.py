@@ -1,0 +1,723 @@
+"""inductor_ce.transformers against the unpatched transformers model in float64.
+
+Every comparison builds copies of one tiny random model (a config object, no download): the
+unpatched reference in float64 and the patched model in float32 with the same weights.
+float32, because inductor_ce computes in float32 and rejects float64 (apply() raises a
+TypeError for a float64 head, tested below). The reference never calls inductor_ce: it is
+transformers' own forward and loss (F.cross_entropy in float64), so these tests stay
+meaningful when linear_cross_entropy's body is replaced by the fused op.
+
+Tolerances. The loss: 1e-5 relative (tests/_reference.py: float32 arithmetic). The gradients
+of every parameter: 1e-5 relative plus 1e-5 of the parameter's largest entry (the rule of
+tests/test_parallel.py for gradients with cancellation), not the single op's 1e-6: here the
+whole backbone runs in float32, and transformers' own unpatched float32 model is off the
+float64 one by up to 2.9e-6 of the largest entry on these models (qwen3; see
+worst_grad_error). The main test also checks that the patched model's worst gradient error is
+within 2x (+1e-6) of that unpatched float32 model's.
+
+FSDP2 runs on 2 gloo processes on the CPU (this file as a script, as tests/test_parallel.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+from datetime import timedelta
+
+import pytest
+import torch
+from torch import nn
+
+transformers = pytest.importorskip("transformers")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _reference import assert_grad_close, assert_loss_close  # noqa: E402
+
+import inductor_ce.transformers as ict  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+V, B, T = 96, 2, 8
+SEQ_LENS = (8, 5)           # row 1 is right-padded after 5 tokens
+
+
+def make_config(name):
+    """A tiny config of architecture ``name`` (initializer_range 0.2: at the default 0.02 the
+    backbone's gradients are mostly rounding)."""
+    t = transformers
+    llama_like = dict(vocab_size=V, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                      num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=64,
+                      initializer_range=0.2, tie_word_embeddings=False)
+    if name == "llama":
+        return t.LlamaConfig(**llama_like)
+    if name == "mistral":
+        return t.MistralConfig(**llama_like, sliding_window=4)
+    if name == "qwen2":
+        return t.Qwen2Config(**llama_like)
+    if name == "qwen3":
+        return t.Qwen3Config(**llama_like, head_dim=8)
+    if name == "gemma2":   # final_logit_softcapping 2.0: far from linear at these logits
+        return t.Gemma2Config(**dict(llama_like, tie_word_embeddings=True), head_dim=8,
+                              query_pre_attn_scalar=8, sliding_window=4,
+                              final_logit_softcapping=2.0, attn_logit_softcapping=5.0)
+    if name == "gpt2":     # tied embeddings, backbone `transformer`
+        return t.GPT2Config(vocab_size=V, n_embd=16, n_layer=2, n_head=2, n_positions=64,
+                            initializer_range=0.2, resid_pdrop=0.0, embd_pdrop=0.0,
+                            attn_pdrop=0.0)
+    if name == "qwen3_moe":  # the router's auxiliary loss is added to ours by the model
+        return t.Qwen3MoeConfig(**llama_like, head_dim=8, num_experts=4, num_experts_per_tok=2,
+                                moe_intermediate_size=16, output_router_logits=True,
+                                experts_implementation="eager",  # (grouped_mm: no float64)
+                                router_aux_loss_coef=0.1)
+    if name == "cohere":   # logits * logit_scale
+        return t.CohereConfig(**dict(llama_like, tie_word_embeddings=True), logit_scale=0.5)
+    if name == "granite":  # logits / logits_scaling
+        return t.GraniteConfig(**llama_like, logits_scaling=0.25)
+    raise KeyError(name)
+
+
+MODELS = ("llama", "mistral", "qwen2", "qwen3", "gemma2", "gpt2", "qwen3_moe", "cohere",
+          "granite")
+
+
+def make_pair(name, seed=0, stock=False, device="cpu"):
+    """(reference float64 unpatched, ours float32 patched[, stock float32 unpatched]), same
+    weights, training mode. The head's weight is scaled by 4 so that the logits spread over
+    several units (the loss is then well below log V, the softcap bites)."""
+    cfg = make_config(name)
+    cls = transformers.AutoModelForCausalLM.from_config(cfg).__class__
+    torch.manual_seed(seed)
+    ref = cls(cfg).double().train().to(device)
+    with torch.no_grad():
+        ref.get_output_embeddings().weight.mul_(4.0)
+    copies = []
+    for _ in range(2 if stock else 1):
+        m = cls(cfg).train().to(device)
+        m.load_state_dict(ref.state_dict())
+        copies.append(m.float())
+    return (ref, ict.apply(copies[0]), *copies[1:])
+
+
+def make_batch(seed=0, shift=False):
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.randint(0, V, (B, T), generator=g)
+    mask = torch.zeros(B, T, dtype=torch.long)
+    for i, n in enumerate(SEQ_LENS):
+        mask[i, :n] = 1
+    labels = ids.masked_fill(mask == 0, -100)
+    labels[0, 2] = -100                          # an ignored label inside a sequence too
+    batch = dict(input_ids=ids, attention_mask=mask, labels=labels)
+    if shift:   # pre-shifted labels, unrelated to the labels: must be the ones used
+        batch["shift_labels"] = torch.randint(0, V, (B, T), generator=g).masked_fill(
+            mask == 0, -100)
+    return batch
+
+
+def assert_grads_close(ours, ref, what=""):
+    """Every parameter's gradient: |ours - ref| <= 1e-5 |ref| + 1e-5 max|ref| elementwise."""
+    ref_params = dict(ref.named_parameters())
+    names = [n for n, _ in ours.named_parameters()]
+    assert names == list(ref_params)
+    for n, p in ours.named_parameters():
+        assert p.grad is not None, f"{what} {n}: no gradient"
+        grad_close(p.grad, ref_params[n].grad, f"{what} {n}")
+
+
+def grad_close(got, ref, what):
+    assert got.dtype == torch.float32 and got.shape == ref.shape, (what, got.dtype, got.shape)
+    torch.testing.assert_close(got.double(), ref.double(), rtol=1e-5,
+                               atol=1e-5 * ref.abs().max().item(),
+                               msg=lambda m: f"{what}: {m}")
+
+
+def worst_grad_error(model, ref):
+    """max over parameters of max|grad - ref grad| / max|ref grad|."""
+    return max(((p.grad.double() - q.grad).abs().max() / q.grad.abs().max()).item()
+               for p, q in zip(model.parameters(), ref.parameters()))
+
+
+def run_both(ref, ours, batch, ours_fn=None, **extra):
+    r = ref(**batch, **extra)
+    o = (ours if ours_fn is None else ours_fn)(**batch, **extra)
+    r.loss.backward()
+    o.loss.backward()
+    return r, o
+
+
+# ----------------------------------------------------------------------------- the loss
+
+@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("variant", ["mean", "num_items_in_batch", "shift_labels"])
+def test_loss_and_every_gradient_match_the_unpatched_model(name, variant):
+    ref, ours, stock = make_pair(name, stock=True)
+    batch = make_batch(shift=variant == "shift_labels")
+    extra = {}
+    if variant == "num_items_in_batch":  # a tensor, and not this batch's count: it divides
+        extra["num_items_in_batch"] = torch.tensor(40)
+    r, o = run_both(ref, ours, batch, **extra)
+    assert o.logits is None and r.logits is not None
+    assert type(o) is type(r)
+    assert_loss_close(o.loss, r.loss, msg=name)
+    assert_grads_close(ours, ref, name)
+    # and no less accurate than transformers' own float32 model (within 2x: other roundings)
+    stock(**batch, **extra).loss.backward()
+    assert worst_grad_error(ours, ref) <= 2 * worst_grad_error(stock, ref) + 1e-6
+    if name == "qwen3_moe":
+        assert o.aux_loss is not None and o.aux_loss.item() > 0   # (in the loss: the model's)
+        torch.testing.assert_close(o.aux_loss.double(), r.aux_loss.double(), rtol=1e-5, atol=0)
+
+
+def test_the_reference_sees_what_the_tests_claim():
+    """The comparisons are not vacuous: the softcap, the logit scale, num_items_in_batch and
+    shift_labels each change the reference's loss, and the logits are not near-uniform."""
+    batch = make_batch()
+
+    def loss(name, **kw):
+        ref, _ = make_pair(name)
+        with torch.no_grad():
+            return ref(**batch, **kw).loss.item()
+    base = loss("llama")
+    assert abs(base - torch.log(torch.tensor(float(V))).item()) > 0.5
+    assert loss("llama", num_items_in_batch=torch.tensor(40)) != pytest.approx(base, rel=1e-3)
+    assert loss("llama", shift_labels=make_batch(shift=True)["shift_labels"]) != \
+        pytest.approx(base, rel=1e-3)
+    for name, attr, value in (("gemma2", "final_logit_softcapping", None),
+                              ("cohere", "logit_scale", 1.0), ("granite", "logits_scaling", 1.0)):
+        ref, _ = make_pair(name)
+        with torch.no_grad():
+            a = ref(**batch).loss.item()
+            setattr(ref.config, attr, value)
+            if name == "cohere":
+                ref.logit_scale = value
+            b = ref(**batch).loss.item()
+        assert a != pytest.approx(b, rel=1e-3), name
+
+
+def test_logits_to_keep():
+    """logits_to_keep=k: the loss of the last k positions against (B, k) labels."""
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    batch["labels"] = batch["labels"][:, -5:]
+    r, o = run_both(ref, ours, batch, logits_to_keep=5)
+    assert r.logits.shape == (B, 5, V) and o.logits is None
+    assert_loss_close(o.loss, r.loss)
+    assert_grads_close(ours, ref)
+
+
+def test_gpt2_tied_head_gets_both_gradients():
+    ref, ours = make_pair("gpt2")
+    assert ours.lm_head.weight is ours.transformer.wte.weight
+    run_both(ref, ours, make_batch())
+    grad_close(ours.transformer.wte.weight.grad, ref.transformer.wte.weight.grad, "wte")
+
+
+def test_all_labels_ignored_gives_nan_like_transformers():
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    batch["labels"] = torch.full_like(batch["labels"], -100)
+    with torch.no_grad():
+        assert torch.isnan(ref(**batch).loss) and torch.isnan(ours(**batch).loss)
+        n = torch.tensor(3)
+        assert ours(**batch, num_items_in_batch=n).loss.item() == 0.0
+
+
+def test_optimizer_steps_keep_the_weights_equal():
+    """4 SGD steps: every weight as the unpatched float64 run's, though the steps moved them
+    (by much more than the tolerance)."""
+    ref, ours = make_pair("qwen2")
+    start = [p.detach().clone() for p in ref.parameters()]
+    opt_r = torch.optim.SGD(ref.parameters(), lr=0.05)
+    opt_o = torch.optim.SGD(ours.parameters(), lr=0.05)
+    for step in range(4):
+        batch = make_batch(seed=step)
+        for model, opt in ((ref, opt_r), (ours, opt_o)):
+            opt.zero_grad()
+            model(**batch).loss.backward()
+            opt.step()
+    for (n, p), q, q0 in zip(ours.named_parameters(), ref.parameters(), start):
+        moved = (q.detach() - q0).abs().max().item()
+        assert moved > 1e-3, n
+        torch.testing.assert_close(p.detach().double(), q.detach(), rtol=1e-5,
+                                   atol=1e-5 * moved, msg=lambda m: f"{n}: {m}")
+    with torch.no_grad():
+        r, o = ref(**make_batch(seed=9)), ours(**make_batch(seed=9))
+    assert_loss_close(o.loss, r.loss)
+
+
+# ----------------------------------------------------------------------------- unchanged calls
+
+def test_calls_without_training_labels_are_the_unpatched_forward():
+    ref, ours = make_pair("gemma2")
+    plain = type(ours)(ours.config)
+    plain.load_state_dict(ours.state_dict())
+    plain.train()
+    batch = make_batch()
+    no_labels = {k: v for k, v in batch.items() if k != "labels"}
+    with torch.no_grad():
+        # no labels (generation): the logits
+        torch.testing.assert_close(ours(**no_labels).logits, plain(**no_labels).logits,
+                                   rtol=0, atol=0)
+        # eval mode with labels (evaluation with logits): the model's own loss and logits
+        ours.eval(), plain.eval()
+        o, p = ours(**batch), plain(**batch)
+        torch.testing.assert_close(o.logits, p.logits, rtol=0, atol=0)
+        assert o.loss.item() == p.loss.item()
+        # eval mode, skip_logits=True: fused, as the Trainer asks Liger for a loss-only eval
+        f = ours(**batch, skip_logits=True)
+        assert f.logits is None
+        assert_loss_close(f.loss, ref.eval()(**batch).loss)
+        # training mode, skip_logits=False: unfused
+        ours.train(), plain.train()
+        o, p = ours(**batch, skip_logits=False), plain(**batch)
+        torch.testing.assert_close(o.logits, p.logits, rtol=0, atol=0)
+        # generation
+        prompt = batch["input_ids"][:1, :4]
+        ours.eval(), plain.eval()
+        assert torch.equal(ours.generate(prompt, max_new_tokens=4, do_sample=False),
+                           plain.generate(prompt, max_new_tokens=4, do_sample=False))
+
+
+def test_return_dict_false_and_positional_labels():
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    o = ours(batch["input_ids"], batch["attention_mask"], None, None, None, batch["labels"],
+             return_dict=False)
+    assert isinstance(o, tuple) and o[0].dim() == 0   # (loss, past_key_values): no logits
+    with torch.no_grad():
+        assert_loss_close(o[0].detach(), ref(**batch).loss)
+
+
+def test_revert_restores_the_model():
+    _, ours = make_pair("llama")
+    forward, head_forward = ours.forward, ours.lm_head.forward
+    assert ict.is_applied(ours) and ict.apply(ours) is ours    # a second apply: no-op
+    ict.revert(ours)
+    assert not ict.is_applied(ours)
+    assert "forward" not in vars(ours) and "forward" not in vars(ours.lm_head)
+    assert "_loss_function" not in vars(ours)
+    assert ours(**make_batch()).logits.shape == (B, T, V)
+    assert forward is not ours.forward and head_forward is not ours.lm_head.forward
+    ict.apply(ours)
+    assert ours(**make_batch()).logits is None
+
+
+def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
+    """(TRL's reference models, EMA copies.) A closure-based patch would make the copy call
+    the original model."""
+    import copy
+    ref, ours = make_pair("llama")
+    twin = copy.deepcopy(ours)
+    assert ict.is_applied(twin) and twin.forward.__self__ is twin
+    with torch.no_grad():
+        for m in (ref, twin):
+            m.lm_head.weight.mul_(0.5)
+    batch = make_batch()
+    o = twin(**batch)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
+    assert ours(**batch).loss.item() != pytest.approx(o.loss.item(), rel=1e-3)
+
+
+def test_signature_is_kept_for_the_trainer_and_generate():
+    import inspect
+    _, ours = make_pair("llama")
+    params = inspect.signature(ours.forward).parameters
+    assert "labels" in params and "logits_to_keep" in params
+    assert any(p.kind == inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+# ----------------------------------------------------------------------------- refusals
+
+def _llama():
+    return transformers.LlamaForCausalLM(make_config("llama"))
+
+
+class _ScaledLlama(transformers.LlamaForCausalLM):
+    """A logit scaling apply() does not know: the logits doubled before the loss."""
+
+    def forward(self, input_ids=None, labels=None, **kwargs):
+        hidden_states = self.model(input_ids=input_ids, **kwargs).last_hidden_state
+        logits = self.lm_head(hidden_states)
+        logits = logits * 2.0
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, self.config.vocab_size)
+        return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
+
+
+class _ZLossLlama(transformers.LlamaForCausalLM):
+    """Reads the logits after the loss (a z-loss): the fused loss would silently drop it."""
+
+    def forward(self, input_ids=None, labels=None, **kwargs):
+        hidden_states = self.model(input_ids=input_ids, **kwargs).last_hidden_state
+        logits = self.lm_head(hidden_states)
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, self.config.vocab_size)
+        loss = loss + 1e-4 * logits.logsumexp(-1).square().mean()
+        return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
+
+
+class _RelabelLlama(transformers.LlamaForCausalLM):
+    """Changes the labels before the loss: the fused loss would use the call's labels."""
+
+    def forward(self, input_ids=None, labels=None, **kwargs):
+        hidden_states = self.model(input_ids=input_ids).last_hidden_state
+        logits = self.lm_head(hidden_states)
+        labels = labels.masked_fill(labels == 0, -100)
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, self.config.vocab_size, **kwargs)
+        return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
+
+
+class _NoKwargsLlama(transformers.LlamaForCausalLM):
+    """Hands no **kwargs to its loss: num_items_in_batch and shift_labels do not reach it."""
+
+    def forward(self, input_ids=None, attention_mask=None, labels=None, **kwargs):
+        hidden_states = self.model(input_ids=input_ids,
+                                   attention_mask=attention_mask).last_hidden_state
+        logits = self.lm_head(hidden_states)
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, self.config.vocab_size)
+        return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
+
+
+def test_a_loss_call_without_kwargs_is_mirrored():
+    cfg = make_config("llama")
+    torch.manual_seed(0)
+    ref = _NoKwargsLlama(cfg).double().train()
+    ours = _NoKwargsLlama(cfg).train()
+    ours.load_state_dict(ref.state_dict())
+    ict.apply(ours.float())
+    batch = make_batch(shift=True)
+    n = torch.tensor(40)
+    r, o = ref(**batch, num_items_in_batch=n), ours(**batch, num_items_in_batch=n)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), r.loss.detach())
+    # (with **kwargs handed on, as LlamaForCausalLM does, they would change the loss)
+    plain = transformers.LlamaForCausalLM(cfg).double()
+    plain.load_state_dict(ref.state_dict())
+    with torch.no_grad():
+        assert plain(**batch, num_items_in_batch=n).loss.item() != \
+            pytest.approx(r.loss.item(), rel=1e-3)
+
+
+def test_refuses_what_it_cannot_do_exactly():
+    cfg = make_config("llama")
+    for cls, words in ((_ScaledLlama, "logits * 2.0"), (_ZLossLlama, "after the loss"),
+                       (_RelabelLlama, "assigns `labels`")):
+        with pytest.raises(ValueError, match="Supported: a causal LM") as e:
+            ict.apply(cls(cfg))
+        assert words in str(e.value)
+        assert not ict.is_applied(cls(cfg))
+    m = _llama()
+    m.lm_head = nn.Sequential(nn.Linear(16, V, bias=False))
+    with pytest.raises(ValueError, match="get_output_embeddings|nn.Linear"):
+        ict.apply(m)
+    m = _llama()
+    m.loss_function = lambda *a, **k: 0.0
+    with pytest.raises(ValueError, match="ForCausalLMLoss"):
+        ict.apply(m)
+    with pytest.raises(TypeError, match="float64"):
+        ict.apply(_llama().double())
+    with pytest.raises(TypeError, match="PreTrainedModel"):
+        ict.apply(nn.Linear(2, 2))
+
+
+def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
+    """A LoRA adapter on lm_head (its output plus a delta) or a replaced head: caught at the
+    call, since apply() could not see them."""
+    _, ours = make_pair("llama")
+    handle = ours.lm_head.register_forward_hook(lambda m, i, o: o + torch.zeros(B, T, V))
+    with pytest.raises(RuntimeError, match="head's output was changed"):
+        ours(**make_batch())
+    handle.remove()
+    ours.resize_token_embeddings(V + 8)
+    with pytest.raises(RuntimeError, match="lm_head replaced after apply"):
+        ours(**make_batch())
+    ict.revert(ours)
+    assert ict.apply(ours)(**make_batch()).logits is None
+
+
+def test_refuses_a_library_model_with_an_unknown_transform():
+    """ModernBertDecoder's logits go through a second module: refused, never patched."""
+    cfg = transformers.ModernBertDecoderConfig(vocab_size=V, hidden_size=16,
+                                               intermediate_size=32, num_hidden_layers=1,
+                                               num_attention_heads=2, pad_token_id=0,
+                                               bos_token_id=1, eos_token_id=2)
+    with pytest.raises(ValueError, match="self.decoder"):
+        ict.apply(transformers.ModernBertDecoderForCausalLM(cfg))
+
+
+def test_forward_check_accepts_the_library_s_causal_lms():
+    """The source check recognises the families the tests run (and their transforms)."""
+    from inductor_ce.transformers import _forward_spec
+    for cls_name, softcap, scale in (
+            ("LlamaForCausalLM", False, None), ("GPT2LMHeadModel", False, None),
+            ("Gemma2ForCausalLM", True, None), ("Gemma3ForCausalLM", True, None),
+            ("Qwen3MoeForCausalLM", False, None), ("MixtralForCausalLM", False, None),
+            ("CohereForCausalLM", False, ("mul", ("logit_scale",))),
+            ("GraniteForCausalLM", False, ("div", ("config", "logits_scaling")))):
+        spec = _forward_spec(getattr(transformers, cls_name))
+        assert (spec.softcap, spec.scale) == (softcap, scale), cls_name
+
+
+# ----------------------------------------------------------------------------- the function
+
+def test_for_causal_lm_loss_matches_transformers():
+    """ForCausalLMLoss(hidden, weight, labels, hidden_size, ...) == transformers'
+    ForCausalLMLoss(hidden @ weight.T + bias, labels, vocab_size, ...) in float64."""
+    from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
+    g = torch.Generator().manual_seed(3)
+    h = torch.randn(B, T, 16, generator=g)
+    w = torch.randn(V, 16, generator=g) * 0.5
+    b = torch.randn(V, generator=g)
+    labels = make_batch()["labels"]
+    shift = make_batch(shift=True)["shift_labels"]
+    cases = [dict(), dict(num_items_in_batch=7), dict(num_items_in_batch=torch.tensor(11)),
+             dict(shift_labels=shift), dict(final_logit_softcapping=1.5), dict(bias=b),
+             dict(ignore_index=5, labels=labels.clamp_min(0))]
+    for kw in cases:
+        kw = dict(kw)
+        lab = kw.pop("labels", labels)
+        cap, bias = kw.pop("final_logit_softcapping", None), kw.pop("bias", None)
+        h64, w64 = h.double().requires_grad_(), w.double().requires_grad_()
+        z = torch.nn.functional.linear(h64, w64, None if bias is None else bias.double())
+        if cap is not None:
+            z = cap * torch.tanh(z / cap)
+        ref = hf_loss(z, lab, V, **kw)
+        h32, w32 = h.clone().requires_grad_(), w.clone().requires_grad_()
+        loss = ict.ForCausalLMLoss(h32, w32, lab, 16, final_logit_softcapping=cap, bias=bias,
+                                   output_attentions=False, **kw)   # (a forward kwarg: ignored)
+        assert_loss_close(loss, ref, msg=str(kw))
+        (loss * 3).backward()
+        (ref * 3).backward()
+        assert_grad_close(h32.grad, h64.grad, msg=f"{kw} hidden")
+        assert_grad_close(w32.grad, w64.grad, msg=f"{kw} weight")
+    with pytest.raises(ValueError, match="return_token_accuracy"):
+        ict.ForCausalLMLoss(h, w, labels, 16, return_token_accuracy=True)
+
+
+def test_for_causal_lm_loss_liger_extras():
+    """Liger's keyword names: ce_weight (class weights), label_smoothing, lse_square_scale
+    (z-loss: + scale * lse**2, reduced like the loss), against float64 F.cross_entropy."""
+    F = torch.nn.functional
+    g = torch.Generator().manual_seed(5)
+    h = torch.randn(B, T, 16, generator=g)
+    w = torch.randn(V, 16, generator=g) * 0.5
+    cw = torch.rand(V, generator=g) + 0.5
+    labels = make_batch()["labels"]
+    t = F.pad(labels, (0, 1), value=-100)[..., 1:].reshape(-1)
+    keep = t != -100
+    for kw in (dict(ce_weight=cw), dict(label_smoothing=0.1), dict(lse_square_scale=1e-2),
+               dict(num_items_in_batch=13, label_smoothing=0.2)):
+        z = (h.double() @ w.double().T).reshape(-1, V)
+        n = kw.get("num_items_in_batch")
+        ref = F.cross_entropy(z, t, None if "ce_weight" not in kw else cw.double(),
+                              label_smoothing=kw.get("label_smoothing", 0.0),
+                              reduction="mean" if n is None else "sum")
+        if "lse_square_scale" in kw:
+            ref = ref + kw["lse_square_scale"] * z.logsumexp(-1)[keep].square().mean()
+        ref = ref if n is None else ref / n
+        loss = ict.ForCausalLMLoss(h, w, labels, 16, **kw)
+        assert_loss_close(loss, ref, msg=str(kw))
+
+
+def test_module_imports_and_loss_runs_without_transformers():
+    code = ("import sys; sys.modules['transformers'] = None\n"   # (import transformers fails)
+            "import torch, inductor_ce.transformers as t\n"
+            "h, w = torch.randn(2, 3, 4), torch.randn(5, 4)\n"
+            "print(float(t.ForCausalLMLoss(h, w, torch.randint(0, 5, (2, 3)), 4)))\n"
+            "try:\n    t.apply(torch.nn.Linear(2, 2))\nexcept ImportError:\n"
+            "    print('apply needs transformers')\n")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.splitlines()[-1] == "apply needs transformers"
+
+
+def test_for_causal_lm_loss_compiles_fullgraph_without_host_sync():
+    """fullgraph: no graph break, so no .item() on num_items_in_batch either."""
+    g = torch.Generator().manual_seed(4)
+    h = torch.randn(B, T, 16, generator=g, requires_grad=True)
+    w = torch.randn(V, 16, generator=g, requires_grad=True)
+    labels, n = make_batch()["labels"], torch.tensor(9)
+    f = torch.compile(ict.ForCausalLMLoss, fullgraph=True, backend="aot_eager")
+    loss = f(h, w, labels, 16, num_items_in_batch=n, final_logit_softcapping=2.0)
+    ref = ict.ForCausalLMLoss(h, w, labels, 16, num_items_in_batch=n,
+                              final_logit_softcapping=2.0)
+    torch.testing.assert_close(loss, ref, rtol=1e-6, atol=0)
+
+
+# ----------------------------------------------------------------------------- compiled
+
+@pytest.mark.parametrize("name,backend", [("llama", "inductor"), ("gemma2", "aot_eager")])
+def test_compiled_model_fullgraph(name, backend):
+    """torch.compile(model, fullgraph=True): the patched forward traces without a graph
+    break; loss and every gradient as the unpatched float64 model's. Llama through Inductor
+    (the lowering), Gemma-2 (softcap) through aot_eager (the graph capture; cheaper)."""
+    torch._dynamo.reset()
+    ref, ours = make_pair(name)
+    compiled = torch.compile(ours, fullgraph=True, backend=backend)
+    r, o = run_both(ref, ours, make_batch(), ours_fn=compiled,
+                    num_items_in_batch=torch.tensor(11))
+    assert o.logits is None
+    assert_loss_close(o.loss, r.loss)
+    assert_grads_close(ours, ref, f"compiled {name}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("name", ["llama", "gemma2", "qwen3_moe"])
+def test_on_cuda(name, compiled):
+    """The same comparison on a CUDA GPU (the fused op's GPU kernels), eager and compiled
+    (fullgraph, except Qwen3-MoE: transformers' own router-logit capture takes a lock that
+    Dynamo cannot trace, a graph break of the unpatched model too)."""
+    dev = os.environ.get("INDUCTOR_CE_GPU_DEVICE", "cuda")   # (=cpu: tests/GPU.md's dry run)
+    torch._dynamo.reset()
+    ref, ours = make_pair(name, device=dev)
+    fn = torch.compile(ours, fullgraph=name != "qwen3_moe") if compiled else ours
+    batch = {k: v.to(dev) for k, v in make_batch().items()}
+    r, o = run_both(ref, ours, batch, ours_fn=fn, num_items_in_batch=torch.tensor(11).to(dev))
+    assert o.logits is None
+    assert_loss_close(o.loss.cpu(), r.loss.cpu(), msg=name)
+    assert_grads_close(ours, ref, f"cuda {name}")
+
+
+# ----------------------------------------------------------------------------- Trainer
+
+TRAINER_EXAMPLE = '''
+import torch
+from transformers import LlamaConfig, LlamaForCausalLM, Trainer, TrainingArguments
+import inductor_ce.transformers
+
+config = LlamaConfig(vocab_size=256, hidden_size=32, intermediate_size=64,
+                     num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2)
+torch.manual_seed(0)
+model = LlamaForCausalLM(config)
+inductor_ce.transformers.apply(model)          # the training loss without logits
+
+data = [{"input_ids": ids, "labels": ids} for ids in torch.randint(0, 256, (16, 32))]
+args = TrainingArguments(output_dir="/tmp/inductor_ce_trainer", max_steps=4,
+                         per_device_train_batch_size=4, gradient_accumulation_steps=2,
+                         learning_rate=1e-3, logging_steps=1, report_to="none",
+                         save_strategy="no", use_cpu=True)
+trainer = Trainer(model=model, args=args, train_dataset=data)
+trainer.train()
+print([log["loss"] for log in trainer.state.log_history if "loss" in log])
+'''
+
+
+def test_trainer_example_runs_and_matches_the_unpatched_trainer(tmp_path):
+    """The README's example, then the same run unpatched (one process, two runs): the same
+    logged losses (the Trainer's gradient accumulation passes num_items_in_batch)."""
+    plain = TRAINER_EXAMPLE.replace("inductor_ce.transformers.apply(model)", "pass")
+    assert plain != TRAINER_EXAMPLE
+    out_dir = "/tmp/inductor_ce_trainer"
+    driver = (f"exec({TRAINER_EXAMPLE.replace(out_dir, str(tmp_path / 'a'))!r})\n"
+              f"exec({plain.replace(out_dir, str(tmp_path / 'b'))!r})\n")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", driver], env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    ours, plain = (json.loads(line) for line in p.stdout.splitlines() if line.startswith("["))
+    assert len(ours) == 4 and all(l > 0 for l in ours)
+    print("Trainer losses, patched / unpatched:", ours, plain)
+    assert ours == pytest.approx(plain, rel=1e-5)
+    assert ours[-1] < ours[0]
+
+
+# ----------------------------------------------------------------------------- FSDP2
+
+FSDP_LAYOUTS = ("head_sharded_alone", "head_in_root", "apply_after_fully_shard")
+
+
+def test_fsdp2_fully_shard_two_gloo_ranks():
+    """fully_shard on 2 CPU gloo ranks: every rank's loss, and every parameter's gradient
+    shard (FSDP2 averages over the ranks), as the float64 reference computes them on the
+    two ranks' batches in one process. ``head_sharded_alone``: fully_shard(lm_head) of its
+    own, so its weight is a sharded DTensor outside its forward; ``head_in_root``: the head
+    in the root's group; ``apply_after_fully_shard``: the first, patched after sharding (on
+    FSDP2's subclasses). All in one launch."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as out:
+        env = dict(os.environ, OMP_NUM_THREADS="1",
+                   PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "fsdp", str(r),
+                                   str(port), out], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True) for r in range(2)]
+        logs = [p.communicate(timeout=600)[0] for p in procs]
+        for r, p in enumerate(procs):
+            assert p.returncode == 0, f"rank {r}:\n{logs[r][-5000:]}"
+            with open(os.path.join(out, f"rank{r}.json")) as f:
+                result = json.load(f)
+            for layout in FSDP_LAYOUTS:
+                assert result[layout]["error"] is None, f"rank {r}: {result[layout]['error']}"
+                assert result[layout]["sharded_head"] == (layout != "head_in_root")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _fsdp_worker(rank, port, out):
+    import torch.distributed as dist
+    world = 2
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=world, timeout=timedelta(seconds=300))
+    results = {layout: _fsdp_case(layout, rank, world) for layout in FSDP_LAYOUTS}
+    with open(os.path.join(out, f"rank{rank}.json"), "w") as f:
+        json.dump(results, f)
+    dist.destroy_process_group()
+
+
+def _fsdp_case(layout, rank, world):
+    import traceback
+
+    from torch.distributed.fsdp import FSDPModule, fully_shard
+    from torch.distributed.tensor import DTensor
+    result = {"error": None, "sharded_head": False}
+    try:
+        ref, ours = make_pair("llama")
+        if layout == "apply_after_fully_shard":
+            ict.revert(ours)
+        if layout != "head_in_root":
+            fully_shard(ours.lm_head)
+        for layer in ours.model.layers:
+            fully_shard(layer)
+        fully_shard(ours)
+        if layout == "apply_after_fully_shard":
+            ict.apply(ours)
+        # its own FSDP group (a sharded DTensor outside its forward) or the root's
+        result["sharded_head"] = isinstance(ours.lm_head, FSDPModule)
+        assert isinstance(ours.lm_head.weight, DTensor)
+        assert ours.lm_head.weight.to_local().shape == (V // world, 16)
+        batches = [make_batch(seed=10 + r) for r in range(world)]
+        o = ours(**batches[rank])
+        assert o.logits is None
+        o.loss.backward()
+        ref_losses = [ref(**b).loss for b in batches]
+        (sum(ref_losses) / world).backward()     # FSDP2 averages the ranks' gradients
+        assert_loss_close(o.loss.detach(), ref_losses[rank].detach(), msg=f"rank {rank}")
+        ref_params = dict(ref.named_parameters())
+        for n, p in ours.named_parameters():
+            assert isinstance(p, DTensor) and isinstance(p.grad, DTensor), n
+            full = ref_params[n].grad
+            step = -(-full.shape[0] // world)       # Shard(0): torch.chunk's split
+            grad_close(p.grad.to_local(), full[rank * step:(rank + 1) * step],
+                       f"{layout} rank {rank} {n}")
+    except Exception:
+        result["error"] = traceback.format_exc()
+    return result
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "fsdp":
+        _fsdp_worker(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
