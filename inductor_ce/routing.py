@@ -46,6 +46,7 @@ import torch.nn.functional as F
 from torch import fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
+from . import _log
 from ._inductor import cache, passes
 from .functional import cross_entropy
 
@@ -64,6 +65,20 @@ def _fused_cross_entropy(input, target, weight, ignore_index: int, reduction: st
         input = input.movedim(1, -1)
     loss = cross_entropy(input, target.reshape(input.shape[:-1]), weight, ignore_index,
                          reduction, label_smoothing)
+    if reduction == "none":
+        loss = loss.reshape(target.shape)
+    return loss.to(out_dtype)
+
+
+def _fused_linear_cross_entropy(input, linear_weight, linear_bias, target, weight,
+                                ignore_index: int, reduction: str, label_smoothing: float,
+                                out_dtype: torch.dtype):
+    """F.cross_entropy(linear(input, linear_weight, linear_bias), target, ...) through the fused
+    linear + cross-entropy: no logits. ``input`` holds target.numel() rows."""
+    from .functional import linear_cross_entropy
+    loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
+                                linear_bias=linear_bias, weight=weight, reduction=reduction,
+                                ignore_index=ignore_index, label_smoothing=label_smoothing)
     if reduction == "none":
         loss = loss.reshape(target.shape)
     return loss.to(out_dtype)
@@ -277,6 +292,156 @@ def _no_mutation_between(first: fx.Node, last: fx.Node) -> bool:
     return True
 
 
+# --- the LM head: cross_entropy(linear(h, W)) without the logits ---------------------------------
+
+_LINEAR = {F.linear, torch._C._nn.linear, torch.ops.aten.linear, torch.ops.aten.linear.default}
+
+
+def _transposed_weight(node):
+    """W when ``node`` is W.T, W.t() or W.transpose(0, 1) of a 2-D W, else None."""
+    if not isinstance(node, fx.Node) or not node.args:
+        return None
+    w = node.args[0]
+    if node.op == "call_function" and node.target is getattr and node.args[1:] in (("T",),
+                                                                                   ("mT",)):
+        pass
+    elif node.op == "call_method" and node.target == "t" and len(node.args) == 1:
+        pass
+    elif node.op == "call_method" and node.target == "transpose" and \
+            tuple(node.args[1:]) in ((0, 1), (1, 0), (-1, -2), (-2, -1)):
+        pass
+    else:
+        return None
+    val = _val(w)
+    return w if isinstance(val, torch.Tensor) and val.dim() == 2 else None
+
+
+def _as_linear(node):
+    """(h, W, b) when ``node`` computes linear(h, W, b) = h @ W.T (+ b), else None."""
+    if not isinstance(node, fx.Node) or node.op not in ("call_function", "call_method"):
+        return None
+    if node.op == "call_function" and isinstance(node.target, Hashable) and \
+            node.target in _LINEAR:
+        b = _bind(node, ("input", "weight", "bias"), dict(bias=None))
+        return b["input"], b["weight"], b["bias"]
+    matmul = (node.op == "call_function" and node.target in (operator.matmul, torch.matmul)) \
+        or (node.op == "call_method" and node.target in ("matmul", "__matmul__"))
+    if matmul and len(node.args) == 2 and not node.kwargs:
+        w = _transposed_weight(node.args[1])
+        return (node.args[0], w, None) if w is not None else None
+    return None
+
+
+def _is_row_slice(node) -> bool:
+    """x[..., rows, :]: an index whose last entry is a full slice of the class dimension."""
+    if not (isinstance(node, fx.Node) and node.op == "call_function"
+            and node.target is operator.getitem and isinstance(node.args[0], fx.Node)):
+        return False
+    index = node.args[1] if isinstance(node.args[1], tuple) else (node.args[1],)
+    src, out = _val(node.args[0]), _val(node)
+    return bool(index) and index[-1] == slice(None) and isinstance(src, torch.Tensor) and \
+        isinstance(out, torch.Tensor) and src.dim() == out.dim() and \
+        not any(isinstance(i, (fx.Node, torch.Tensor)) or i is None for i in index)
+
+
+def _linear_logits(x: fx.Node):
+    """((h, W, b), [row slices from the logits to x], None) when the loss input ``x`` is the
+    logits of a linear seen through an upcast, row merges and row slices, each used by the
+    next alone; (None, [], reason) when it is such logits with another use; (None, [], None)
+    when it is not."""
+    chain, node = [], x
+    while True:
+        merged = _strip_row_merges(node)
+        if merged is not node:
+            chain += list(_walk(node, merged))
+            node = merged
+        elif _is_upcast(node) or _is_row_slice(node):
+            chain.append(node)
+            node = node.args[0]
+        else:
+            break
+    found = _as_linear(node)
+    if found is None:
+        return None, [], None
+    h, w, b = found
+    hv, wv, bv = _val(h), _val(w), _val(b)
+    if not (isinstance(hv, torch.Tensor) and isinstance(wv, torch.Tensor) and wv.dim() == 2
+            and hv.dtype in _FLOATS and wv.dtype == hv.dtype
+            and (b is None or isinstance(bv, torch.Tensor) and bv.dim() == 1
+                 and bv.dtype == hv.dtype)):
+        return None, [], None
+    for n in [node] + chain:
+        if len(n.users) != 1:
+            return None, [], (f"the logits ({n.name}) have another use: "
+                              f"{', '.join(u.name for u in n.users)}")
+    return (h, w, b), [n for n in reversed(chain) if _is_row_slice(n)], None
+
+
+def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]:
+    """The loss of an LM head through the fused linear + cross-entropy: True when routed,
+    False when the pattern is there but must stay stock (logged), None when it is not."""
+    if call.nll or not isinstance(call.input, fx.Node):
+        return None
+    x = _val(call.input)
+    if _class_dim(call, x) != -1:
+        return None
+    found, slices, reason = _linear_logits(call.input)
+    if found is None:
+        if reason is not None:
+            _log.log.info("%s: cross_entropy of a linear's logits left unfused: %s",
+                          node.name, reason)
+            counters["linear_kept"] += 1
+        return None if reason is None else False
+    h, w, b = found
+    linear = _strip_to_linear(call.input)
+    if not _no_mutation_between(linear, node):
+        _log.log.info("%s: cross_entropy of a linear's logits left unfused: an in-place op "
+                      "between the linear and the loss", node.name)
+        counters["linear_kept"] += 1
+        return False
+    with graph.inserting_before(node):
+        rows = h
+        for s in slices:
+            rows = _replay(graph, s, rows)
+        new = graph.call_function(
+            _fused_linear_cross_entropy, (rows, w, b, call.target, call.weight),
+            dict(ignore_index=call.ignore_index, reduction=call.reduction,
+                 label_smoothing=float(call.label_smoothing), out_dtype=_val(node).dtype))
+    new.meta.update(_meta(node))
+    try:
+        new.meta["example_value"] = _run_fake(new)
+    except Exception:  # anything the fused op cannot take: the unfused routing decides
+        graph.erase_node(new)
+        return None
+    node.replace_all_uses_with(new)
+    graph.erase_node(node)
+    _erase_dead(graph, call.input)
+    counters["linear_fused"] += 1
+    return True
+
+
+def _strip_to_linear(x):
+    """The linear at the end of the chain _linear_logits accepted."""
+    while _as_linear(x) is None:
+        x = x.args[0]
+    return x
+
+
+def _erase_dead(graph, x):
+    """Erase x and what fed it, up to and including the linear, as they lose their users."""
+    while isinstance(x, fx.Node) and not x.users and x.op != "placeholder":
+        nxt = x.args[0] if x.args and isinstance(x.args[0], fx.Node) else None
+        is_linear = _as_linear(x) is not None
+        transposed = x.args[1] if is_linear and len(x.args) > 1 else None
+        graph.erase_node(x)
+        if isinstance(transposed, fx.Node) and not transposed.users and \
+                transposed.op != "placeholder":
+            graph.erase_node(transposed)
+        if is_linear:
+            return
+        x = nxt
+
+
 # --- the rewrite -------------------------------------------------------------------------------
 
 def _replay(graph: fx.Graph, node: fx.Node, first_arg) -> fx.Node:
@@ -307,6 +472,9 @@ def _run_fake(node: fx.Node):
 def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
     if not isinstance(call.input, fx.Node):
         return False
+    fused = _route_linear(graph, node, call)
+    if fused:
+        return True
     class_dim = _class_dim(call, _val(call.input))
     if class_dim is None:
         return False

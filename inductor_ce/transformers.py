@@ -62,7 +62,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .linear import linear_cross_entropy
+from .functional import linear_cross_entropy
 
 __all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]
 

@@ -9,6 +9,7 @@ Compiles are slow on a 2-core machine: models are tiny and the GPT runs are shar
 """
 import copy
 import importlib.util
+import re
 
 import pytest
 import torch
@@ -404,3 +405,73 @@ def test_hugging_face_llama_loss_routed_and_matches():
     assert logits.dtype == torch.float64
     ref = F.cross_entropy(logits[:, :-1].reshape(-1, 320), labels[:, 1:].reshape(-1))
     torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
+
+
+# --- the LM head: cross_entropy(linear(h, W)) becomes the fused linear + cross-entropy ----------
+
+def _lm_heads():
+    lin = torch.nn.Linear(8, 30, bias=True)
+    return {
+        # The Hugging Face idiom: h @ W.T, upcast, shift, flatten.
+        "matmul_shift": (lambda h, w, t: F.cross_entropy(
+            (h @ w.T).float()[..., :-1, :].contiguous().view(-1, 30), t[..., 1:].reshape(-1))),
+        "module_bias_smoothing": (lambda h, w, t: F.cross_entropy(
+            lin(h).view(-1, 30), t.view(-1), label_smoothing=0.1)),
+        "sum_t": (lambda h, w, t: F.cross_entropy(
+            torch.matmul(h, w.t()).view(-1, 30), t.view(-1), reduction="sum")),
+        "none": (lambda h, w, t: F.cross_entropy(
+            F.linear(h, w).view(-1, 30), t.view(-1), reduction="none")),
+    } | ({"torch_linear_cross_entropy": (lambda h, w, t: F.linear_cross_entropy(
+        h.view(-1, 8), w, t.view(-1), reduction="sum"))}
+        if hasattr(F, "linear_cross_entropy") else {})
+
+
+@pytest.mark.parametrize("name", list(_lm_heads()))
+def test_lm_head_loss_is_fused(name):
+    """No logits in the compiled graph: the fused op, the same loss and gradients as stock."""
+    fn = _lm_heads()[name]
+    g = torch.Generator().manual_seed(1)
+    h = torch.randn(2, 9, 8, generator=g)
+    w = torch.randn(30, 8, generator=g)
+    t = torch.randint(0, 30, (2, 9), generator=g)
+    t[0, 2] = -100
+
+    def run():
+        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+        loss = torch.compile(fn)(hh, ww, t)
+        loss.sum().backward()
+        return loss, hh.grad, ww.grad
+
+    inductor_ce.enable()
+    routing.counters.clear()
+    with cache.no_compile_caches():            # (a cache hit would skip the pass)
+        (loss, gh, gw), codes = capture.generated_code(run)
+    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
+    # the fused op's call, and no kernel of ce_fwd on logits (linear_ce_fwd is the fused op)
+    assert "linear_ce" in "\n".join(codes) and not re.search(r"(?<!linear_)ce_fwd", codes[0])
+    inductor_ce.disable()
+    torch.compiler.reset()
+    ref, ref_h, ref_w = run()
+    torch.testing.assert_close(loss.float(), ref.float(), rtol=1e-5, atol=1e-6)
+    assert loss.dtype == ref.dtype
+    torch.testing.assert_close(gh, ref_h, rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(gw, ref_w, rtol=1e-5, atol=1e-6)
+
+
+def test_lm_head_logits_used_elsewhere_stay_unfused(caplog):
+    """Logits that are also returned or logged stay: the loss still goes through our op on the
+    logits, and the log line says why the linear was not fused."""
+    def fn(h, w, t):
+        z = h @ w.t()
+        return F.cross_entropy(z.view(-1, 30), t.view(-1)), z.detach().abs().mean()
+
+    h, w = torch.randn(2, 9, 8, requires_grad=True), torch.randn(30, 8, requires_grad=True)
+    t = torch.randint(0, 30, (2, 9))
+    inductor_ce.enable()
+    routing.counters.clear()
+    with caplog.at_level("INFO", logger="inductor_ce"), cache.no_compile_caches():
+        (loss, _), codes = capture.generated_code(lambda: torch.compile(fn)(h, w, t))
+    assert routing.counters["linear_kept"] == 1 and routing.counters["routed"] == 1
+    assert "another use" in caplog.text
+    assert "linear_ce" not in "\n".join(codes) and "ce_fwd" in codes[0]
+    torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).view(-1, 30), t.view(-1)))
