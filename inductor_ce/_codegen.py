@@ -167,8 +167,9 @@ def logits_reads(code: str, vocab_size: int) -> Reads:
 
 
 def uses_fused_op(code: str) -> bool:
-    """Whether the graph runs inductor_ce's forward (lowered or as a fallback call)."""
-    return "ce_fwd" in code
+    """Whether the graph runs inductor_ce's forward (lowered or as a fallback call), the
+    fused linear + cross-entropy's included."""
+    return "ce_fwd" in code or "linear_ce_fast" in code
 
 
 # --- Structure and normalized text of a graph (codegen_snapshots/, inductor_ce.inspect) -------

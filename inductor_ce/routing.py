@@ -472,8 +472,7 @@ def _run_fake(node: fx.Node):
 def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
     if not isinstance(call.input, fx.Node):
         return False
-    fused = _route_linear(graph, node, call)
-    if fused:
+    if _fuse_linear and _route_linear(graph, node, call):
         return True
     class_dim = _class_dim(call, _val(call.input))
     if class_dim is None:
@@ -542,6 +541,7 @@ def route(graph: fx.Graph) -> int:
 # --- enable / disable ---------------------------------------------------------------------------
 
 _enabled = False
+_fuse_linear = True
 
 
 @functools.lru_cache(None)
@@ -566,13 +566,18 @@ class _RoutingPass(cache.SaltPass):
 
     def uuid(self):
         key = super().uuid()
-        return None if key is None else (*key, "routing", _enabled)
+        return None if key is None else (*key, "routing", _enabled, "linear", _fuse_linear)
 
 
-def enable() -> None:
+def enable(*, fuse_linear: bool = True) -> None:
     """Route expressible cross-entropy calls through inductor_ce in graphs compiled from now on
-    by torch.compile's Inductor backend (see the module docstring)."""
-    global _enabled
+    by torch.compile's Inductor backend (see the module docstring). ``fuse_linear``: the loss
+    of an LM head whose logits have no other use becomes one fused linear + cross-entropy
+    (no logits at all); False keeps the logits and routes the loss only."""
+    global _enabled, _fuse_linear
+    if not isinstance(fuse_linear, bool):
+        raise TypeError(f"fuse_linear must be a bool, got {type(fuse_linear).__name__}")
+    _fuse_linear = fuse_linear
     if not passes.ROUTING_AVAILABLE:
         raise RuntimeError("inductor_ce.enable(): this torch version lacks the Inductor API "
                            f"routing needs: {', '.join(passes.ROUTING_MISSING)}")
@@ -580,6 +585,7 @@ def enable() -> None:
     if not isinstance(passes.get_pre_grad_pass(), _RoutingPass):
         passes.set_pre_grad_pass(_RoutingPass(passes.get_pre_grad_pass()))
     cache.mark_cacheable(_fused_cross_entropy, _source_hash())
+    cache.mark_cacheable(_fused_linear_cross_entropy, _source_hash())
 
 
 def disable() -> None:
@@ -592,6 +598,7 @@ def disable() -> None:
     # (Else someone wrapped our pass since: it stays in their chain, as a no-op.)
     if passes.ROUTING_AVAILABLE:
         cache.mark_cacheable(_fused_cross_entropy, None)
+        cache.mark_cacheable(_fused_linear_cross_entropy, None)
 
 
 def is_enabled() -> bool:
@@ -599,10 +606,10 @@ def is_enabled() -> bool:
 
 
 @contextlib.contextmanager
-def enabled():
+def enabled(*, fuse_linear: bool = True):
     """``with inductor_ce.enabled(): ...``; torch.compile'd code must first run inside."""
     was = _enabled
-    enable()
+    enable(fuse_linear=fuse_linear)
     try:
         yield
     finally:
