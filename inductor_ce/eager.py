@@ -290,3 +290,24 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> None:
         from . import decomposition
         x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,
                                      softcap))
+
+
+def scale_(x: Tensor, g: Tensor) -> None:
+    """``x *= g`` for a low-precision ``x`` and a float32 0-dim ``g``, in float32 and rounded
+    once: ATen's in-place multiply of mixed dtypes runs a kernel that is not vectorized (2.4 ms
+    for a 128256 x 4096 bf16 gradient on the H200, 4x its bandwidth time); Inductor's is."""
+    merged = merged_rows(x) if x.dim() >= 2 and _wanted(x, g) else None
+    if merged is not None and merged[1][1:] == (True, True, True) and g.dim() == 0:
+        xm, layout = merged
+        key = ("scale_", x.device, x.dtype, g.dtype, x.shape[-1], layout)
+
+        def fn(x, g):
+            x.copy_(x * g)
+            return (g,)
+
+        from ._inductor.standalone import compile_rows_dynamic
+        entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [], [g], _salt()), xm)
+        if entry is not None:
+            _call(entry, xm, g)
+            return
+    x.mul_(g)

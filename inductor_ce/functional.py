@@ -10,7 +10,6 @@ from typing import Optional
 
 import torch
 from torch import Tensor, nn
-from torch.compiler import is_exporting as _is_exporting
 
 from . import ops  # noqa: F401  registers the ops used below
 from ._checks import check_linear, check_options, check_tensors
@@ -140,9 +139,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     chunk = chunk_size or 0
     check_target_range(target, ignore_index, num_classes)
-    # (torch.export keeps the op that returns statistics: its decomposition is ATen, while
-    # "fast" returns gradients computed by autograd inside the op.)
-    if policy == "fast" and reduction != "none" and not return_lse and not _is_exporting():
+    if policy == "fast" and reduction != "none" and not return_lse:
         return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                      ignore_index, softcap, label_smoothing, z_loss,
                                      reduction == "mean", chunk)[0]

@@ -268,7 +268,9 @@ def _fast_backward(ctx, g_loss, *unused):
     dh, dw, db = ctx.saved_tensors
     if type(dw) is Tensor and not torch._C._len_torch_dispatch_stack():
         ctx.used = True  # eager: scale the saved buffers in place (no second V x D buffer)
-        grads = (dh.mul_(g_loss), dw.mul_(g_loss), db.mul_(g_loss))
+        for grad in (dh, dw, db):
+            eager.scale_(grad, g_loss)
+        grads = (dh, dw, db)
     else:              # traced (AOTAutograd): out of place; Inductor reuses the dead buffers
         grads = (dh * g_loss, dw * g_loss, db * g_loss)
     return grads[0], grads[1], (grads[2] if ctx.has_bias else None), *([None] * 8)

@@ -193,12 +193,25 @@ def test_ops_match_their_decomposition():
 
 
 def test_export_keeps_one_node_and_decomposes():
+    """Both policies export as one node of their op; the compact one's statistics op has an
+    ATen decomposition (the fast op returns gradients its autograd computes: export it with
+    policy="compact" to lower it to ATen)."""
     class Head(torch.nn.Module):
+        def __init__(self, policy):
+            super().__init__()
+            self.policy = policy
+
         def forward(self, h, w, t):
-            return inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1)
+            return inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1,
+                                                    policy=self.policy)
 
     h, w, b, t = _data("export")
-    ep = torch.export.export(Head(), (h, w, t))
+    fast = torch.export.export(Head("fast"), (h, w, t))
+    targets = [n.target for n in fast.graph.nodes if n.op == "call_function"]
+    assert targets.count(torch.ops.inductor_ce.linear_ce_fast.default) == 1
+    torch.testing.assert_close(fast.module()(h, w, t),
+                               inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1))
+    ep = torch.export.export(Head("compact"), (h, w, t))
     targets = [n.target for n in ep.graph.nodes if n.op == "call_function"]
     assert targets.count(torch.ops.inductor_ce.linear_ce_fwd.default) == 1
     lowered = ep.run_decompositions({torch.ops.inductor_ce.linear_ce_fwd.default:
@@ -248,8 +261,9 @@ def test_retain_graph():
 
 def test_eager_chunks_run_compiled_kernels(monkeypatch):
     """At any size (forced here), each chunk's ce_fwd and its in-place ce_bwd run the
-    lowering's kernels: two compiles per policy (full and ragged chunks share them: the
-    rows are symbolic for "fast"; "compact"'s ragged last chunk is a V of its own)."""
+    lowering's kernels: "fast" compiles them once (its chunks' rows are symbolic) and one
+    kernel scaling the gradients by the upstream scalar (dh and dW share it: rows symbolic,
+    D fixed); "compact" compiles them for the full and the ragged last chunk (a V each)."""
     monkeypatch.setattr(eager, "MODE", "compiled")
     for policy in POLICIES:
         h, w, b, t = _data(("compiled-eager", policy))
@@ -259,7 +273,7 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
         assert_loss_close(out, ref)
         for got, want in zip(grads, ref_grads):
             assert_grad_close(got, want)
-        assert eager.compiles - before == (2 if policy == "fast" else 4)
+        assert eager.compiles - before == (3 if policy == "fast" else 4)
 
 
 def test_module():
