@@ -300,22 +300,12 @@ def _patterns(t):
 
 
 def _non_finite(options):
-    """Rows with +inf / nan / -inf logits (test_reliability.NON_FINITE_ROWS, with every
-    non-finite value once in each chunk: V spans two): loss, lse and gradient must have
+    """Rows with +inf / nan / -inf logits (test_reliability.NON_FINITE_ROWS, every
+    non-finite value once in each of the two chunks): loss, lse and gradient must have
     eager's nan/inf pattern (eager has F.cross_entropy's, tests/test_reliability.py) and its
     finite values."""
     import test_reliability as rel
-    x, t = rel.non_finite_case(torch.float32)
-    wide = torch.randn(x.shape[0], V, generator=torch.Generator().manual_seed(21)) * 2
-    # The first chunk gets the rows' columns 0..6 as they are; the second chunk (from
-    # lowering.CHUNK) a copy of the non-finite values, so that each chunk holds one.
-    wide[:, :x.shape[1]] = x
-    for i in range(x.shape[0]):
-        cols = (~x[i].isfinite()).nonzero().flatten().tolist()
-        if len(cols) < x.shape[1]:  # (a row of -inf but one column stays that way)
-            wide[i, lowering.CHUNK + 5 + torch.tensor(cols, dtype=torch.long)] = x[i, cols]
-        else:
-            wide[i, x.shape[1]:] = x[i, 0]
+    wide, t = rel.non_finite_wide_case(V, lowering.CHUNK)
     kw = dict(options)
 
     def run(fn):

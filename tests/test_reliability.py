@@ -73,6 +73,22 @@ def non_finite_case(dtype, ignore_index=-100, seed=0):
     return x.to(dtype), target
 
 
+def non_finite_wide_case(vocab, chunk, dtype=torch.float32):
+    """The same rows over ``vocab`` > ``chunk`` classes: columns 0-6 as above, and each
+    non-finite value once more in the second chunk (columns chunk + 5 + j), so that every
+    chunk of the lowering holds one; the other columns random."""
+    x, target = non_finite_case(torch.float32)
+    wide = torch.randn(x.shape[0], vocab, generator=_gen("nonfinite-wide")) * 2
+    wide[:, :V] = x
+    for i in range(x.shape[0]):
+        cols = (~x[i].isfinite()).nonzero().flatten()
+        if len(cols) == V:       # a row of -inf (but one column): all of it
+            wide[i, V:] = x[i, 0]
+        else:
+            wide[i, chunk + 5 + cols] = x[i, cols]
+    return wide.to(dtype), target
+
+
 NON_FINITE_OPTIONS = {
     "plain": dict(),
     "smoothing_weight_zloss": dict(label_smoothing=0.1, z_loss=1e-2, weighted=True),
@@ -80,10 +96,10 @@ NON_FINITE_OPTIONS = {
 }
 
 
-def _options(name):
+def _options(name, vocab=V):
     kw = dict(NON_FINITE_OPTIONS[name])
     if kw.pop("weighted", False):
-        kw["weight"] = torch.rand(V, generator=_gen("w")) + 0.5
+        kw["weight"] = torch.rand(vocab, generator=_gen("w")) + 0.5
     return kw
 
 
@@ -184,8 +200,8 @@ _COMPILED_STEP = torch.compile(_autocast_step)
 def _scaler_step(ce, h, compiled=False):
     """One fp16-autocast step of a bias-free linear head with torch.amp.GradScaler on the
     CPU: (loss, whether the optimizer changed the weight, the scale after update())."""
-    with torch.no_grad():
-        _HEAD.weight.copy_(torch.eye(3, 4))
+    with torch.no_grad():   # logits 300 * h[:, :2]: overflow without an overflowing input
+        _HEAD.weight.copy_(torch.eye(3, 4) * torch.tensor([[300.0], [300.0], [1.0]]))
     _HEAD.weight.grad = None
     opt = torch.optim.SGD(_HEAD.parameters(), lr=0.1)
     scaler = torch.amp.GradScaler("cpu", init_scale=1024.0)
@@ -200,15 +216,16 @@ def _scaler_step(ce, h, compiled=False):
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 def test_grad_scaler_skips_the_overflowing_step_like_stock(compiled):
-    """fp16 autocast: a logit above 65504 becomes +inf. Stock's loss is then nan, GradScaler
-    finds the non-finite gradients, skips the step and halves the scale; ours must do the
-    same, with the overflow at the target (where ours used to return 0) or elsewhere."""
-    h = torch.tensor([[0.5, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]])
+    """fp16 autocast: a logit above 65504 becomes +inf (the hidden states and weights stay
+    finite). Stock's loss is then nan, GradScaler finds the non-finite gradients, skips the
+    step and halves the scale; ours must do the same, with the overflow at the target (where
+    ours returned loss 0 and gradient 0, and the step was taken) or elsewhere."""
+    h = torch.tensor([[0.01, 0.0, 0.0, 0.0], [0.0, 0.01, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]])
     assert _scaler_step(F.cross_entropy, h)[1:] == (True, 1024.0)   # a normal step is taken
     assert _scaler_step(inductor_ce.cross_entropy, h, compiled)[1:] == (True, 1024.0)
     for column in (0, 1):           # row 0's target is 0: the overflow at the target, then not
         hot = h.clone()
-        hot[0, column] = 1e5
+        hot[0, column] = 300.0
         stock_loss, stock_stepped, stock_scale = _scaler_step(F.cross_entropy, hot)
         loss, stepped, scale = _scaler_step(inductor_ce.cross_entropy, hot, compiled)
         assert stock_loss.isnan() and (stock_stepped, stock_scale) == (False, 512.0)
@@ -572,3 +589,47 @@ def test_options_f_cross_entropy_accepts_are_accepted(kw):
     assert_loss_close(loss, reference(x.double(), target, **ref_kw))
     if stock_kw:
         assert_loss_close(loss, F.cross_entropy(x.double(), target, **stock_kw))
+
+
+# --------------------------------------------------------------------------------------------
+# CUDA (marked gpu: skipped without a GPU)
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("options", list(NON_FINITE_OPTIONS))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_cuda_non_finite_logits_like_stock(dtype, options):
+    """The compiled CUDA kernels (two chunks per row, the hardware max in the chunk kernel)
+    give F.cross_entropy's nan/inf pattern, as eager on the CPU does."""
+    from inductor_ce import lowering
+    x, target = non_finite_wide_case(lowering.CHUNK + 76, lowering.CHUNK, dtype)
+    kw = _options(options, x.shape[-1])
+    upstream = torch.rand(target.shape, generator=_gen("up")) + 0.5
+    fn = _compiled_ce(f"cuda_nonfinite_{options}")
+
+    kw_cuda = {k: (v.cuda() if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
+    leaf = x.cuda().requires_grad_()
+    loss, lse = fn(leaf, target.cuda(), reduction="none", return_lse=True, **kw_cuda)
+    loss.backward(upstream.cuda())
+    got = (loss.detach().cpu(), leaf.grad.cpu(), None, None, lse.detach().cpu())
+    eager = _ours_and_reference(inductor_ce.cross_entropy, x, target, "none", kw, upstream)
+    _check_like_stock(got[0], got[1], eager[2], eager[3], got[4])
+    for i in (0, 1, 4):
+        assert torch.equal(_pattern(got[i]), _pattern(eager[i])), (i, got[i], eager[i])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", DEGENERATE, ids=str)
+def test_cuda_degenerate_shapes_compile(shape):
+    """Every degenerate shape with options, compiled for CUDA (Triton), forward and backward
+    (the 1-D input's options could not run in Triton's CPU interpreter)."""
+    x, target = _degenerate_inputs(shape, ("cuda",))
+    kw = dict(reduction="sum", label_smoothing=0.1, z_loss=1e-2)
+    leaf = x.cuda().requires_grad_()
+    loss = _compiled_ce(f"cuda_degenerate_{'x'.join(map(str, shape))}")(leaf, target.cuda(),
+                                                                        **kw)
+    loss.backward()
+    ref, ref_grad = _loss_grad(lambda x, t, **kw: reference(x.double(), t, **kw), x, target,
+                               **kw)
+    assert_loss_close(loss.detach().cpu(), ref)
+    assert_grad_close(leaf.grad.cpu(), ref_grad)
