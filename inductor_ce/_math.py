@@ -55,6 +55,12 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
     # methods, not torch.*: see functional.py on what each global read costs per call.)
     lse_nt_k = lse_nt.where(keep, 0.0)
     z_t_k = z_t.where(keep, 0.0)
+    # A +inf target logit: F.cross_entropy's log_softmax is inf - inf = nan over the row, and
+    # training tools take that nan for an overflow (GradScaler skips the step). So here:
+    # lse_nt becomes nan (inf * 0), and with it the row's loss, lse and every coefficient
+    # of its gradient. (A +inf or nan non-target logit makes lse_nt nan by itself, and a nan
+    # target logit the loss.) Ignored rows, and -inf logits (masking), are left alone.
+    lse_nt_k = lse_nt_k + z_t_k.detach().clamp_min(0.0) * 0.0
     lse_k = lse_nt_k.logaddexp(z_t_k)
     if weight is None:
         w_t = keep.float()

@@ -11,7 +11,8 @@ Notation (one row i of the logits; the class dimension is the last one):
 
 Forward statistics (shard-combinable: see ``inductor_ce.parallel``):
 
-    lse_nt = log sum_{j != t} exp(z_j)      logsumexp over the NON-target logits
+    lse_nt = log sum_{j != t} exp(z_j)      logsumexp over the NON-target logits; nan when
+                                            one of them is +inf or nan (as the kernels)
     z_t    = z_t, or -inf when the row has no target column
     sum_wz = sum_j w_j z_j                  only when label smoothing needs it, else 0
 
@@ -50,6 +51,29 @@ def _target_mask(z: Tensor, target: Tensor, ignore_index: int) -> Tensor:
     return (cols == target.unsqueeze(-1)) & has_target
 
 
+def _has_target(target: Tensor, ignore_index: int, num_classes: int) -> Tensor:
+    """Per row: the target is a column, t in [0, V) and not ignore_index."""
+    return (target != ignore_index) & (target >= 0) & (target < num_classes)
+
+
+def _logsumexp(z: Tensor) -> Tensor:
+    """log sum_j exp(z_j) over the last dim, written out so that its derivatives are right
+    in every autograd mode (reverse, forward, vmap, higher order) and its non-finite cases
+    are the lowering's:
+
+        m = max_j z_j (a constant: the value does not depend on it), 0 when m = -inf
+        s = sum_j exp(z_j - m);  lse = m + log s, or -inf when s = 0 (no mass: all -inf)
+
+    torch.logsumexp differs twice: a +inf logit gives +inf (here inf - inf = nan, as in
+    F.cross_entropy's log_softmax and in the lowering's kernels), and an all -inf row has
+    derivative exp(-inf - (-inf)) = nan (here 0)."""
+    m = z.detach().amax(-1, keepdim=True)
+    m = torch.where(torch.isneginf(m), 0.0, m)
+    s = torch.exp(z - m).sum(-1)
+    empty = s == 0
+    return torch.where(empty, float("-inf"), m.squeeze(-1) + torch.log(torch.where(empty, 1.0, s)))
+
+
 def _chunks(n, v):
     if not isinstance(n, int) or not isinstance(v, int):  # symbolic sizes (export): one chunk
         return [(0, n)]
@@ -61,10 +85,13 @@ def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index:
               softcap: Optional[float], smooth: bool):
     z = _softcap(x, softcap)
     is_t = _target_mask(z, target, ignore_index)
-    # A Python scalar, not torch.tensor(-inf): a tensor created while tracing becomes a
-    # lifted constant (lift_fresh_copy + detach_), which export's run_decompositions rejects.
-    z_t = torch.where(is_t, z, float("-inf")).amax(-1)
-    lse_nt = torch.logsumexp(torch.where(is_t, float("-inf"), z), dim=-1)
+    # z_t gathered: a max over the masked row would spread its derivative over ties (a -inf
+    # target in a row of -inf). Python scalars, not torch.tensor(-inf): a tensor created while
+    # tracing becomes a lifted constant, which export's run_decompositions rejects.
+    has_t = _has_target(target, ignore_index, z.shape[-1])
+    t_col = torch.where(has_t, target, 0).long().unsqueeze(-1)
+    z_t = torch.where(has_t, z.gather(-1, t_col).squeeze(-1), float("-inf"))
+    lse_nt = _logsumexp(torch.where(is_t, float("-inf"), z))
     if smooth:
         sum_wz = (z if weight is None else z * weight.float()).sum(-1)
     else:

@@ -1,17 +1,26 @@
 """Public API: ``cross_entropy``, ``linear_cross_entropy`` and their modules, mirroring
 torch.nn.functional and torch.nn (torch 2.13's ``F.linear_cross_entropy``).
 
-Deviation from F.cross_entropy, on purpose: the loss (and ``lse``) is float32 whatever the
-logits' dtype, because all of its arithmetic is float32; the gradient has the logits' dtype.
+Deviations from F.cross_entropy, on purpose: the loss (and ``lse``) is float32 whatever the
+logits' dtype, because all of its arithmetic is float32 (the gradient has the logits'
+dtype); and the op saves the logits for its backward, so editing them in place between the
+loss and ``backward()`` raises autograd's "modified by an inplace operation" error.
+
+Non-finite logits give F.cross_entropy's nan/inf pattern: a row with a +inf or nan logit has
+a nan loss and a nan gradient (also an ignored row's gradient, as stock); -inf logits
+(masked classes) are exact zeros of probability. One exception, kept on purpose: an ignored
+row of -inf logits (padding) gets gradient 0 where stock's is nan.
 """
 from __future__ import annotations
 
 from typing import Optional
 
 import torch
+import torch.autograd.forward_ad as _forward_ad
 from torch import Tensor, nn
+from torch._C import _are_functorch_transforms_active as _functorch_transform
 
-from . import ops  # noqa: F401  registers the ops used below
+from . import decomposition, ops  # noqa: F401  registers the ops used below
 from ._checks import check_linear, check_options, check_tensors
 from ._math import finish, reduce
 from .decomposition import check_target_range
@@ -50,20 +59,33 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
                                       return_lse=return_lse)
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     check_tensors(input, target, weight)
+    if not -2**31 <= ignore_index < 2**31:
+        # F.cross_entropy compares the target in int64, where no int32 target equals this
+        # ignore_index; an int32 compare would wrap it onto a class id and drop its rows.
+        target = target.long()
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
-    # Eager: the whole loss as one compiled function (None under torch.compile or where it
-    # does not apply: see eager.py).
-    out = _eager_loss(input, target, weight, ignore_index, reduction, float(label_smoothing),
-                      float(z_loss), softcap, return_lse)
-    if out is not None:
-        return out
-    # The op asserts that every target is in [0, V) or ignore_index (compiled: in a kernel
-    # over the rows, no launch of its own).
-    lse_nt, z_t, sum_wz = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
+    if _functorch_transform() or _forward_ad._current_level >= 0:
+        # torch.func (grad, vjp, jacrev, jvp, jacfwd, vmap, hessian) or forward-mode AD: the
+        # custom op has a backward formula only (forward mode would see a zero tangent, and
+        # torch.func refuses it), so the ATen decomposition runs instead, which autograd
+        # differentiates in every mode; its values are the op's. (Under torch.compile these
+        # two reads are three guards.)
+        stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
+    else:
+        # Eager: the whole loss as one compiled function (None under torch.compile or where
+        # it does not apply: see eager.py).
+        out = _eager_loss(input, target, weight, ignore_index, reduction,
+                          float(label_smoothing), float(z_loss), softcap, return_lse)
+        if out is not None:
+            return out
+        # The op asserts that every target is in [0, V) or ignore_index (compiled: in a
+        # kernel over the rows, no launch of its own).
+        stats = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
+    lse_nt, z_t, sum_wz = stats
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                             float(label_smoothing), float(z_loss), num_classes)
     loss = reduce(loss, w_t, reduction)

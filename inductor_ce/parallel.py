@@ -37,12 +37,13 @@ from __future__ import annotations
 from typing import Optional
 
 import torch
+import torch.autograd.forward_ad as _forward_ad
 import torch.distributed as dist
 import torch.distributed._functional_collectives as funcol
 from torch import Tensor
+from torch._C import _are_functorch_transforms_active as _functorch_transform
 
 from . import _math, ops
-from .decomposition import check_target_range
 from ._checks import check_options, check_tensors, check_weight
 
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
@@ -111,20 +112,32 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse: as in
             :func:`inductor_ce.cross_entropy`.
     """
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+    if _functorch_transform() or _forward_ad._current_level >= 0:
+        raise NotImplementedError(
+            "inductor_ce's vocabulary-parallel loss does not support torch.func transforms "
+            "(grad, jacrev, jvp, vmap, ...) or forward-mode AD: its combination of the shards "
+            "has a backward formula only (a forward tangent would silently be zero). "
+            "inductor_ce.cross_entropy of the gathered logits supports them.")
     if group is None:
         group = dist.group.WORLD
     v_local = local_logits.shape[-1]
     vocab_start, num_classes = _shard_span(v_local, group, vocab_start, num_classes, weight)
     check_tensors(local_logits, target, None)
     check_weight(weight, num_classes, local_logits.device, " (the GLOBAL class weights)")
-    check_target_range(target, ignore_index, num_classes)
+    if not -2**31 <= ignore_index < 2**31:
+        target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
 
-    # Local target: the column of the target in this shard, or -1 ("no target here").
-    owner = (target >= vocab_start) & (target < vocab_start + v_local) & (target != ignore_index)
-    local_target = torch.where(owner, target - vocab_start, -1)
+    # Local target: the column of the target in this shard, -1 ("no target here", the op's
+    # ignore_index), or V_local for a target outside [0, V) that is not ignore_index: every
+    # rank's op then fails its own assert on it (compiled for the C++ backend, that assert
+    # runs on the host, never inside a parallel kernel, where a throw ends the process).
+    ignored = target == ignore_index
+    owner = (target >= vocab_start) & (target < vocab_start + v_local) & ~ignored
+    valid = ignored | ((target >= 0) & (target < num_classes))
+    local_target = torch.where(owner, target - vocab_start, torch.where(valid, -1, v_local))
     local_weight = weight[vocab_start:vocab_start + v_local] if smooth and weight is not None \
         else None
     stats = ops.ce_fwd(local_logits, local_target, local_weight, -1, softcap, smooth)

@@ -23,6 +23,12 @@ Two rewrites of the loss input avoid copies of the logits (the op reads any stri
 Neither is done when an in-place op sits between the logits and the loss. The result is
 cast to the dtype stock PyTorch returns (the input's), so user code sees the same dtype.
 
+Our op saves the logits it reads for its backward (stock saves its own log-softmax), so a
+call whose logits, or any tensor sharing their memory (a view, the tensor they view, the
+bf16 tensor behind a dropped upcast), are modified in place later in the graph stays stock:
+routed, AOTAutograd would fail ("modified by an inplace operation"). Every call kept stock
+is counted, ``counters["kept: <why>"]``, and logged at INFO on the ``inductor_ce`` logger.
+
 Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of this file and
 whether routing is on, so Inductor's FX-graph and AOTAutograd caches never hand a graph
 compiled with routing off to a compile with routing on, or the reverse. A pass the user
@@ -45,6 +51,7 @@ import torch
 import torch.nn.functional as F
 from torch import fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from . import _log
 from ._inductor import cache, passes
@@ -184,33 +191,36 @@ def _same(a, b) -> bool:
     return statically_known_true(a == b)
 
 
-def _class_dim(call: _Call, x) -> Optional[int]:
+def _class_dim(call: _Call, x):
     """The class dimension of a call we can express (1 for an N-D input whose class
-    dimension 1 is contiguous, else -1), or None to leave the call stock."""
+    dimension 1 is contiguous, else -1), or the reason (a str) to leave the call stock."""
     t, w = _val(call.target), _val(call.weight)
     if not isinstance(x, torch.Tensor) or not isinstance(t, torch.Tensor):
-        return None
-    if x.dtype not in _FLOATS or t.dtype != torch.int64 or x.dim() < 1:
-        return None     # also probability targets (a float target): stock
-    if call.legacy != (None, None) or call.reduction not in _REDUCTIONS:
-        return None
-    if type(call.ignore_index) is not int or isinstance(call.label_smoothing, bool) \
+        return "the input or the target is not a tensor"
+    if x.dtype not in _FLOATS or x.dim() < 1:
+        return "logits that are not float32, bfloat16 or float16 of dimension >= 1"
+    if t.dtype != torch.int64:
+        return "a target that is not int64 class indices (probability targets?)"
+    if call.legacy != (None, None):
+        return "legacy size_average / reduce arguments"
+    if call.reduction not in _REDUCTIONS or type(call.ignore_index) is not int \
+            or isinstance(call.label_smoothing, bool) \
             or not isinstance(call.label_smoothing, (int, float)) \
             or not 0.0 <= call.label_smoothing <= 1.0:
-        return None
+        return "an option that is not a constant our op takes"
     if call.weight is not None and not (
             isinstance(w, torch.Tensor) and w.dtype == x.dtype and w.dim() == 1
             and not w.requires_grad and w.device == x.device):
-        return None
+        return "a class weight that needs a gradient or differs from the logits in dtype"
     dim = 1 if x.dim() >= 3 else -1
     num_classes = x.shape[dim]
     rows = x.shape[:dim] + x.shape[dim + 1:] if dim == 1 else x.shape[:-1]
     if t.dim() != len(rows) or not all(_same(a, b) for a, b in zip(t.shape, rows)):
-        return None
+        return "a target whose shape is not the logits' rows"
     if w is not None and not _same(w.shape[0], num_classes):
-        return None
+        return "a weight whose length is not the number of classes"
     if dim == 1 and not _same(x.stride(1), 1):
-        return None     # moving a strided class dimension last would need a copy
+        return "a class dimension 1 that is not contiguous (moving it last would copy)"
     return dim
 
 
@@ -281,6 +291,33 @@ def _mutates(node: fx.Node) -> bool:
         or node.target in _INPLACE_OPERATORS or node.op == "call_module" \
         or bool(node.kwargs.get("inplace")) or "out" in node.kwargs \
         or (schema is not None and schema.is_mutable)
+
+
+def _storage(value):
+    return StorageWeakRef(value.untyped_storage()) if isinstance(value, torch.Tensor) else None
+
+
+def _mutated_after(x: fx.Node, loss: fx.Node) -> bool:
+    """Whether a node after ``loss`` may write into the memory of ``x`` (the tensor our op
+    reads, which it saves for its backward when it requires grad): an in-place op (or out=,
+    or an opaque module call) with an argument that shares x's storage, that is x, a view of
+    it, or a tensor x is a view of. Stock cross-entropy saves its own log-softmax instead, so
+    there such an edit is harmless; ours would fail autograd's check that a saved tensor is
+    unchanged ("modified by an inplace operation"), when AOTAutograd traces the backward."""
+    value = _val(x)
+    if not isinstance(value, torch.Tensor) or not value.requires_grad:
+        return False      # nothing saved
+    storage = _storage(value)
+    node = loss.next
+    while node.op != "root":
+        if _mutates(node):
+            tensors = []
+            fx.node.map_arg((node.args, node.kwargs), tensors.append)
+            if any(isinstance(_val(a), torch.Tensor) and _storage(_val(a)) == storage
+                   for a in tensors):
+                return True
+        node = node.next
+    return False
 
 
 def _no_mutation_between(first: fx.Node, last: fx.Node) -> bool:
@@ -388,15 +425,16 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
     found, slices, reason = _linear_logits(call.input)
     if found is None:
         if reason is not None:
-            _log.log.info("%s: cross_entropy of a linear's logits left unfused: %s",
-                          node.name, reason)
+            _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused "
+                          "with the linear): %s", _source_line(node), reason)
             counters["linear_kept"] += 1
         return None if reason is None else False
     h, w, b = found
     linear = _strip_to_linear(call.input)
     if not _no_mutation_between(linear, node):
-        _log.log.info("%s: cross_entropy of a linear's logits left unfused: an in-place op "
-                      "between the linear and the loss", node.name)
+        _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused with "
+                      "the linear): an in-place op between the linear and the loss",
+                      _source_line(node))
         counters["linear_kept"] += 1
         return False
     with graph.inserting_before(node):
@@ -469,20 +507,21 @@ def _run_fake(node: fx.Node):
         return node.target(*args, **kwargs)
 
 
-def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
+def _route(graph: fx.Graph, node: fx.Node, call: _Call):
+    """Replaces the loss call ``node``; returns True, or why it stays stock (a str)."""
     if not isinstance(call.input, fx.Node):
-        return False
+        return "the input is not a tensor"
     if _fuse_linear and _route_linear(graph, node, call):
         return True
     class_dim = _class_dim(call, _val(call.input))
-    if class_dim is None:
-        return False
+    if isinstance(class_dim, str):
+        return class_dim
     out_dtype = _val(node).dtype
     x, dead = call.input, []
     if call.nll:
         x = _logits_of_nll(call.input, class_dim)
         if x is None:
-            return False
+            return "nll_loss of something other than a log_softmax over the classes"
         dead = list(_walk(call.input, x))   # the views and the log_softmax
     src = _strip_row_merges(x) if class_dim == -1 else x
     found = _views_to_upcast(src)
@@ -496,6 +535,9 @@ def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
     elif src is not x and _no_mutation_between(src, node):
         dead += list(_walk(x, src))
         x = src
+    if _mutated_after(x, node):
+        return ("the logits are modified in place after the loss (our op saves them for "
+                "its backward)")
     with graph.inserting_before(node):
         new = graph.call_function(
             _fused_cross_entropy, (x, call.target, call.weight),
@@ -505,9 +547,9 @@ def _route(graph: fx.Graph, node: fx.Node, call: _Call) -> bool:
     new.meta.update(_meta(node))
     try:
         new.meta["example_value"] = _run_fake(new)
-    except Exception:  # anything our op cannot take: keep the stock call
+    except Exception as e:  # anything our op cannot take: keep the stock call
         graph.erase_node(new)
-        return False
+        return f"our op refused its arguments ({type(e).__name__})"
     node.replace_all_uses_with(new)
     graph.erase_node(node)
     for n in dict.fromkeys(dead):       # now-unused log_softmax, views, upcast
@@ -523,19 +565,35 @@ def _walk(x: fx.Node, stop: fx.Node):
         x = x.args[0]
 
 
-counters: Counter = Counter()   # loss calls "routed" / "kept" stock, by graphs compiled so far
+# Loss calls "routed" and "kept" stock by the graphs compiled so far, and "kept: <why>".
+counters: Counter = Counter()
 
 
 def route(graph: fx.Graph) -> int:
-    """Replace every expressible loss call of a Dynamo FX graph; returns how many."""
+    """Replace every expressible loss call of a Dynamo FX graph; returns how many. Each call
+    kept stock is counted with its reason and logged (the ``inductor_ce`` logger, INFO)."""
     routed = 0
     for node in list(graph.nodes):
         call = _call_of(node)
-        if call is not None:
-            ok = _route(graph, node, call)
-            counters["routed" if ok else "kept"] += 1
-            routed += ok
+        if call is None:
+            continue
+        where = _source_line(node)
+        outcome = _route(graph, node, call)
+        if outcome is True:
+            counters["routed"] += 1
+            routed += 1
+            continue
+        counters["kept"] += 1
+        counters[f"kept: {outcome}"] += 1
+        _log.log.info("enable(): the cross-entropy at %s stays stock: %s", where, outcome)
     return routed
+
+
+def _source_line(node: fx.Node) -> str:
+    """The user's line that made the call (the last frame of Dynamo's stack trace)."""
+    lines = [ln.strip() for ln in (node.meta.get("stack_trace") or "").splitlines()
+             if ln.strip().startswith("File ")]
+    return lines[-1].removeprefix("File ") if lines else str(node.target)
 
 
 # --- enable / disable ---------------------------------------------------------------------------

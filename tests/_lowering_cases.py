@@ -28,6 +28,8 @@ V = lowering.CHUNK + 76  # two chunks, the second one ragged: exercises the tail
 
 def _rel(a, b):
     a, b = a.double(), b.double()
+    if not b.numel():
+        return 0.0 if a.shape == b.shape else float("inf")
     return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
 
 
@@ -291,6 +293,142 @@ def case_lm_head():
     ref.backward()
     return {"fwd": fwd, "bwd": bwd, "loss_err": _rel(loss.detach(), ref.detach()),
             "grad_err": _rel(w.grad, wr.grad), "grad_dtype": "torch.float32", "vocab": V}
+
+
+def _patterns(t):
+    return torch.stack([t.isnan(), t.isposinf(), t.isneginf()])
+
+
+def _non_finite(options):
+    """Rows with +inf / nan / -inf logits (test_reliability.NON_FINITE_ROWS, every
+    non-finite value once in each of the two chunks): loss, lse and gradient must have
+    eager's nan/inf pattern (eager has F.cross_entropy's, tests/test_reliability.py) and its
+    finite values."""
+    import test_reliability as rel
+    wide, t = rel.non_finite_wide_case(V, lowering.CHUNK)
+    kw = dict(options)
+
+    def run(fn):
+        leaf = wide.clone().requires_grad_()
+        loss, lse = fn(leaf, t, reduction="none", return_lse=True, **kw)
+        loss.backward(torch.linspace(0.5, 1.5, t.numel()))
+        return loss.detach(), lse.detach(), leaf.grad
+
+    torch._dynamo.reset()
+    compiled = torch.compile(inductor_ce.cross_entropy, fullgraph=True)
+    got, log = _logged(run, compiled)
+    eager = run(inductor_ce.cross_entropy)
+    out = {"log": log}
+    for name, a, b in zip(("loss", "lse", "grad"), got, eager):
+        out[f"{name}_pattern_matches"] = bool(torch.equal(_patterns(a), _patterns(b)))
+        ok = b.isfinite()
+        out[f"{name}_err"] = _rel(a[ok], b[ok])
+    out["grad_nan_rows"] = got[2].isnan().all(-1).tolist()
+    return out
+
+
+def case_non_finite():
+    """Few rows (one partial per chunk); label smoothing, weights and the z-loss."""
+    w = torch.rand(V, generator=torch.Generator().manual_seed(22)) + 0.5
+    return _non_finite(dict(label_smoothing=0.1, z_loss=1e-2, weight=w))
+
+
+def case_non_finite_many_rows():
+    """(max, sum-exp) partials per chunk and the backward's own coefficient kernel: the
+    lowering is told that these rows are many."""
+    from inductor_ce import _math
+    with mock.patch.object(lowering, "FEW_ROWS", 0), mock.patch.object(_math, "FEW_ROWS", 0):
+        return _non_finite({})
+
+
+def case_non_finite_softcap():
+    return _non_finite(dict(softcap=3.0))
+
+
+def case_degenerate_shapes():
+    """One row (2-D, 3-D, 1-D), V = 1 (one and four rows), no rows, a vocabulary of one
+    chunk and of two: the losses in one graph, forward and backward, against float64; the
+    forward alone (no requires_grad) in another; the 1-D input in graphs of its own, without
+    options. (Its per-row values are 0-d tensors, which Inductor passes to a Triton kernel as
+    scalars when they are CPU tensors, and the interpreter then fails on a bool scalar or an
+    int64 bitwise or: artifacts of CPU tensors, a GPU gets pointers. The C++ backend runs it
+    with options in tests/test_reliability.py, the GPU in its gpu-marked tests.)"""
+    out = {}
+    for key, shapes, kw in (
+            ("", [(1, V), (1, 1, V), (4, 1), (1, 1), (0, V), (2, 0, V), (1, 300)],
+             dict(z_loss=1e-2)),
+            ("_1d", [(V,)], dict())):
+        out.update(_degenerate(shapes, key, kw))
+    return out
+
+
+def _degenerate(shapes, key, kw):
+    gen = torch.Generator().manual_seed(23)
+    xs = [torch.randn(s, generator=gen) * 3 for s in shapes]
+    ts = [torch.randint(0, s[-1], s[:-1], generator=gen) for s in shapes]
+
+    def losses(*xs):
+        return [inductor_ce.cross_entropy(x, t, reduction="sum", **kw) for x, t in zip(xs, ts)]
+
+    out = {}
+    for grad in (True, False):
+        torch._dynamo.reset()
+        leaves = [x.clone().requires_grad_(grad) for x in xs]
+        got = torch.compile(losses, fullgraph=True)(*leaves)
+        if grad:
+            sum(got).backward()
+        errs = []
+        for x, t, loss, leaf in zip(xs, ts, got, leaves):
+            x64 = x.double().requires_grad_()
+            ref = reference(x64, t, reduction="sum", **kw)
+            errs.append(_rel(loss.detach(), ref.detach()))
+            if grad:
+                ref.backward()
+                errs.append(_rel(leaf.grad, x64.grad))
+        out[("grad" if grad else "forward") + key] = max(errs)
+    return out
+
+
+def case_dynamic_last_batch():
+    """dynamic=True, then a last batch of one row, then none (Dynamo specializes 0 and 1:
+    compiles of static rows)."""
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="sum"),
+                       dynamic=True, fullgraph=True)
+    errs = []
+    for n in (3, 5, 1, 0):
+        x, t = _data(n, seed=24 + n)
+        x.requires_grad_()
+        loss = _loss_and_backward(fn, x, t)
+        xr = x.detach().double().requires_grad_()
+        ref = reference(xr, t, reduction="sum")
+        ref.backward()
+        errs.append(max(_rel(loss.detach(), ref.detach()), _rel(x.grad, xr.grad)))
+    return {"err": max(errs)}
+
+
+def case_ignore_index_edges():
+    """ignore_index outside int32 with int32 targets (2**32 + 3 wraps onto class 3 in an
+    int32 compare) ignores nothing, as F.cross_entropy; at the edges of int32 and int64 it
+    ignores the rows equal to it."""
+    import test_reliability as rel
+    errs = {}
+    for dtype, ii in ((torch.int32, 2**32 + 3), (torch.int32, 2**31 - 1),
+                      (torch.int64, -2**63)):
+        x, t = rel.ignore_edge_case(dtype, ii)
+        torch._dynamo.reset()
+        fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, ignore_index=ii,
+                                                                  reduction="none"),
+                           fullgraph=True)
+        x = x.requires_grad_()
+        loss = fn(x, t)
+        loss.sum().backward()
+        xr = x.detach().double().requires_grad_()
+        ref = torch.nn.functional.cross_entropy(xr, t.long(), ignore_index=ii,
+                                                reduction="none")
+        ref.sum().backward()
+        errs[f"{dtype} {ii}"] = max(_rel(loss.detach(), ref.detach()), _rel(x.grad, xr.grad))
+    return {"errs": errs}
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

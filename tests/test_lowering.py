@@ -30,7 +30,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
                 "dynamic", "lm_head", "many_rows", "wide_index"]
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
-               "target_out_of_range"]
+               "target_out_of_range", "non_finite", "non_finite_many_rows",
+               "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
+               "ignore_index_edges"]
 
 
 # The Triton cases need the triton package, which the CPU torch wheel does not pull in (the
@@ -302,6 +304,36 @@ def test_nan_logits_give_nan_rows_and_minus_inf_chunks_no_mass(cases, name):
                            for line in fwd_log), fwd_log
     assert case["loss_nans_match"] and case["grad_nans_match"]
     assert case["loss_err"] < 1e-5 and case["grad_err"] < 1e-5
+
+
+@pytest.mark.parametrize("name", ["non_finite", "non_finite_many_rows",
+                                  "non_finite_softcap"])
+def test_non_finite_logits_as_eager(cases, name):
+    """+inf, nan and -inf logits in both chunks (tests/test_reliability.py's rows): the
+    Triton kernels give eager's nan/inf pattern, which is F.cross_entropy's, in the loss,
+    the lse and the gradient, and its finite values; a row with a +inf or nan logit is nan
+    throughout its gradient (GradScaler reads that as an overflow), unless softcapped."""
+    case = _case(cases, name)
+    for what in ("loss", "lse", "grad"):
+        assert case[f"{what}_pattern_matches"], (what, case)
+        assert case[f"{what}_err"] < 1e-5, (what, case)
+    nan_rows = [i for i, nan in enumerate(case["grad_nan_rows"]) if nan]
+    assert nan_rows == ([2, 3, 9] if name == "non_finite_softcap"
+                        else [0, 1, 2, 3, 6, 7, 8, 9, 13, 14]), nan_rows
+
+
+def test_degenerate_shapes_compile(cases):
+    """One row, 1-D input, V = 1 (the chunk reduction over one element is a pointwise node,
+    not pinned), no rows: forward and backward, and the forward alone, match float64."""
+    case = _case(cases, "degenerate_shapes")
+    assert len(case) == 4 and max(case.values()) < 1e-5, case
+    case = _case(cases, "dynamic_last_batch")
+    assert case["err"] < 1e-5, case
+
+
+def test_ignore_index_at_the_target_dtype_edges(cases):
+    errs = _case(cases, "ignore_index_edges")["errs"]
+    assert len(errs) == 3 and max(errs.values()) < 1e-5, errs
 
 
 def test_target_range_is_asserted_in_the_rows_kernel(cases):

@@ -356,6 +356,117 @@ def test_in_place_update_between_upcast_and_loss_is_respected():
     torch.testing.assert_close(loss, f(x.double(), t).float(), rtol=1e-5, atol=0)
 
 
+def _edits_after_the_loss():
+    """name -> fn(h, w, t) returning the loss; each edits (a view of) the logits after it."""
+    def logits(h, w, t):
+        z = h @ w.T
+        loss = F.cross_entropy(z, t)
+        z.mul_(0.5)
+        return loss
+
+    def a_view(h, w, t):
+        z = (h @ w.T).view(2, 3, -1)
+        loss = F.cross_entropy(z.view(6, -1), t)
+        z[0, 1] = 0.0
+        return loss
+
+    def the_base_of_a_view(h, w, t):
+        z = h @ w.T
+        loss = F.cross_entropy(z[1:], t[1:])
+        z.add_(1.0)
+        return loss
+
+    def behind_a_dropped_upcast(h, w, t):
+        y = (h @ w.T).bfloat16()
+        loss = F.cross_entropy(y.float(), t)
+        y.mul_(2.0)
+        return loss
+
+    def a_detached_alias(h, w, t):
+        z = h @ w.T
+        loss = F.cross_entropy(z, t)
+        z.detach().zero_()
+        return loss
+
+    def nll_of_log_softmax(h, w, t):
+        z = h @ w.T
+        loss = F.nll_loss(F.log_softmax(z, dim=-1), t)
+        torch.relu_(z)
+        return loss
+    return {f.__name__: f for f in (logits, a_view, the_base_of_a_view,
+                                    behind_a_dropped_upcast, a_detached_alias,
+                                    nll_of_log_softmax)}
+
+
+def _edits_that_are_harmless():
+    def before_the_loss(h, w, t):
+        z = h @ w.T
+        z.mul_(0.5)
+        return F.cross_entropy(z, t)
+
+    def a_copy(h, w, t):
+        z = h @ w.T
+        loss = F.cross_entropy(z, t)
+        q = z * 2.0
+        q.mul_(0.5)
+        return loss + q.mean()
+
+    def the_upcast_copy(h, w, t):   # our op reads the bf16 tensor, not the float32 copy
+        z = (h @ w.T).bfloat16().float()
+        loss = F.cross_entropy(z, t)
+        z.mul_(2.0)
+        return loss
+    return {f.__name__: f for f in (before_the_loss, a_copy, the_upcast_copy)}
+
+
+def _head(seed=0):
+    g = torch.Generator().manual_seed(seed)
+    h = torch.randn(6, 8, generator=g)
+    w = torch.randn(30, 8, generator=g).requires_grad_()
+    return h, w, torch.randint(0, 30, (6,), generator=g)
+
+
+@pytest.mark.parametrize("name", list(_edits_after_the_loss()) + list(_edits_that_are_harmless()))
+def test_logits_edited_in_place_after_the_loss_stay_stock(name, caplog):
+    """Our op saves the logits for the backward: an in-place edit after the loss of the
+    logits or of any tensor sharing their memory keeps the call stock (AOTAutograd would
+    fail: "modified by an inplace operation"), with the reason counted and logged; edits
+    that cannot touch what our op saves leave it routed. Loss and gradient match stock."""
+    fn = {**_edits_after_the_loss(), **_edits_that_are_harmless()}[name]
+    kept = name in _edits_after_the_loss()
+    h, w, t = _head()
+    inductor_ce.enable()
+    routing.counters.clear()
+    with caplog.at_level("INFO", logger="inductor_ce"):
+        loss, graphs = _run_routed_graph(fn, h, w, t)
+    loss.backward()
+    grad, w.grad = w.grad, None
+    assert len(_routed_inputs(graphs)) == (0 if kept else 1)
+    reason = "kept: the logits are modified in place after the loss (our op saves them " \
+             "for its backward)"
+    assert routing.counters[reason] == (1 if kept else 0), dict(routing.counters)
+    assert ("stays stock: the logits are modified in place" in caplog.text) == kept
+    inductor_ce.disable()
+    ref = fn(h, w, t)           # stock, eager
+    ref.backward()
+    torch.testing.assert_close(loss, ref, rtol=1e-5, atol=0)
+    torch.testing.assert_close(grad, w.grad, rtol=1e-5, atol=1e-7)
+
+
+def test_logits_edited_in_place_after_the_loss_compile_end_to_end():
+    """The reported graph, compiled by Inductor with enable(): it compiles (it did not), and
+    matches stock."""
+    fn = _edits_after_the_loss()["logits"]
+    h, w, t = _head(1)
+    inductor_ce.enable()
+    loss, code = _compile_and_run(lambda: fn(h, w, t).backward() or w.grad)
+    assert not _codegen.uses_fused_op(code)
+    inductor_ce.disable()
+    grad, w.grad = w.grad, None
+    fn(h, w, t).backward()
+    torch.testing.assert_close(grad, w.grad, rtol=1e-5, atol=1e-7)
+
+
 def test_dynamic_shapes_one_compile_many_row_counts():
     def f(x, t):
         return F.cross_entropy(x.float(), t, ignore_index=0)

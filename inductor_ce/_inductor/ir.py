@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 
+import sympy
 import torch
 
 MISSING: list[str] = []
@@ -91,7 +92,21 @@ def reduction(device, inner_fn, ranges, reduction_ranges, reduction_type: str, d
     of ``ranges``.
 
     Constructed directly rather than through ``Reduction.create``: create() may split a
-    reduction into layers or unroll it, and a split would re-read the logits."""
+    reduction into layers or unroll it, and a split would re-read the logits. Over one
+    element or none (one row, V = 1, zero rows) it is a realized pointwise node instead, as
+    create() makes it: the code generators fail on a Reduction node of that size (C++:
+    IndexError in its loop nest, Triton: an assertion in the scheduler's fusion check)."""
+    size = V.graph.sizevars.simplify(sympy_product(reduction_ranges))
+    if size == 0 or size == 1:
+        zeros = [sympy.S.Zero] * len(reduction_ranges)
+        if size == 0:  # the reduction's identity (max: -inf, sum: 0, any: False)
+            identity = {"max": float("-inf"), "sum": 0, "any": False}[reduction_type]
+            fn = lambda index: ops.constant(identity, dtype)  # noqa: E731
+        else:
+            fn = lambda index: inner_fn(index, zeros)  # noqa: E731
+        box = pointwise(device, dtype, fn, ranges)
+        box.realize()
+        return box
     node = ir.Reduction(device=device, dtype=dtype, inner_fn=inner_fn, ranges=list(ranges),
                         reduction_ranges=list(reduction_ranges),
                         reduction_type=reduction_type, src_dtype=dtype,
@@ -123,6 +138,18 @@ def device_assert(device, cond_fn, ranges, msg: str) -> None:
         return ops.device_assert_async(ops.logical_or(outside, cond_fn(index)), msg)
 
     pointwise(device, torch.bool, inner_fn, ranges).realize()
+
+
+def host_assert(device, cond_fn, msg: str) -> None:
+    """Assert the scalar ``cond_fn([])`` where the host runs the graph: a call of
+    ``aten._assert_async`` on a one-element bool buffer, outside every generated kernel (a
+    RuntimeError on the CPU). For the C++ backend: its ``device_assert_async`` is a C++
+    ``throw``, and the scheduler fuses it into whatever kernel it likes, also into an OpenMP
+    parallel region, where a throw ends the process (``terminate called after throwing``)."""
+    from torch._inductor.lowering import fallback_handler
+    cond = pointwise(device, torch.bool, cond_fn, [])
+    cond.realize()
+    fallback_handler(torch.ops.aten._assert_async.msg, add_to_fallback_set=False)(cond, msg)
 
 
 def register(op, fn) -> None:

@@ -1,24 +1,24 @@
 # backward of ce(x, t, weight=w), w: f32[128256]
 def call(args):
-    primals_1, primals_2, getitem, ne, mul_1, sum_2, mul_4, tangents_1 = args
-    assert_size_stride(mul_4, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, mul_2, sum_2, mul_5, tangents_1 = args
+    assert_size_stride(mul_5, (4096, ), (1, ), 'input')
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
-    assert_size_stride(mul_1, (4096, ), (1, ), 'input')
+    assert_size_stride(mul_2, (4096, ), (1, ), 'input')
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    buf1 = mul_4; del mul_4  # reuse
+    buf1 = mul_5; del mul_5  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
-    cpp_fused_ce_bwd_0(buf1, ne, tangents_1, sum_2, mul_1, primals_1, primals_2, getitem, buf2, buf3, buf4)
+    cpp_fused_ce_bwd_0(buf1, ne, tangents_1, sum_2, mul_2, primals_1, primals_2, getitem, buf2, buf3, buf4)
     del buf1
     del buf2
     del buf3
     del getitem
-    del mul_1
+    del mul_2
     del ne
     del primals_1
     del primals_2

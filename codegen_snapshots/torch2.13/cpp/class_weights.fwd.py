@@ -3,40 +3,43 @@ def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     assert_size_stride(primals_3, (128256, ), (1, ), 'input')
-    buf4 = buf2; del buf2  # reuse
+    buf5 = buf3; del buf3  # reuse
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf10 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, primals_3, buf3, buf0, buf5, buf6, buf9, buf8)
-    del buf0
-    del buf3
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, primals_1, primals_2, primals_3, buf4, buf6, buf7, buf10, buf8, buf9)
+    del buf4
     del primals_3
-    return (buf10, primals_1, primals_2, buf4, buf5, buf6, buf8, buf9, )
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf1
+    buf11 = buf8; del buf8  # reuse
+    cpp_fused_1(buf11, buf9)
+    return (buf11, primals_1, primals_2, buf5, buf6, buf7, buf9, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        const float* in_ptr2,
                        float* out_ptr1,
-                       bool* out_ptr2,
                        bool* out_ptr3,
                        float* out_ptr4,
                        float* out_ptr5,
+                       float* out_ptr6,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr6 = in_out_ptr1;
+    auto out_ptr2 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -310,22 +313,25 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp60 = at::vec::Vectorized<float>(tmp59);
                             auto tmp61 = decltype(tmp58)::blendv(tmp60, tmp58, tmp50.template cast<float,1>());
                             auto tmp62 = decltype(tmp61)::blendv(tmp35, tmp61, tmp23.template cast<float,1>());
-                            auto tmp63 = tmp40 - tmp62;
-                            auto tmp64 = tmp63 * tmp38;
-                            auto tmp65 = static_cast<float>(20.0);
-                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
-                            auto tmp67 = at::vec::VecMask<float,1>(tmp63 > tmp66);
-                            auto tmp68 = tmp63.exp();
-                            auto tmp69 = tmp68.log1p();
-                            auto tmp70 = decltype(tmp63)::blendv(tmp69, tmp63, tmp67.template cast<float,1>());
-                            auto tmp71 = tmp39 * tmp70;
-                            auto tmp72 = decltype(tmp71)::blendv(tmp35, tmp71, tmp23.template cast<float,1>());
+                            auto tmp63 = at::vec::maximum(tmp62, tmp35);
+                            auto tmp64 = tmp63 * tmp35;
+                            auto tmp65 = tmp40 + tmp64;
+                            auto tmp66 = tmp65 - tmp62;
+                            auto tmp67 = tmp66 * tmp38;
+                            auto tmp68 = static_cast<float>(20.0);
+                            auto tmp69 = at::vec::Vectorized<float>(tmp68);
+                            auto tmp70 = at::vec::VecMask<float,1>(tmp66 > tmp69);
+                            auto tmp71 = tmp66.exp();
+                            auto tmp72 = tmp71.log1p();
+                            auto tmp73 = decltype(tmp66)::blendv(tmp72, tmp66, tmp70.template cast<float,1>());
+                            auto tmp74 = tmp39 * tmp73;
+                            auto tmp75 = decltype(tmp74)::blendv(tmp35, tmp74, tmp23.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp22;
                             tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp64.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
+                            tmp67.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp75;
                             tmp_acc2_vec_local = tmp_acc2_vec_local + tmp36;
                         }
                     }
@@ -372,23 +378,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp3 = out_ptr2[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp1 = tmp0 >= tmp2;
-                auto tmp4 = !tmp3;
-                auto tmp5 = tmp1 || tmp4;
-                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp1 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

@@ -1,13 +1,13 @@
 # backward of ce(x, t), x: bf16[8, 128256]
 def call(args):
-    primals_1, primals_2, getitem, sum_2, mul_4, tangents_1 = args
-    assert_size_stride(mul_4, (8, ), (1, ), 'input')
+    primals_1, primals_2, getitem, sum_2, mul_5, tangents_1 = args
+    assert_size_stride(mul_5, (8, ), (1, ), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
     assert_size_stride(getitem, (8, ), (1, ), 'input')
-    buf1 = mul_4; del mul_4  # reuse
+    buf1 = mul_5; del mul_5  # reuse
     buf2 = empty_strided_cpu((8, 128256), (128256, 1), torch.bfloat16)
     cpp_fused_ce_bwd_0(buf1, primals_2, tangents_1, sum_2, primals_1, getitem, buf2)
     del buf1

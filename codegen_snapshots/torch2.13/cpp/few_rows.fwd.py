@@ -3,31 +3,36 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (8, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
-    buf2 = empty_strided_cpu((8, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((8, ), (1, ), torch.float32)
-    buf4 = buf2; del buf2  # reuse
-    buf7 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf8 = empty_strided_cpu((8, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf5 = empty_strided_cpu((), (), torch.float32)
     buf6 = empty_strided_cpu((), (), torch.float32)
-    buf8 = buf5; del buf5  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf8, primals_1, primals_2, buf3, buf7, buf0, buf6)
-    return (buf8, primals_1, primals_2, buf4, buf6, buf7, )
+    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, primals_1, primals_2, buf4, buf8, buf6, buf7)
+    del buf4
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf1
+    buf9 = buf6; del buf6  # reuse
+    cpp_fused_1(buf9, buf7)
+    return (buf9, primals_1, primals_2, buf5, buf7, buf8, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        float* out_ptr2,
-                       bool* out_ptr3,
+                       float* out_ptr4,
                        float* out_ptr5)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr4 = in_out_ptr1;
+    auto out_ptr3 = in_out_ptr1;
     {
         #pragma GCC ivdep
         for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(8L); x0+=static_cast<int64_t>(1L))
@@ -324,30 +329,33 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp47 = at::vec::Vectorized<float>(tmp46);
                             auto tmp48 = decltype(tmp45)::blendv(tmp47, tmp45, tmp34.template cast<float,1>());
                             auto tmp49 = decltype(tmp48)::blendv(tmp10, tmp48, tmp8.template cast<float,1>());
-                            auto tmp50 = tmp11 - tmp49;
-                            auto tmp51 = static_cast<float>(1.0);
-                            auto tmp52 = at::vec::Vectorized<float>(tmp51);
-                            auto tmp53 = tmp50 * tmp52;
-                            auto tmp54 = at::vec::VecMask<int64_t,2>(tmp12 == tmp14);
-                            auto tmp55 = tmp54.template cast<int32_t,1>();
-                            auto tmp56 = tmp55 | tmp26;
-                            auto tmp57 = ~tmp56;
-                            auto tmp58 = tmp57.template cast<float,1>();
-                            auto tmp59 = tmp8.to<float,1>();
-                            auto tmp60 = tmp59 * tmp52;
-                            auto tmp61 = static_cast<float>(20.0);
-                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
-                            auto tmp63 = at::vec::VecMask<float,1>(tmp50 > tmp62);
-                            auto tmp64 = tmp50.exp();
-                            auto tmp65 = tmp64.log1p();
-                            auto tmp66 = decltype(tmp50)::blendv(tmp65, tmp50, tmp63.template cast<float,1>());
-                            auto tmp67 = tmp60 * tmp66;
-                            auto tmp68 = decltype(tmp67)::blendv(tmp10, tmp67, tmp8.template cast<float,1>());
+                            auto tmp50 = at::vec::maximum(tmp49, tmp10);
+                            auto tmp51 = tmp50 * tmp10;
+                            auto tmp52 = tmp11 + tmp51;
+                            auto tmp53 = tmp52 - tmp49;
+                            auto tmp54 = static_cast<float>(1.0);
+                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
+                            auto tmp56 = tmp53 * tmp55;
+                            auto tmp57 = at::vec::VecMask<int64_t,2>(tmp12 == tmp14);
+                            auto tmp58 = tmp57.template cast<int32_t,1>();
+                            auto tmp59 = tmp58 | tmp26;
+                            auto tmp60 = ~tmp59;
+                            auto tmp61 = tmp60.template cast<float,1>();
+                            auto tmp62 = tmp8.to<float,1>();
+                            auto tmp63 = tmp62 * tmp55;
+                            auto tmp64 = static_cast<float>(20.0);
+                            auto tmp65 = at::vec::Vectorized<float>(tmp64);
+                            auto tmp66 = at::vec::VecMask<float,1>(tmp53 > tmp65);
+                            auto tmp67 = tmp53.exp();
+                            auto tmp68 = tmp67.log1p();
+                            auto tmp69 = decltype(tmp53)::blendv(tmp68, tmp53, tmp66.template cast<float,1>());
+                            auto tmp70 = tmp63 * tmp69;
+                            auto tmp71 = decltype(tmp70)::blendv(tmp10, tmp70, tmp8.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp53.store(out_ptr2 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp58;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp68;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp59;
+                            tmp56.store(out_ptr2 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp61;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp71;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp62;
                         }
                     }
                 }
@@ -393,23 +401,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp3 = out_ptr3[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp1 = tmp0 >= tmp2;
-                auto tmp4 = !tmp3;
-                auto tmp5 = tmp1 || tmp4;
-                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp1 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

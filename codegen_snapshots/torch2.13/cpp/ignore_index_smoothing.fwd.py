@@ -3,35 +3,41 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf5 = buf2; del buf2  # reuse
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf6 = buf3; del buf3  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf10 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf5, buf10, primals_1, primals_2, buf3, buf4, buf0, buf6, buf7, buf9)
-    return (buf10, primals_1, primals_2, buf5, buf6, buf7, buf9, )
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_ce_fwd_0(buf6, buf1, primals_1, primals_2, buf4, buf5, buf7, buf8, buf9, buf10)
+    del buf4
+    del buf5
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf1
+    buf11 = buf9; del buf9  # reuse
+    cpp_fused_1(buf11, buf10)
+    return (buf11, primals_1, primals_2, buf6, buf7, buf8, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        float* out_ptr2,
-                       bool* out_ptr3,
                        bool* out_ptr4,
                        float* out_ptr5,
+                       float* out_ptr6,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr6 = in_out_ptr1;
+    auto out_ptr3 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -277,50 +283,53 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp52 = at::vec::Vectorized<float>(tmp51);
                             auto tmp53 = tmp50 * tmp52;
                             auto tmp54 = decltype(tmp20)::blendv(tmp48, tmp20, tmp21.template cast<float,1>());
-                            auto tmp55 = tmp54 - tmp49;
-                            auto tmp56 = static_cast<float>(20.0);
-                            auto tmp57 = at::vec::Vectorized<float>(tmp56);
-                            auto tmp58 = at::vec::VecMask<float,1>(tmp55 > tmp57);
-                            auto tmp59 = tmp55.exp();
-                            auto tmp60 = tmp59.log1p();
-                            auto tmp61 = decltype(tmp55)::blendv(tmp60, tmp55, tmp58.template cast<float,1>());
-                            auto tmp62 = tmp53 * tmp61;
-                            auto tmp63 = at::vec::VecMask<float,1>(tmp54 == tmp54);
-                            auto tmp64 = tmp54.abs();
-                            auto tmp65 = std::numeric_limits<float>::infinity();
-                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
-                            auto tmp67 = at::vec::VecMask<float,1>(tmp64 != tmp66);
-                            auto tmp68 = tmp63.template cast<int32_t,1>();
-                            auto tmp69 = tmp67.template cast<int32_t,1>();
-                            auto tmp70 = tmp68 & tmp69;
-                            auto tmp71 = ~tmp70;
-                            auto tmp72 = at::vec::VecMask<float,1>(tmp54 == tmp49);
-                            auto tmp73 = tmp71.template cast<int32_t,1>();
-                            auto tmp74 = tmp72.template cast<int32_t,1>();
-                            auto tmp75 = tmp73 & tmp74;
-                            auto tmp76 = at::vec::VecMask<float,1>(tmp54 >= tmp49);
-                            auto tmp77 = decltype(tmp54)::blendv(tmp49, tmp54, tmp76.template cast<float,1>());
-                            auto tmp78 = decltype(tmp49)::blendv(tmp54, tmp49, tmp76.template cast<float,1>());
-                            auto tmp79 = tmp78 - tmp77;
-                            auto tmp80 = tmp79.exp();
-                            auto tmp81 = tmp80.log1p();
-                            auto tmp82 = tmp77 + tmp81;
-                            auto tmp83 = decltype(tmp54)::blendv(tmp82, tmp54, tmp75.template cast<float,1>());
-                            auto tmp84 = static_cast<float>(128256.0);
-                            auto tmp85 = at::vec::Vectorized<float>(tmp84);
-                            auto tmp86 = tmp83 * tmp85;
-                            auto tmp87 = decltype(tmp35)::blendv(tmp48, tmp35, tmp21.template cast<float,1>());
-                            auto tmp88 = tmp86 - tmp87;
-                            auto tmp89 = static_cast<float>(7.796906187624751e-07);
-                            auto tmp90 = at::vec::Vectorized<float>(tmp89);
-                            auto tmp91 = tmp88 * tmp90;
-                            auto tmp92 = tmp62 + tmp91;
-                            auto tmp93 = decltype(tmp92)::blendv(tmp48, tmp92, tmp21.template cast<float,1>());
+                            auto tmp55 = at::vec::maximum(tmp49, tmp48);
+                            auto tmp56 = tmp55 * tmp48;
+                            auto tmp57 = tmp54 + tmp56;
+                            auto tmp58 = tmp57 - tmp49;
+                            auto tmp59 = static_cast<float>(20.0);
+                            auto tmp60 = at::vec::Vectorized<float>(tmp59);
+                            auto tmp61 = at::vec::VecMask<float,1>(tmp58 > tmp60);
+                            auto tmp62 = tmp58.exp();
+                            auto tmp63 = tmp62.log1p();
+                            auto tmp64 = decltype(tmp58)::blendv(tmp63, tmp58, tmp61.template cast<float,1>());
+                            auto tmp65 = tmp53 * tmp64;
+                            auto tmp66 = at::vec::VecMask<float,1>(tmp57 == tmp57);
+                            auto tmp67 = tmp57.abs();
+                            auto tmp68 = std::numeric_limits<float>::infinity();
+                            auto tmp69 = at::vec::Vectorized<float>(tmp68);
+                            auto tmp70 = at::vec::VecMask<float,1>(tmp67 != tmp69);
+                            auto tmp71 = tmp66.template cast<int32_t,1>();
+                            auto tmp72 = tmp70.template cast<int32_t,1>();
+                            auto tmp73 = tmp71 & tmp72;
+                            auto tmp74 = ~tmp73;
+                            auto tmp75 = at::vec::VecMask<float,1>(tmp57 == tmp49);
+                            auto tmp76 = tmp74.template cast<int32_t,1>();
+                            auto tmp77 = tmp75.template cast<int32_t,1>();
+                            auto tmp78 = tmp76 & tmp77;
+                            auto tmp79 = at::vec::VecMask<float,1>(tmp57 >= tmp49);
+                            auto tmp80 = decltype(tmp57)::blendv(tmp49, tmp57, tmp79.template cast<float,1>());
+                            auto tmp81 = decltype(tmp49)::blendv(tmp57, tmp49, tmp79.template cast<float,1>());
+                            auto tmp82 = tmp81 - tmp80;
+                            auto tmp83 = tmp82.exp();
+                            auto tmp84 = tmp83.log1p();
+                            auto tmp85 = tmp80 + tmp84;
+                            auto tmp86 = decltype(tmp57)::blendv(tmp85, tmp57, tmp78.template cast<float,1>());
+                            auto tmp87 = static_cast<float>(128256.0);
+                            auto tmp88 = at::vec::Vectorized<float>(tmp87);
+                            auto tmp89 = tmp86 * tmp88;
+                            auto tmp90 = decltype(tmp35)::blendv(tmp48, tmp35, tmp21.template cast<float,1>());
+                            auto tmp91 = tmp89 - tmp90;
+                            auto tmp92 = static_cast<float>(7.796906187624751e-07);
+                            auto tmp93 = at::vec::Vectorized<float>(tmp92);
+                            auto tmp94 = tmp91 * tmp93;
+                            auto tmp95 = tmp65 + tmp94;
+                            auto tmp96 = decltype(tmp95)::blendv(tmp48, tmp95, tmp21.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp16;
                             tmp20.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp21.store(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             tmp49.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp93;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp96;
                             tmp_acc2_vec_local = tmp_acc2_vec_local + tmp50;
                         }
                     }
@@ -367,23 +376,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp3 = out_ptr3[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp1 = tmp0 >= tmp2;
-                auto tmp4 = !tmp3;
-                auto tmp5 = tmp1 || tmp4;
-                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp1 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

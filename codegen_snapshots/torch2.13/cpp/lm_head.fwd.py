@@ -6,33 +6,38 @@ def call(args):
     buf0 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
     extern_kernels.mm(primals_2, reinterpret_tensor(primals_1, (4096, 128256), (1, 4096), 0), out=buf0)
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
-    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = buf3; del buf3  # reuse
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf6 = buf4; del buf4  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf1 = empty_strided_cpu((), (), torch.bool)
-    buf7 = empty_strided_cpu((), (), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf10 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf5, buf10, buf0, primals_3, buf4, buf6, buf9, buf1, buf8)
-    return (buf10, primals_2, primals_3, buf0, buf5, buf6, buf8, buf9, primals_1, )
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf2 = buf1; del buf1  # reuse
+    cpp_fused_ce_fwd_0(buf6, buf2, buf0, primals_3, buf5, buf7, buf10, buf8, buf9)
+    del buf5
+    torch.ops.aten._assert_async.msg(buf2, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf2
+    buf11 = buf8; del buf8  # reuse
+    cpp_fused_1(buf11, buf9)
+    return (buf11, primals_2, primals_3, buf0, buf6, buf7, buf9, buf10, primals_1, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
                        bool* out_ptr2,
                        float* out_ptr3,
-                       bool* out_ptr4,
+                       float* out_ptr5,
                        float* out_ptr6)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
+    auto out_ptr4 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -257,31 +262,34 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp44 = at::vec::Vectorized<float>(tmp43);
                             auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp31.template cast<float,1>());
                             auto tmp46 = decltype(tmp45)::blendv(tmp9, tmp45, tmp7.template cast<float,1>());
-                            auto tmp47 = tmp10 - tmp46;
-                            auto tmp48 = static_cast<float>(1.0);
-                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
-                            auto tmp50 = tmp47 * tmp49;
-                            auto tmp51 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
-                            auto tmp52 = tmp51.template cast<int32_t,1>();
-                            auto tmp53 = tmp52 | tmp23;
-                            auto tmp54 = ~tmp53;
-                            auto tmp55 = tmp54.template cast<float,1>();
-                            auto tmp56 = tmp7.to<float,1>();
-                            auto tmp57 = tmp56 * tmp49;
-                            auto tmp58 = static_cast<float>(20.0);
-                            auto tmp59 = at::vec::Vectorized<float>(tmp58);
-                            auto tmp60 = at::vec::VecMask<float,1>(tmp47 > tmp59);
-                            auto tmp61 = tmp47.exp();
-                            auto tmp62 = tmp61.log1p();
-                            auto tmp63 = decltype(tmp47)::blendv(tmp62, tmp47, tmp60.template cast<float,1>());
-                            auto tmp64 = tmp57 * tmp63;
-                            auto tmp65 = decltype(tmp64)::blendv(tmp9, tmp64, tmp7.template cast<float,1>());
+                            auto tmp47 = at::vec::maximum(tmp46, tmp9);
+                            auto tmp48 = tmp47 * tmp9;
+                            auto tmp49 = tmp10 + tmp48;
+                            auto tmp50 = tmp49 - tmp46;
+                            auto tmp51 = static_cast<float>(1.0);
+                            auto tmp52 = at::vec::Vectorized<float>(tmp51);
+                            auto tmp53 = tmp50 * tmp52;
+                            auto tmp54 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
+                            auto tmp55 = tmp54.template cast<int32_t,1>();
+                            auto tmp56 = tmp55 | tmp23;
+                            auto tmp57 = ~tmp56;
+                            auto tmp58 = tmp57.template cast<float,1>();
+                            auto tmp59 = tmp7.to<float,1>();
+                            auto tmp60 = tmp59 * tmp52;
+                            auto tmp61 = static_cast<float>(20.0);
+                            auto tmp62 = at::vec::Vectorized<float>(tmp61);
+                            auto tmp63 = at::vec::VecMask<float,1>(tmp50 > tmp62);
+                            auto tmp64 = tmp50.exp();
+                            auto tmp65 = tmp64.log1p();
+                            auto tmp66 = decltype(tmp50)::blendv(tmp65, tmp50, tmp63.template cast<float,1>());
+                            auto tmp67 = tmp60 * tmp66;
+                            auto tmp68 = decltype(tmp67)::blendv(tmp9, tmp67, tmp7.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp7.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp50.store(out_ptr3 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp55;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp65;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp56;
+                            tmp53.store(out_ptr3 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp58;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp68;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp59;
                         }
                     }
                 }
@@ -327,23 +335,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp3 = out_ptr4[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp1 = tmp0 >= tmp2;
-                auto tmp4 = !tmp3;
-                auto tmp5 = tmp1 || tmp4;
-                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr4[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp1 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

@@ -1,14 +1,14 @@
 # backward of ce(x.float() / 0.7, t): a user-written cast and temperature
 def call(args):
-    primals_1, primals_2, getitem, ne, sum_2, mul_4, tangents_1 = args
-    assert_size_stride(mul_4, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, sum_2, mul_5, tangents_1 = args
+    assert_size_stride(mul_5, (4096, ), (1, ), 'input')
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    buf1 = mul_4; del mul_4  # reuse
+    buf1 = mul_5; del mul_5  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)

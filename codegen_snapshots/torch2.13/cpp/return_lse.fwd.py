@@ -3,35 +3,40 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf4 = buf2; del buf2  # reuse
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
-    buf10 = buf8; del buf8  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, buf3, buf0, buf5, buf6, buf7, buf9)
-    return (buf10, buf7, primals_1, primals_2, buf4, buf5, buf6, buf9, )
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, primals_1, primals_2, buf4, buf6, buf7, buf8, buf9, buf10)
+    del buf4
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf1
+    buf11 = buf9; del buf9  # reuse
+    cpp_fused_1(buf11, buf10)
+    return (buf11, buf8, primals_1, primals_2, buf5, buf6, buf7, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       bool* out_ptr2,
                        bool* out_ptr3,
                        float* out_ptr4,
                        float* out_ptr5,
+                       float* out_ptr6,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr6 = in_out_ptr1;
+    auto out_ptr2 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -261,48 +266,51 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp49 = at::vec::Vectorized<float>(tmp48);
                             auto tmp50 = decltype(tmp47)::blendv(tmp49, tmp47, tmp23.template cast<float,1>());
                             auto tmp51 = decltype(tmp22)::blendv(tmp49, tmp22, tmp23.template cast<float,1>());
-                            auto tmp52 = at::vec::VecMask<float,1>(tmp51 == tmp51);
-                            auto tmp53 = tmp51.abs();
-                            auto tmp54 = std::numeric_limits<float>::infinity();
-                            auto tmp55 = at::vec::Vectorized<float>(tmp54);
-                            auto tmp56 = at::vec::VecMask<float,1>(tmp53 != tmp55);
-                            auto tmp57 = tmp52.template cast<int32_t,1>();
-                            auto tmp58 = tmp56.template cast<int32_t,1>();
-                            auto tmp59 = tmp57 & tmp58;
-                            auto tmp60 = ~tmp59;
-                            auto tmp61 = at::vec::VecMask<float,1>(tmp51 == tmp50);
-                            auto tmp62 = tmp60.template cast<int32_t,1>();
-                            auto tmp63 = tmp61.template cast<int32_t,1>();
-                            auto tmp64 = tmp62 & tmp63;
-                            auto tmp65 = at::vec::VecMask<float,1>(tmp51 >= tmp50);
-                            auto tmp66 = decltype(tmp51)::blendv(tmp50, tmp51, tmp65.template cast<float,1>());
-                            auto tmp67 = decltype(tmp50)::blendv(tmp51, tmp50, tmp65.template cast<float,1>());
-                            auto tmp68 = tmp67 - tmp66;
-                            auto tmp69 = tmp68.exp();
-                            auto tmp70 = tmp69.log1p();
-                            auto tmp71 = tmp66 + tmp70;
-                            auto tmp72 = decltype(tmp51)::blendv(tmp71, tmp51, tmp64.template cast<float,1>());
-                            auto tmp73 = decltype(tmp72)::blendv(tmp22, tmp72, tmp23.template cast<float,1>());
-                            auto tmp74 = tmp23.to<float,1>();
-                            auto tmp75 = static_cast<float>(1.0);
-                            auto tmp76 = at::vec::Vectorized<float>(tmp75);
-                            auto tmp77 = tmp74 * tmp76;
-                            auto tmp78 = tmp51 - tmp50;
-                            auto tmp79 = static_cast<float>(20.0);
-                            auto tmp80 = at::vec::Vectorized<float>(tmp79);
-                            auto tmp81 = at::vec::VecMask<float,1>(tmp78 > tmp80);
-                            auto tmp82 = tmp78.exp();
-                            auto tmp83 = tmp82.log1p();
-                            auto tmp84 = decltype(tmp78)::blendv(tmp83, tmp78, tmp81.template cast<float,1>());
-                            auto tmp85 = tmp77 * tmp84;
-                            auto tmp86 = decltype(tmp85)::blendv(tmp49, tmp85, tmp23.template cast<float,1>());
+                            auto tmp52 = at::vec::maximum(tmp50, tmp49);
+                            auto tmp53 = tmp52 * tmp49;
+                            auto tmp54 = tmp51 + tmp53;
+                            auto tmp55 = at::vec::VecMask<float,1>(tmp54 == tmp54);
+                            auto tmp56 = tmp54.abs();
+                            auto tmp57 = std::numeric_limits<float>::infinity();
+                            auto tmp58 = at::vec::Vectorized<float>(tmp57);
+                            auto tmp59 = at::vec::VecMask<float,1>(tmp56 != tmp58);
+                            auto tmp60 = tmp55.template cast<int32_t,1>();
+                            auto tmp61 = tmp59.template cast<int32_t,1>();
+                            auto tmp62 = tmp60 & tmp61;
+                            auto tmp63 = ~tmp62;
+                            auto tmp64 = at::vec::VecMask<float,1>(tmp54 == tmp50);
+                            auto tmp65 = tmp63.template cast<int32_t,1>();
+                            auto tmp66 = tmp64.template cast<int32_t,1>();
+                            auto tmp67 = tmp65 & tmp66;
+                            auto tmp68 = at::vec::VecMask<float,1>(tmp54 >= tmp50);
+                            auto tmp69 = decltype(tmp54)::blendv(tmp50, tmp54, tmp68.template cast<float,1>());
+                            auto tmp70 = decltype(tmp50)::blendv(tmp54, tmp50, tmp68.template cast<float,1>());
+                            auto tmp71 = tmp70 - tmp69;
+                            auto tmp72 = tmp71.exp();
+                            auto tmp73 = tmp72.log1p();
+                            auto tmp74 = tmp69 + tmp73;
+                            auto tmp75 = decltype(tmp54)::blendv(tmp74, tmp54, tmp67.template cast<float,1>());
+                            auto tmp76 = decltype(tmp75)::blendv(tmp22, tmp75, tmp23.template cast<float,1>());
+                            auto tmp77 = tmp23.to<float,1>();
+                            auto tmp78 = static_cast<float>(1.0);
+                            auto tmp79 = at::vec::Vectorized<float>(tmp78);
+                            auto tmp80 = tmp77 * tmp79;
+                            auto tmp81 = tmp54 - tmp50;
+                            auto tmp82 = static_cast<float>(20.0);
+                            auto tmp83 = at::vec::Vectorized<float>(tmp82);
+                            auto tmp84 = at::vec::VecMask<float,1>(tmp81 > tmp83);
+                            auto tmp85 = tmp81.exp();
+                            auto tmp86 = tmp85.log1p();
+                            auto tmp87 = decltype(tmp81)::blendv(tmp86, tmp81, tmp84.template cast<float,1>());
+                            auto tmp88 = tmp80 * tmp87;
+                            auto tmp89 = decltype(tmp88)::blendv(tmp49, tmp88, tmp23.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
                             tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             tmp50.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp73.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp86;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp74;
+                            tmp76.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp89;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp77;
                         }
                     }
                 }
@@ -348,23 +356,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp3 = out_ptr2[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp1 = tmp0 >= tmp2;
-                auto tmp4 = !tmp3;
-                auto tmp5 = tmp1 || tmp4;
-                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp1 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

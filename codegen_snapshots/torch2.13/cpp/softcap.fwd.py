@@ -3,33 +3,38 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf4 = buf2; del buf2  # reuse
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf10 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((), (), torch.float32)
-    buf10 = buf7; del buf7  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf10, primals_1, primals_2, buf3, buf0, buf5, buf9, buf8)
-    return (buf10, primals_1, primals_2, buf4, buf5, buf8, buf9, )
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, primals_1, primals_2, buf4, buf6, buf10, buf8, buf9)
+    del buf4
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf1
+    buf11 = buf8; del buf8  # reuse
+    cpp_fused_1(buf11, buf9)
+    return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       bool* out_ptr2,
                        bool* out_ptr3,
                        float* out_ptr5,
+                       float* out_ptr6,
                        float* out_ptr7)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr6 = in_out_ptr1;
+    auto out_ptr2 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -225,81 +230,84 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp21 = tmp20.log();
                             auto tmp22 = tmp19 + tmp21;
                             auto tmp23 = at::vec::VecMask<int64_t,2>(tmp0 != tmp4);
-                            auto tmp24 = static_cast<float>(0.0);
-                            auto tmp25 = at::vec::Vectorized<float>(tmp24);
-                            auto tmp26 = decltype(tmp22)::blendv(tmp25, tmp22, tmp23.template cast<float,1>());
-                            auto tmp27 = at::vec::VecMask<int64_t,2>(tmp2 != tmp4);
-                            auto tmp28 = tmp27.template cast<int32_t,1>();
-                            auto tmp29 = tmp28 & tmp15;
-                            auto tmp30 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
-                            auto tmp31 = static_cast<int32_t>(-1);
+                            auto tmp24 = at::vec::VecMask<int64_t,2>(tmp2 != tmp4);
+                            auto tmp25 = tmp24.template cast<int32_t,1>();
+                            auto tmp26 = tmp25 & tmp15;
+                            auto tmp27 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp28 = static_cast<int32_t>(-1);
+                            auto tmp29 = at::vec::Vectorized<int32_t>(tmp28);
+                            auto tmp30 = decltype(tmp27)::blendv(tmp29, tmp27, tmp26.template cast<int32_t,1>());
+                            auto tmp31 = static_cast<int32_t>(0);
                             auto tmp32 = at::vec::Vectorized<int32_t>(tmp31);
-                            auto tmp33 = decltype(tmp30)::blendv(tmp32, tmp30, tmp29.template cast<int32_t,1>());
-                            auto tmp34 = static_cast<int32_t>(0);
-                            auto tmp35 = at::vec::Vectorized<int32_t>(tmp34);
-                            auto tmp36 = at::vec::VecMask<int32_t,1>(tmp33 >= tmp35);
-                            auto tmp37 = decltype(tmp33)::blendv(tmp35, tmp33, tmp36.template cast<int32_t,1>());
-                            auto tmp38 = 128256L;
-                            auto tmp39 = c10::convert<int64_t>(tmp38);
-                            auto tmp40 = at::vec::convert<int64_t,2,int32_t,1>(tmp37);
-                            auto tmp41 = at::vec::VectorizedN<int64_t,2>(tmp39);
-                            auto tmp42 = tmp40 + tmp41;
-                            auto tmp43 = at::vec::VecMask<int64_t,2>(tmp40 < tmp7);
-                            auto tmp44 = decltype(tmp42)::blendv(tmp40, tmp42, tmp43.template cast<int64_t,2>());
-                            auto tmp45 =
+                            auto tmp33 = at::vec::VecMask<int32_t,1>(tmp30 >= tmp32);
+                            auto tmp34 = decltype(tmp30)::blendv(tmp32, tmp30, tmp33.template cast<int32_t,1>());
+                            auto tmp35 = 128256L;
+                            auto tmp36 = c10::convert<int64_t>(tmp35);
+                            auto tmp37 = at::vec::convert<int64_t,2,int32_t,1>(tmp34);
+                            auto tmp38 = at::vec::VectorizedN<int64_t,2>(tmp36);
+                            auto tmp39 = tmp37 + tmp38;
+                            auto tmp40 = at::vec::VecMask<int64_t,2>(tmp37 < tmp7);
+                            auto tmp41 = decltype(tmp39)::blendv(tmp37, tmp39, tmp40.template cast<int64_t,2>());
+                            auto tmp42 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp44.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp41.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp46 =
+                            auto tmp43 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp45[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp42[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp47 = at::vec::convert<float>(tmp46);
-                            auto tmp48 = static_cast<float>(0.03333333333333333);
-                            auto tmp49 = at::vec::Vectorized<float>(tmp48);
-                            auto tmp50 = tmp47 * tmp49;
-                            auto tmp51 = tmp50.tanh();
-                            auto tmp52 = static_cast<float>(30.0);
+                            auto tmp44 = at::vec::convert<float>(tmp43);
+                            auto tmp45 = static_cast<float>(0.03333333333333333);
+                            auto tmp46 = at::vec::Vectorized<float>(tmp45);
+                            auto tmp47 = tmp44 * tmp46;
+                            auto tmp48 = tmp47.tanh();
+                            auto tmp49 = static_cast<float>(30.0);
+                            auto tmp50 = at::vec::Vectorized<float>(tmp49);
+                            auto tmp51 = tmp50 * tmp48;
+                            auto tmp52 = -std::numeric_limits<float>::infinity();
                             auto tmp53 = at::vec::Vectorized<float>(tmp52);
-                            auto tmp54 = tmp53 * tmp51;
-                            auto tmp55 = -std::numeric_limits<float>::infinity();
+                            auto tmp54 = decltype(tmp51)::blendv(tmp53, tmp51, tmp33.template cast<float,1>());
+                            auto tmp55 = static_cast<float>(0.0);
                             auto tmp56 = at::vec::Vectorized<float>(tmp55);
-                            auto tmp57 = decltype(tmp54)::blendv(tmp56, tmp54, tmp36.template cast<float,1>());
-                            auto tmp58 = decltype(tmp57)::blendv(tmp25, tmp57, tmp23.template cast<float,1>());
-                            auto tmp59 = tmp26 - tmp58;
-                            auto tmp60 = static_cast<float>(1.0);
-                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
-                            auto tmp62 = tmp59 * tmp61;
-                            auto tmp63 = tmp23.to<float,1>();
-                            auto tmp64 = tmp63 * tmp61;
-                            auto tmp65 = static_cast<float>(20.0);
-                            auto tmp66 = at::vec::Vectorized<float>(tmp65);
-                            auto tmp67 = at::vec::VecMask<float,1>(tmp59 > tmp66);
-                            auto tmp68 = tmp59.exp();
-                            auto tmp69 = tmp68.log1p();
-                            auto tmp70 = decltype(tmp59)::blendv(tmp69, tmp59, tmp67.template cast<float,1>());
-                            auto tmp71 = tmp64 * tmp70;
-                            auto tmp72 = decltype(tmp71)::blendv(tmp25, tmp71, tmp23.template cast<float,1>());
+                            auto tmp57 = decltype(tmp54)::blendv(tmp56, tmp54, tmp23.template cast<float,1>());
+                            auto tmp58 = decltype(tmp22)::blendv(tmp56, tmp22, tmp23.template cast<float,1>());
+                            auto tmp59 = at::vec::maximum(tmp57, tmp56);
+                            auto tmp60 = tmp59 * tmp56;
+                            auto tmp61 = tmp58 + tmp60;
+                            auto tmp62 = tmp61 - tmp57;
+                            auto tmp63 = static_cast<float>(1.0);
+                            auto tmp64 = at::vec::Vectorized<float>(tmp63);
+                            auto tmp65 = tmp62 * tmp64;
+                            auto tmp66 = tmp23.to<float,1>();
+                            auto tmp67 = tmp66 * tmp64;
+                            auto tmp68 = static_cast<float>(20.0);
+                            auto tmp69 = at::vec::Vectorized<float>(tmp68);
+                            auto tmp70 = at::vec::VecMask<float,1>(tmp62 > tmp69);
+                            auto tmp71 = tmp62.exp();
+                            auto tmp72 = tmp71.log1p();
+                            auto tmp73 = decltype(tmp62)::blendv(tmp72, tmp62, tmp70.template cast<float,1>());
+                            auto tmp74 = tmp67 * tmp73;
+                            auto tmp75 = decltype(tmp74)::blendv(tmp56, tmp74, tmp23.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
                             tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp62.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp72;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp63;
+                            tmp65.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp75;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp66;
                         }
                     }
                 }
@@ -345,23 +353,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp4 = out_ptr2[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp3 = tmp0 >= tmp2;
-                auto tmp5 = !tmp4;
-                auto tmp6 = tmp3 || tmp5;
-                (tmp6 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp3 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp3;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

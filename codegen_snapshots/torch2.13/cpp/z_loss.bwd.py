@@ -6,14 +6,14 @@ def call(args):
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(logical_and, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    assert_size_stride(ge, (4096, ), (1, ), 'input')
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
+    assert_size_stride(ge, (4096, ), (1, ), 'input')
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf5 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
-    cpp_fused_ce_bwd_0(ne, tangents_1, sum_2, logical_and, getitem, ge, where_1, primals_1, primals_2, buf3, buf4, buf5)
+    cpp_fused_ce_bwd_0(ne, tangents_1, sum_2, logical_and, getitem, where_1, ge, primals_1, primals_2, buf3, buf4, buf5)
     del buf3
     del buf4
     del ge
@@ -33,8 +33,8 @@ extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                        const float* in_ptr2,
                        const bool* in_ptr3,
                        const float* in_ptr4,
-                       const bool* in_ptr5,
-                       const float* in_ptr6,
+                       const float* in_ptr5,
+                       const bool* in_ptr6,
                        const at::BFloat16* in_ptr7,
                        const int64_t* in_ptr8,
                        float* out_ptr2,
@@ -58,8 +58,8 @@ extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                         auto tmp2 = in_ptr2[static_cast<int64_t>(0L)];
                         auto tmp3 = at::vec::VecMask<float,1>::from(in_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp4 = at::vec::Vectorized<float>::loadu(in_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                        auto tmp5 = at::vec::VecMask<float,1>::from(in_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                        auto tmp6 = at::vec::Vectorized<float>::loadu(in_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp5 = at::vec::Vectorized<float>::loadu(in_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp6 = at::vec::VecMask<float,1>::from(in_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp7 = tmp1 / tmp2;
                         auto tmp8 = static_cast<float>(0.0);
                         auto tmp9 = at::vec::Vectorized<float>(tmp7);
@@ -71,45 +71,48 @@ extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                         auto tmp15 = tmp12 * tmp14;
                         auto tmp16 = tmp11 * tmp15;
                         auto tmp17 = decltype(tmp4)::blendv(tmp10, tmp4, tmp0.template cast<float,1>());
-                        auto tmp18 = decltype(tmp17)::blendv(tmp6, tmp17, tmp5.template cast<float,1>());
-                        auto tmp19 = decltype(tmp6)::blendv(tmp17, tmp6, tmp5.template cast<float,1>());
-                        auto tmp20 = tmp19 - tmp18;
-                        auto tmp21 = tmp20.exp();
-                        auto tmp22 = tmp21.log1p();
-                        auto tmp23 = tmp18 + tmp22;
-                        auto tmp24 = decltype(tmp17)::blendv(tmp23, tmp17, tmp3.template cast<float,1>());
-                        auto tmp25 = static_cast<float>(2.0);
-                        auto tmp26 = at::vec::Vectorized<float>(tmp25);
-                        auto tmp27 = tmp24 * tmp26;
-                        auto tmp28 = tmp16 * tmp27;
-                        auto tmp29 = tmp17 - tmp6;
-                        auto tmp30 = static_cast<float>(1.0);
-                        auto tmp31 = at::vec::Vectorized<float>(tmp30);
-                        auto tmp32 = tmp29 * tmp31;
-                        auto tmp33 = tmp32.exp();
-                        auto tmp34 = static_cast<float>(20.0);
-                        auto tmp35 = at::vec::Vectorized<float>(tmp34);
-                        auto tmp36 = at::vec::VecMask<float,1>(tmp32 > tmp35);
-                        auto tmp37 = tmp12 * tmp31;
-                        auto tmp38 = tmp11 * tmp37;
-                        auto tmp39 = tmp38 * tmp33;
-                        auto tmp40 = tmp33 + tmp31;
-                        auto tmp41 = tmp39 / tmp40;
-                        auto tmp42 = decltype(tmp38)::blendv(tmp41, tmp38, tmp36.template cast<float,1>());
-                        auto tmp43 = tmp6 - tmp17;
-                        auto tmp44 = tmp43.exp();
-                        auto tmp45 = tmp44 + tmp31;
-                        auto tmp46 = tmp28 / tmp45;
-                        auto tmp47 = tmp42 + tmp46;
-                        auto tmp48 = decltype(tmp47)::blendv(tmp10, tmp47, tmp0.template cast<float,1>());
-                        auto tmp49 = tmp42.neg();
-                        auto tmp50 = tmp29.exp();
-                        auto tmp51 = tmp50 + tmp31;
-                        auto tmp52 = tmp28 / tmp51;
-                        auto tmp53 = tmp49 + tmp52;
-                        auto tmp54 = decltype(tmp53)::blendv(tmp10, tmp53, tmp0.template cast<float,1>());
-                        tmp48.store(out_ptr2 + static_cast<int64_t>(x0));
-                        tmp54.store(out_ptr3 + static_cast<int64_t>(x0));
+                        auto tmp18 = at::vec::maximum(tmp5, tmp10);
+                        auto tmp19 = tmp18 * tmp10;
+                        auto tmp20 = tmp17 + tmp19;
+                        auto tmp21 = decltype(tmp20)::blendv(tmp5, tmp20, tmp6.template cast<float,1>());
+                        auto tmp22 = decltype(tmp5)::blendv(tmp20, tmp5, tmp6.template cast<float,1>());
+                        auto tmp23 = tmp22 - tmp21;
+                        auto tmp24 = tmp23.exp();
+                        auto tmp25 = tmp24.log1p();
+                        auto tmp26 = tmp21 + tmp25;
+                        auto tmp27 = decltype(tmp20)::blendv(tmp26, tmp20, tmp3.template cast<float,1>());
+                        auto tmp28 = static_cast<float>(2.0);
+                        auto tmp29 = at::vec::Vectorized<float>(tmp28);
+                        auto tmp30 = tmp27 * tmp29;
+                        auto tmp31 = tmp16 * tmp30;
+                        auto tmp32 = tmp20 - tmp5;
+                        auto tmp33 = static_cast<float>(1.0);
+                        auto tmp34 = at::vec::Vectorized<float>(tmp33);
+                        auto tmp35 = tmp32 * tmp34;
+                        auto tmp36 = tmp35.exp();
+                        auto tmp37 = static_cast<float>(20.0);
+                        auto tmp38 = at::vec::Vectorized<float>(tmp37);
+                        auto tmp39 = at::vec::VecMask<float,1>(tmp35 > tmp38);
+                        auto tmp40 = tmp12 * tmp34;
+                        auto tmp41 = tmp11 * tmp40;
+                        auto tmp42 = tmp41 * tmp36;
+                        auto tmp43 = tmp36 + tmp34;
+                        auto tmp44 = tmp42 / tmp43;
+                        auto tmp45 = decltype(tmp41)::blendv(tmp44, tmp41, tmp39.template cast<float,1>());
+                        auto tmp46 = tmp5 - tmp20;
+                        auto tmp47 = tmp46.exp();
+                        auto tmp48 = tmp47 + tmp34;
+                        auto tmp49 = tmp31 / tmp48;
+                        auto tmp50 = tmp45 + tmp49;
+                        auto tmp51 = decltype(tmp50)::blendv(tmp10, tmp50, tmp0.template cast<float,1>());
+                        auto tmp52 = tmp45.neg();
+                        auto tmp53 = tmp32.exp();
+                        auto tmp54 = tmp53 + tmp34;
+                        auto tmp55 = tmp31 / tmp54;
+                        auto tmp56 = tmp52 + tmp55;
+                        auto tmp57 = decltype(tmp56)::blendv(tmp10, tmp56, tmp0.template cast<float,1>());
+                        tmp51.store(out_ptr2 + static_cast<int64_t>(x0));
+                        tmp57.store(out_ptr3 + static_cast<int64_t>(x0));
                     }
                 }
             }
@@ -125,7 +128,7 @@ extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                         {
                             auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr7 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                             auto tmp2 = in_ptr8[static_cast<int64_t>(x0)];
-                            auto tmp20 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp6 = in_ptr4[static_cast<int64_t>(x0)];
                             auto tmp25 = out_ptr3[static_cast<int64_t>(x0)];
                             auto tmp26 = out_ptr2[static_cast<int64_t>(x0)];
                             auto tmp1 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
@@ -143,13 +146,13 @@ extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                             auto tmp4 = tmp15 ? tmp16 : tmp3;
                             auto tmp17 = x1;
                             auto tmp5 = c10::convert<int32_t>(tmp17);
-                            auto tmp6 = at::vec::VectorizedN<int32_t,2>::arange(tmp5, 1);
-                            auto tmp18 = at::vec::VectorizedN<int32_t,2>(tmp4);
-                            auto tmp19 = at::vec::VecMask<int32_t,2>(tmp6 == tmp18);
+                            auto tmp18 = at::vec::VectorizedN<int32_t,2>::arange(tmp5, 1);
+                            auto tmp19 = at::vec::VectorizedN<int32_t,2>(tmp4);
+                            auto tmp20 = at::vec::VecMask<int32_t,2>(tmp18 == tmp19);
                             auto tmp21 = -std::numeric_limits<float>::infinity();
-                            auto tmp22 = tmp20 == tmp21;
+                            auto tmp22 = tmp6 == tmp21;
                             auto tmp23 = static_cast<float>(0.0);
-                            auto tmp24 = tmp22 ? tmp23 : tmp20;
+                            auto tmp24 = tmp22 ? tmp23 : tmp6;
                             auto tmp27 = at::vec::VectorizedN<float,2>(tmp24);
                             auto tmp28 = tmp1 - tmp27;
                             auto tmp29 = static_cast<float>(1.4426950408889634);
@@ -159,7 +162,7 @@ extern "C"  void  cpp_fused_ce_bwd_0(const bool* in_ptr0,
                             auto tmp33 = at::vec::VectorizedN<float,2>(tmp26);
                             auto tmp34 = tmp33 * tmp32;
                             auto tmp35 = at::vec::VectorizedN<float,2>(tmp25);
-                            auto tmp36 = decltype(tmp35)::blendv(tmp34, tmp35, tmp19.template cast<float,2>());
+                            auto tmp36 = decltype(tmp35)::blendv(tmp34, tmp35, tmp20.template cast<float,2>());
                             auto tmp37 = at::vec::convert<at::BFloat16,1,float,2>(tmp36);
                             tmp37.store(out_ptr4 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                         }

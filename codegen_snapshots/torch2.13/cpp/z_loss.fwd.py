@@ -3,37 +3,42 @@ def call(args):
     primals_1, primals_2 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
-    buf4 = buf2; del buf2  # reuse
-    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.bool)
     buf10 = empty_strided_cpu((), (), torch.float32)
-    buf11 = buf9; del buf9  # reuse
-    cpp_fused_ce_fwd_0(buf4, buf11, primals_1, primals_2, buf3, buf0, buf5, buf6, buf7, buf8, buf10)
-    return (buf11, primals_1, primals_2, buf4, buf5, buf6, buf7, buf8, buf10, )
+    buf11 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_ce_fwd_0(buf5, buf1, primals_1, primals_2, buf4, buf6, buf7, buf8, buf9, buf10, buf11)
+    del buf4
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    del buf1
+    buf12 = buf10; del buf10  # reuse
+    cpp_fused_1(buf12, buf11)
+    return (buf12, primals_1, primals_2, buf5, buf6, buf7, buf8, buf9, buf11, )
 
 
 extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
-                       float* in_out_ptr1,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       bool* out_ptr2,
                        bool* out_ptr3,
                        float* out_ptr4,
                        bool* out_ptr5,
                        bool* out_ptr6,
+                       float* out_ptr7,
                        float* out_ptr8)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
-    auto out_ptr7 = in_out_ptr1;
+    auto out_ptr2 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -263,54 +268,57 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp49 = at::vec::Vectorized<float>(tmp48);
                             auto tmp50 = decltype(tmp47)::blendv(tmp49, tmp47, tmp23.template cast<float,1>());
                             auto tmp51 = decltype(tmp22)::blendv(tmp49, tmp22, tmp23.template cast<float,1>());
-                            auto tmp52 = at::vec::VecMask<float,1>(tmp51 >= tmp50);
-                            auto tmp53 = at::vec::VecMask<float,1>(tmp51 == tmp51);
-                            auto tmp54 = tmp51.abs();
-                            auto tmp55 = std::numeric_limits<float>::infinity();
-                            auto tmp56 = at::vec::Vectorized<float>(tmp55);
-                            auto tmp57 = at::vec::VecMask<float,1>(tmp54 != tmp56);
-                            auto tmp58 = tmp53.template cast<int32_t,1>();
-                            auto tmp59 = tmp57.template cast<int32_t,1>();
-                            auto tmp60 = tmp58 & tmp59;
-                            auto tmp61 = ~tmp60;
-                            auto tmp62 = at::vec::VecMask<float,1>(tmp51 == tmp50);
-                            auto tmp63 = tmp61.template cast<int32_t,1>();
-                            auto tmp64 = tmp62.template cast<int32_t,1>();
-                            auto tmp65 = tmp63 & tmp64;
-                            auto tmp66 = tmp23.to<float,1>();
-                            auto tmp67 = static_cast<float>(1.0);
-                            auto tmp68 = at::vec::Vectorized<float>(tmp67);
-                            auto tmp69 = tmp66 * tmp68;
-                            auto tmp70 = tmp51 - tmp50;
-                            auto tmp71 = static_cast<float>(20.0);
-                            auto tmp72 = at::vec::Vectorized<float>(tmp71);
-                            auto tmp73 = at::vec::VecMask<float,1>(tmp70 > tmp72);
-                            auto tmp74 = tmp70.exp();
-                            auto tmp75 = tmp74.log1p();
-                            auto tmp76 = decltype(tmp70)::blendv(tmp75, tmp70, tmp73.template cast<float,1>());
-                            auto tmp77 = tmp69 * tmp76;
-                            auto tmp78 = static_cast<float>(0.0001);
-                            auto tmp79 = at::vec::Vectorized<float>(tmp78);
-                            auto tmp80 = tmp66 * tmp79;
-                            auto tmp81 = decltype(tmp51)::blendv(tmp50, tmp51, tmp52.template cast<float,1>());
-                            auto tmp82 = decltype(tmp50)::blendv(tmp51, tmp50, tmp52.template cast<float,1>());
-                            auto tmp83 = tmp82 - tmp81;
-                            auto tmp84 = tmp83.exp();
-                            auto tmp85 = tmp84.log1p();
-                            auto tmp86 = tmp81 + tmp85;
-                            auto tmp87 = decltype(tmp51)::blendv(tmp86, tmp51, tmp65.template cast<float,1>());
-                            auto tmp88 = tmp87 * tmp87;
-                            auto tmp89 = tmp80 * tmp88;
-                            auto tmp90 = tmp77 + tmp89;
-                            auto tmp91 = decltype(tmp90)::blendv(tmp49, tmp90, tmp23.template cast<float,1>());
+                            auto tmp52 = at::vec::maximum(tmp50, tmp49);
+                            auto tmp53 = tmp52 * tmp49;
+                            auto tmp54 = tmp51 + tmp53;
+                            auto tmp55 = at::vec::VecMask<float,1>(tmp54 >= tmp50);
+                            auto tmp56 = at::vec::VecMask<float,1>(tmp54 == tmp54);
+                            auto tmp57 = tmp54.abs();
+                            auto tmp58 = std::numeric_limits<float>::infinity();
+                            auto tmp59 = at::vec::Vectorized<float>(tmp58);
+                            auto tmp60 = at::vec::VecMask<float,1>(tmp57 != tmp59);
+                            auto tmp61 = tmp56.template cast<int32_t,1>();
+                            auto tmp62 = tmp60.template cast<int32_t,1>();
+                            auto tmp63 = tmp61 & tmp62;
+                            auto tmp64 = ~tmp63;
+                            auto tmp65 = at::vec::VecMask<float,1>(tmp54 == tmp50);
+                            auto tmp66 = tmp64.template cast<int32_t,1>();
+                            auto tmp67 = tmp65.template cast<int32_t,1>();
+                            auto tmp68 = tmp66 & tmp67;
+                            auto tmp69 = tmp23.to<float,1>();
+                            auto tmp70 = static_cast<float>(1.0);
+                            auto tmp71 = at::vec::Vectorized<float>(tmp70);
+                            auto tmp72 = tmp69 * tmp71;
+                            auto tmp73 = tmp54 - tmp50;
+                            auto tmp74 = static_cast<float>(20.0);
+                            auto tmp75 = at::vec::Vectorized<float>(tmp74);
+                            auto tmp76 = at::vec::VecMask<float,1>(tmp73 > tmp75);
+                            auto tmp77 = tmp73.exp();
+                            auto tmp78 = tmp77.log1p();
+                            auto tmp79 = decltype(tmp73)::blendv(tmp78, tmp73, tmp76.template cast<float,1>());
+                            auto tmp80 = tmp72 * tmp79;
+                            auto tmp81 = static_cast<float>(0.0001);
+                            auto tmp82 = at::vec::Vectorized<float>(tmp81);
+                            auto tmp83 = tmp69 * tmp82;
+                            auto tmp84 = decltype(tmp54)::blendv(tmp50, tmp54, tmp55.template cast<float,1>());
+                            auto tmp85 = decltype(tmp50)::blendv(tmp54, tmp50, tmp55.template cast<float,1>());
+                            auto tmp86 = tmp85 - tmp84;
+                            auto tmp87 = tmp86.exp();
+                            auto tmp88 = tmp87.log1p();
+                            auto tmp89 = tmp84 + tmp88;
+                            auto tmp90 = decltype(tmp54)::blendv(tmp89, tmp54, tmp68.template cast<float,1>());
+                            auto tmp91 = tmp90 * tmp90;
+                            auto tmp92 = tmp83 * tmp91;
+                            auto tmp93 = tmp80 + tmp92;
+                            auto tmp94 = decltype(tmp93)::blendv(tmp49, tmp93, tmp23.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
                             tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                             tmp50.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp52.store(out_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp65.store(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp91;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp66;
+                            tmp55.store(out_ptr5 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp68.store(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp94;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp69;
                         }
                     }
                 }
@@ -356,23 +364,29 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
     {
         {
             {
-                auto tmp3 = out_ptr2[static_cast<int64_t>(0L)];
-                auto tmp0 = static_cast<int64_t>(0);
-                auto tmp2 = static_cast<int64_t>(1);
-                auto tmp1 = tmp0 >= tmp2;
-                auto tmp4 = !tmp3;
-                auto tmp5 = tmp1 || tmp4;
-                (tmp5 ? 0 : (throw std::runtime_error("inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index"), 0));
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp2 = !tmp0;
+                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     {
         {
             {
-                auto tmp0 = out_ptr7[static_cast<int64_t>(0L)];
-                auto tmp2 = out_ptr8[static_cast<int64_t>(0L)];
-                auto tmp1 = tmp0 / tmp2;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp1;
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = tmp0 / tmp1;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }

@@ -189,27 +189,30 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp43 = tl.full([1, 1], float("-inf"), tl.float32)
         tmp44 = tl.where(tmp36, tmp42, tmp43)
         tmp45 = tl.where(tmp18, tmp44, tmp25)
-        tmp46 = tmp29 - tmp45
-        tmp47 = tl.full([1, 1], 20.0, tl.float32)
-        tmp48 = tmp46 > tmp47
-        tmp49 = libdevice.exp(tmp46)
-        tmp50 = libdevice.log1p(tmp49)
-        tmp51 = tl.where(tmp48, tmp46, tmp50)
-        tmp52 = tmp28 * tmp51
-        tmp53 = tl.where(tmp18, tmp52, tmp25)
-        tmp54 = tl.broadcast_to(tmp53, [XBLOCK, R0_BLOCK])
-        tmp55 = _tmp0 + tmp54
-        _tmp0 = tl.where(r0_mask, tmp55, _tmp0)
-        tmp56 = tmp46 * tmp27
-        tmp57 = tl.broadcast_to(tmp26, [XBLOCK, R0_BLOCK])
-        tmp58 = _tmp1 + tmp57
-        _tmp1 = tl.where(r0_mask, tmp58, _tmp1)
+        tmp46 = triton_helpers.maximum(tmp45, tmp25)
+        tmp47 = tmp46 * tmp25
+        tmp48 = tmp29 + tmp47
+        tmp49 = tmp48 - tmp45
+        tmp50 = tl.full([1, 1], 20.0, tl.float32)
+        tmp51 = tmp49 > tmp50
+        tmp52 = libdevice.exp(tmp49)
+        tmp53 = libdevice.log1p(tmp52)
+        tmp54 = tl.where(tmp51, tmp49, tmp53)
+        tmp55 = tmp28 * tmp54
+        tmp56 = tl.where(tmp18, tmp55, tmp25)
+        tmp57 = tl.broadcast_to(tmp56, [XBLOCK, R0_BLOCK])
+        tmp58 = _tmp0 + tmp57
+        _tmp0 = tl.where(r0_mask, tmp58, _tmp0)
+        tmp59 = tmp49 * tmp27
+        tmp60 = tl.broadcast_to(tmp26, [XBLOCK, R0_BLOCK])
+        tmp61 = _tmp1 + tmp60
+        _tmp1 = tl.where(r0_mask, tmp61, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
         tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
-        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp56, r0_mask)
-    tmp59 = tl.sum(_tmp0, 1)[:, None]
-    tmp60 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr3 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp60, None)
-    tmp61 = (tmp59 / tmp60)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp61, None)
+        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp59, r0_mask)
+    tmp62 = tl.sum(_tmp0, 1)[:, None]
+    tmp63 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr3 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp63, None)
+    tmp64 = (tmp62 / tmp63)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp64, None)

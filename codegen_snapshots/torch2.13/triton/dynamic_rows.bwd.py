@@ -1,13 +1,13 @@
 # backward of ce(x, t), rows marked dynamic
 def call(args):
-    primals_3, primals_2, primals_4, getitem, ne, sum_2, mul_18, tangents_1 = args
+    primals_3, primals_2, primals_4, getitem, ne, sum_2, mul_23, tangents_1 = args
     s13 = primals_3
     s77 = s13
-    assert_size_stride(mul_18, (s13, ), (1, ), 'input')
+    assert_size_stride(mul_23, (s13, ), (1, ), 'input')
     assert_size_stride(ne, (s13, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
-    buf1 = mul_18; del mul_18  # reuse
+    buf1 = mul_23; del mul_23  # reuse
     buf2 = empty_strided_cpu((s13, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((s13, ), (1, ), torch.float32)
     triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, s13)

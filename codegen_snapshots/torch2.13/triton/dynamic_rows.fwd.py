@@ -179,26 +179,29 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp38 = tl.full([1, 1], float("-inf"), tl.float32)
         tmp39 = tl.where(tmp30, tmp37, tmp38)
         tmp40 = tl.where(tmp18, tmp39, tmp22)
-        tmp41 = tmp23 - tmp40
-        tmp42 = tl.full([1, 1], 20.0, tl.float32)
-        tmp43 = tmp41 > tmp42
-        tmp44 = libdevice.exp(tmp41)
-        tmp45 = libdevice.log1p(tmp44)
-        tmp46 = tl.where(tmp43, tmp41, tmp45)
-        tmp47 = tmp21 * tmp46
-        tmp48 = tl.where(tmp18, tmp47, tmp22)
-        tmp49 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
-        tmp50 = _tmp0 + tmp49
-        _tmp0 = tl.where(r0_mask, tmp50, _tmp0)
-        tmp51 = tmp41 * tmp20
-        tmp52 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
-        tmp53 = _tmp1 + tmp52
-        _tmp1 = tl.where(r0_mask, tmp53, _tmp1)
+        tmp41 = triton_helpers.maximum(tmp40, tmp22)
+        tmp42 = tmp41 * tmp22
+        tmp43 = tmp23 + tmp42
+        tmp44 = tmp43 - tmp40
+        tmp45 = tl.full([1, 1], 20.0, tl.float32)
+        tmp46 = tmp44 > tmp45
+        tmp47 = libdevice.exp(tmp44)
+        tmp48 = libdevice.log1p(tmp47)
+        tmp49 = tl.where(tmp46, tmp44, tmp48)
+        tmp50 = tmp21 * tmp49
+        tmp51 = tl.where(tmp18, tmp50, tmp22)
+        tmp52 = tl.broadcast_to(tmp51, [XBLOCK, R0_BLOCK])
+        tmp53 = _tmp0 + tmp52
+        _tmp0 = tl.where(r0_mask, tmp53, _tmp0)
+        tmp54 = tmp44 * tmp20
+        tmp55 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
+        tmp56 = _tmp1 + tmp55
+        _tmp1 = tl.where(r0_mask, tmp56, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp51, r0_mask)
-    tmp54 = tl.sum(_tmp0, 1)[:, None]
-    tmp55 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp55, None)
-    tmp56 = (tmp54 / tmp55)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp56, None)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
+    tmp57 = tl.sum(_tmp0, 1)[:, None]
+    tmp58 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
+    tmp59 = (tmp57 / tmp58)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)

@@ -1,11 +1,11 @@
 # backward of ce(x, t), x: bf16[8, 128256]
 def call(args):
-    primals_1, primals_2, getitem, sum_2, mul_4, tangents_1 = args
-    assert_size_stride(mul_4, (8, ), (1, ), 'input')
+    primals_1, primals_2, getitem, sum_2, mul_5, tangents_1 = args
+    assert_size_stride(mul_5, (8, ), (1, ), 'input')
     assert_size_stride(primals_2, (8, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
-    buf1 = mul_4; del mul_4  # reuse
+    buf1 = mul_5; del mul_5  # reuse
     triton_poi_fused_0.run(buf1, primals_2, tangents_1.item(), sum_2.item(), 8)
     del sum_2
     del tangents_1

@@ -175,23 +175,26 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp40 = tl.full([1, 1], float("-inf"), tl.float32)
     tmp41 = tl.where(tmp32, tmp39, tmp40)
     tmp42 = tl.where(tmp20, tmp41, tmp24)
-    tmp43 = tmp25 - tmp42
-    tmp44 = tl.full([1, 1], 20.0, tl.float32)
-    tmp45 = tmp43 > tmp44
-    tmp46 = libdevice.exp(tmp43)
-    tmp47 = libdevice.log1p(tmp46)
-    tmp48 = tl.where(tmp45, tmp43, tmp47)
-    tmp49 = tmp23 * tmp48
-    tmp50 = tl.where(tmp20, tmp49, tmp24)
-    tmp51 = tl.broadcast_to(tmp50, [XBLOCK, R0_BLOCK])
-    tmp52 = tl.where(r0_mask, tmp51, 0)
-    tmp53 = tl.sum(tmp52, 1)[:, None].to(tl.float32)
-    tmp54 = tmp43 * tmp22
-    tmp55 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
-    tmp56 = tl.where(r0_mask, tmp55, 0)
-    tmp57 = tl.sum(tmp56, 1)[:, None].to(tl.float32)
-    tmp58 = (tmp53 / tmp57)
+    tmp43 = triton_helpers.maximum(tmp42, tmp24)
+    tmp44 = tmp43 * tmp24
+    tmp45 = tmp25 + tmp44
+    tmp46 = tmp45 - tmp42
+    tmp47 = tl.full([1, 1], 20.0, tl.float32)
+    tmp48 = tmp46 > tmp47
+    tmp49 = libdevice.exp(tmp46)
+    tmp50 = libdevice.log1p(tmp49)
+    tmp51 = tl.where(tmp48, tmp46, tmp50)
+    tmp52 = tmp23 * tmp51
+    tmp53 = tl.where(tmp20, tmp52, tmp24)
+    tmp54 = tl.broadcast_to(tmp53, [XBLOCK, R0_BLOCK])
+    tmp55 = tl.where(r0_mask, tmp54, 0)
+    tmp56 = tl.sum(tmp55, 1)[:, None].to(tl.float32)
+    tmp57 = tmp46 * tmp22
+    tmp58 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
+    tmp59 = tl.where(r0_mask, tmp58, 0)
+    tmp60 = tl.sum(tmp59, 1)[:, None].to(tl.float32)
+    tmp61 = (tmp56 / tmp60)
     tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
-    tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
-    tl.store(out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp57, None)
+    tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp57, r0_mask)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp61, None)
+    tl.store(out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp60, None)

@@ -42,43 +42,46 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ou
     tmp4 = in_ptr4
     tmp5 = tl.full([1], 0.0, tl.float32)
     tmp6 = tl.where(tmp0, tmp1, tmp5)
-    tmp7 = tmp6 - tmp2
-    tmp8 = tl.full([1], 1.0, tl.float32)
-    tmp9 = tmp7 * tmp8
-    tmp10 = libdevice.exp(tmp9)
-    tmp11 = tl.full([1], 20.0, tl.float32)
-    tmp12 = tmp9 > tmp11
-    tmp13 = (tmp3 / tmp4)
-    tmp14 = tl.where(tmp0, tmp13, tmp5)
-    tmp15 = tmp0.to(tl.float32)
-    tmp16 = tl.full([1], 0.9, tl.float32)
-    tmp17 = tmp15 * tmp16
-    tmp18 = tmp14 * tmp17
-    tmp19 = tmp18 * tmp10
-    tmp20 = tmp10 + tmp8
-    tmp21 = (tmp19 / tmp20)
-    tmp22 = tl.where(tmp12, tmp18, tmp21)
-    tmp23 = tl.full([1], 7.796906187624751e-07, tl.float32)
-    tmp24 = tmp14 * tmp23
-    tmp25 = tl.full([1], 128256.0, tl.float32)
-    tmp26 = tmp24 * tmp25
-    tmp27 = tmp2 - tmp6
-    tmp28 = libdevice.exp(tmp27)
-    tmp29 = tmp28 + tmp8
-    tmp30 = (tmp26 / tmp29)
-    tmp31 = tmp22 + tmp30
-    tmp32 = tl.where(tmp0, tmp31, tmp5)
-    tmp33 = -tmp22
-    tmp34 = libdevice.exp(tmp7)
-    tmp35 = tmp34 + tmp8
-    tmp36 = (tmp26 / tmp35)
-    tmp37 = tmp33 + tmp36
-    tmp38 = tl.where(tmp0, tmp37, tmp5)
-    tmp39 = -tmp24
-    tmp40 = tl.where(tmp0, tmp39, tmp5)
-    tl.store(out_ptr0 + (x0), tmp32, None)
-    tl.store(out_ptr1 + (x0), tmp38, None)
-    tl.store(out_ptr2 + (x0), tmp40, None)
+    tmp7 = triton_helpers.maximum(tmp2, tmp5)
+    tmp8 = tmp7 * tmp5
+    tmp9 = tmp6 + tmp8
+    tmp10 = tmp9 - tmp2
+    tmp11 = tl.full([1], 1.0, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = libdevice.exp(tmp12)
+    tmp14 = tl.full([1], 20.0, tl.float32)
+    tmp15 = tmp12 > tmp14
+    tmp16 = (tmp3 / tmp4)
+    tmp17 = tl.where(tmp0, tmp16, tmp5)
+    tmp18 = tmp0.to(tl.float32)
+    tmp19 = tl.full([1], 0.9, tl.float32)
+    tmp20 = tmp18 * tmp19
+    tmp21 = tmp17 * tmp20
+    tmp22 = tmp21 * tmp13
+    tmp23 = tmp13 + tmp11
+    tmp24 = (tmp22 / tmp23)
+    tmp25 = tl.where(tmp15, tmp21, tmp24)
+    tmp26 = tl.full([1], 7.796906187624751e-07, tl.float32)
+    tmp27 = tmp17 * tmp26
+    tmp28 = tl.full([1], 128256.0, tl.float32)
+    tmp29 = tmp27 * tmp28
+    tmp30 = tmp2 - tmp9
+    tmp31 = libdevice.exp(tmp30)
+    tmp32 = tmp31 + tmp11
+    tmp33 = (tmp29 / tmp32)
+    tmp34 = tmp25 + tmp33
+    tmp35 = tl.where(tmp0, tmp34, tmp5)
+    tmp36 = -tmp25
+    tmp37 = libdevice.exp(tmp10)
+    tmp38 = tmp37 + tmp11
+    tmp39 = (tmp29 / tmp38)
+    tmp40 = tmp36 + tmp39
+    tmp41 = tl.where(tmp0, tmp40, tmp5)
+    tmp42 = -tmp27
+    tmp43 = tl.where(tmp0, tmp42, tmp5)
+    tl.store(out_ptr0 + (x0), tmp35, None)
+    tl.store(out_ptr1 + (x0), tmp41, None)
+    tl.store(out_ptr2 + (x0), tmp43, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, in_ptr5: *fp32, out_ptr0: *bf16

@@ -210,47 +210,50 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
         tmp35 = tl.full([1, 1], 0.9, tl.float32)
         tmp36 = tmp34 * tmp35
         tmp37 = tl.where(tmp15, tmp1, tmp32)
-        tmp38 = tmp37 - tmp33
-        tmp39 = tl.full([1, 1], 20.0, tl.float32)
-        tmp40 = tmp38 > tmp39
-        tmp41 = libdevice.exp(tmp38)
-        tmp42 = libdevice.log1p(tmp41)
-        tmp43 = tl.where(tmp40, tmp38, tmp42)
-        tmp44 = tmp36 * tmp43
-        tmp45 = tmp37 == tmp37
-        tmp46 = tl_math.abs(tmp37)
-        tmp47 = tl.full([1, 1], float("inf"), tl.float32)
-        tmp48 = tmp46 != tmp47
-        tmp49 = tmp45 & tmp48
-        tmp50 = tmp49 == 0
-        tmp51 = tmp37 == tmp33
-        tmp52 = tmp50 & tmp51
-        tmp53 = tmp37 >= tmp33
-        tmp54 = tl.where(tmp53, tmp37, tmp33)
-        tmp55 = tl.where(tmp53, tmp33, tmp37)
-        tmp56 = tmp55 - tmp54
-        tmp57 = libdevice.exp(tmp56)
-        tmp58 = libdevice.log1p(tmp57)
-        tmp59 = tmp54 + tmp58
-        tmp60 = tl.where(tmp52, tmp37, tmp59)
-        tmp61 = tl.full([1, 1], 128256.0, tl.float32)
-        tmp62 = tmp60 * tmp61
-        tmp63 = tl.where(tmp15, tmp2, tmp32)
-        tmp64 = tmp62 - tmp63
-        tmp65 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-        tmp66 = tmp64 * tmp65
-        tmp67 = tmp44 + tmp66
-        tmp68 = tl.where(tmp15, tmp67, tmp32)
-        tmp69 = tl.broadcast_to(tmp68, [XBLOCK, R0_BLOCK])
-        tmp70 = _tmp0 + tmp69
-        _tmp0 = tl.where(r0_mask, tmp70, _tmp0)
-        tmp71 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
-        tmp72 = _tmp1 + tmp71
-        _tmp1 = tl.where(r0_mask, tmp72, _tmp1)
+        tmp38 = triton_helpers.maximum(tmp33, tmp32)
+        tmp39 = tmp38 * tmp32
+        tmp40 = tmp37 + tmp39
+        tmp41 = tmp40 - tmp33
+        tmp42 = tl.full([1, 1], 20.0, tl.float32)
+        tmp43 = tmp41 > tmp42
+        tmp44 = libdevice.exp(tmp41)
+        tmp45 = libdevice.log1p(tmp44)
+        tmp46 = tl.where(tmp43, tmp41, tmp45)
+        tmp47 = tmp36 * tmp46
+        tmp48 = tmp40 == tmp40
+        tmp49 = tl_math.abs(tmp40)
+        tmp50 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp51 = tmp49 != tmp50
+        tmp52 = tmp48 & tmp51
+        tmp53 = tmp52 == 0
+        tmp54 = tmp40 == tmp33
+        tmp55 = tmp53 & tmp54
+        tmp56 = tmp40 >= tmp33
+        tmp57 = tl.where(tmp56, tmp40, tmp33)
+        tmp58 = tl.where(tmp56, tmp33, tmp40)
+        tmp59 = tmp58 - tmp57
+        tmp60 = libdevice.exp(tmp59)
+        tmp61 = libdevice.log1p(tmp60)
+        tmp62 = tmp57 + tmp61
+        tmp63 = tl.where(tmp55, tmp40, tmp62)
+        tmp64 = tl.full([1, 1], 128256.0, tl.float32)
+        tmp65 = tmp63 * tmp64
+        tmp66 = tl.where(tmp15, tmp2, tmp32)
+        tmp67 = tmp65 - tmp66
+        tmp68 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+        tmp69 = tmp67 * tmp68
+        tmp70 = tmp47 + tmp69
+        tmp71 = tl.where(tmp15, tmp70, tmp32)
+        tmp72 = tl.broadcast_to(tmp71, [XBLOCK, R0_BLOCK])
+        tmp73 = _tmp0 + tmp72
+        _tmp0 = tl.where(r0_mask, tmp73, _tmp0)
+        tmp74 = tl.broadcast_to(tmp34, [XBLOCK, R0_BLOCK])
+        tmp75 = _tmp1 + tmp74
+        _tmp1 = tl.where(r0_mask, tmp75, _tmp1)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp15, r0_mask)
         tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp33, r0_mask)
-    tmp73 = tl.sum(_tmp0, 1)[:, None]
-    tmp74 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp74, None)
-    tmp75 = (tmp73 / tmp74)
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp75, None)
+    tmp76 = tl.sum(_tmp0, 1)[:, None]
+    tmp77 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp77, None)
+    tmp78 = (tmp76 / tmp77)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp78, None)

@@ -1,11 +1,11 @@
 # backward of ce(h @ w.t(), t), h: bf16[4096, 4096], w: bf16[128256, 4096]
 def call(args):
-    primals_2, primals_3, mm, getitem, ne, sum_2, mul_4, permute_3, tangents_1 = args
-    assert_size_stride(mul_4, (4096, ), (1, ), 'input')
+    primals_2, primals_3, mm, getitem, ne, sum_2, mul_5, permute_3, tangents_1 = args
+    assert_size_stride(mul_5, (4096, ), (1, ), 'input')
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
-    buf1 = mul_4; del mul_4  # reuse
+    buf1 = mul_5; del mul_5  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, 4096)

@@ -187,26 +187,29 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp41 = tl.full([1, 1], float("-inf"), tl.float32)
         tmp42 = tl.where(tmp30, tmp40, tmp41)
         tmp43 = tl.where(tmp18, tmp42, tmp22)
-        tmp44 = tmp23 - tmp43
-        tmp45 = tl.full([1, 1], 20.0, tl.float32)
-        tmp46 = tmp44 > tmp45
-        tmp47 = libdevice.exp(tmp44)
-        tmp48 = libdevice.log1p(tmp47)
-        tmp49 = tl.where(tmp46, tmp44, tmp48)
-        tmp50 = tmp21 * tmp49
-        tmp51 = tl.where(tmp18, tmp50, tmp22)
-        tmp52 = tl.broadcast_to(tmp51, [XBLOCK, R0_BLOCK])
-        tmp53 = _tmp0 + tmp52
-        _tmp0 = tl.where(r0_mask, tmp53, _tmp0)
-        tmp54 = tmp44 * tmp20
-        tmp55 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
-        tmp56 = _tmp1 + tmp55
-        _tmp1 = tl.where(r0_mask, tmp56, _tmp1)
+        tmp44 = triton_helpers.maximum(tmp43, tmp22)
+        tmp45 = tmp44 * tmp22
+        tmp46 = tmp23 + tmp45
+        tmp47 = tmp46 - tmp43
+        tmp48 = tl.full([1, 1], 20.0, tl.float32)
+        tmp49 = tmp47 > tmp48
+        tmp50 = libdevice.exp(tmp47)
+        tmp51 = libdevice.log1p(tmp50)
+        tmp52 = tl.where(tmp49, tmp47, tmp51)
+        tmp53 = tmp21 * tmp52
+        tmp54 = tl.where(tmp18, tmp53, tmp22)
+        tmp55 = tl.broadcast_to(tmp54, [XBLOCK, R0_BLOCK])
+        tmp56 = _tmp0 + tmp55
+        _tmp0 = tl.where(r0_mask, tmp56, _tmp0)
+        tmp57 = tmp47 * tmp20
+        tmp58 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
+        tmp59 = _tmp1 + tmp58
+        _tmp1 = tl.where(r0_mask, tmp59, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
-    tmp57 = tl.sum(_tmp0, 1)[:, None]
-    tmp58 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)
-    tmp59 = (tmp57 / tmp58)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp57, r0_mask)
+    tmp60 = tl.sum(_tmp0, 1)[:, None]
+    tmp61 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp61, None)
+    tmp62 = (tmp60 / tmp61)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp62, None)

@@ -43,38 +43,41 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out
     tmp5 = tl.load(in_ptr5 + (x0), None)
     tmp6 = tl.full([1], 0.0, tl.float32)
     tmp7 = tl.where(tmp0, tmp1, tmp6)
-    tmp8 = tmp7 - tmp2
-    tmp9 = tl.full([1], 1.0, tl.float32)
-    tmp10 = tmp8 * tmp9
-    tmp11 = libdevice.exp(tmp10)
-    tmp12 = tl.full([1], 20.0, tl.float32)
-    tmp13 = tmp10 > tmp12
-    tmp14 = (tmp3 / tmp4)
-    tmp15 = tl.where(tmp0, tmp14, tmp6)
-    tmp16 = tmp0.to(tl.float32)
-    tmp17 = tmp16 * tmp9
-    tmp18 = tmp15 * tmp17
-    tmp19 = tmp18 * tmp11
-    tmp20 = tmp11 + tmp9
-    tmp21 = (tmp19 / tmp20)
-    tmp22 = tl.where(tmp13, tmp18, tmp21)
-    tmp23 = tl.where(tmp0, tmp6, tmp5)
-    tmp24 = tl.where(tmp0, tmp5, tmp6)
-    tmp25 = tmp2 - tmp7
-    tmp26 = libdevice.exp(tmp25)
-    tmp27 = tmp26 + tmp9
-    tmp28 = (tmp24 / tmp27)
-    tmp29 = tmp22 + tmp28
-    tmp30 = tl.where(tmp0, tmp29, tmp6)
-    tmp31 = tmp23 + tmp30
-    tmp32 = -tmp22
-    tmp33 = libdevice.exp(tmp8)
-    tmp34 = tmp33 + tmp9
-    tmp35 = (tmp24 / tmp34)
-    tmp36 = tmp32 + tmp35
-    tmp37 = tl.where(tmp0, tmp36, tmp6)
-    tl.store(out_ptr0 + (x0), tmp31, None)
-    tl.store(out_ptr1 + (x0), tmp37, None)
+    tmp8 = triton_helpers.maximum(tmp2, tmp6)
+    tmp9 = tmp8 * tmp6
+    tmp10 = tmp7 + tmp9
+    tmp11 = tmp10 - tmp2
+    tmp12 = tl.full([1], 1.0, tl.float32)
+    tmp13 = tmp11 * tmp12
+    tmp14 = libdevice.exp(tmp13)
+    tmp15 = tl.full([1], 20.0, tl.float32)
+    tmp16 = tmp13 > tmp15
+    tmp17 = (tmp3 / tmp4)
+    tmp18 = tl.where(tmp0, tmp17, tmp6)
+    tmp19 = tmp0.to(tl.float32)
+    tmp20 = tmp19 * tmp12
+    tmp21 = tmp18 * tmp20
+    tmp22 = tmp21 * tmp14
+    tmp23 = tmp14 + tmp12
+    tmp24 = (tmp22 / tmp23)
+    tmp25 = tl.where(tmp16, tmp21, tmp24)
+    tmp26 = tl.where(tmp0, tmp6, tmp5)
+    tmp27 = tl.where(tmp0, tmp5, tmp6)
+    tmp28 = tmp2 - tmp10
+    tmp29 = libdevice.exp(tmp28)
+    tmp30 = tmp29 + tmp12
+    tmp31 = (tmp27 / tmp30)
+    tmp32 = tmp25 + tmp31
+    tmp33 = tl.where(tmp0, tmp32, tmp6)
+    tmp34 = tmp26 + tmp33
+    tmp35 = -tmp25
+    tmp36 = libdevice.exp(tmp11)
+    tmp37 = tmp36 + tmp12
+    tmp38 = (tmp27 / tmp37)
+    tmp39 = tmp35 + tmp38
+    tmp40 = tl.where(tmp0, tmp39, tmp6)
+    tl.store(out_ptr0 + (x0), tmp34, None)
+    tl.store(out_ptr1 + (x0), tmp40, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16

@@ -17,7 +17,7 @@ def call(args):
     buf8 = empty_strided_cpu((), (), torch.float32)
     buf9 = empty_strided_cpu((), (), torch.float32)
     buf11 = buf8; del buf8  # reuse
-    triton_red_fused_2.run(buf11, buf6, buf7, buf9, 1, 4096)
+    triton_red_fused_2.run(buf11, buf6, buf5, buf7, buf9, 1, 4096)
     return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
 
 
@@ -138,40 +138,43 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp32 = tmp22 | tmp31
     tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     tmp33 = tmp2 != tmp24
-    tmp34 = tl.where(tmp33, tmp19, tmp8)
-    tmp35 = tmp23 != tmp24
-    tmp36 = tmp35 & tmp30
-    tmp37 = tmp23.to(tl.int32)
-    tmp38 = tl.full([1, 1], -1, tl.int32)
-    tmp39 = tl.where(tmp36, tmp37, tmp38)
-    tmp40 = tl.full([1, 1], 0, tl.int32)
-    tmp41 = tmp39 >= tmp40
-    tmp42 = tl.where(tmp41, tmp39, tmp40)
-    tmp43 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-    tmp44 = tmp42 + tmp43
-    tmp45 = tmp42 < 0
-    tmp46 = tl.where(tmp45, tmp44, tmp42)
-    tmp47 = tl.load(in_ptr3 + (tmp46 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp48 = tmp47.to(tl.float32)
-    tmp49 = tl.full([1, 1], 0.03333333333333333, tl.float32)
-    tmp50 = tmp48 * tmp49
-    tmp51 = libdevice.tanh(tmp50)
-    tmp52 = tl.full([1, 1], 30.0, tl.float32)
-    tmp53 = tmp52 * tmp51
-    tmp54 = tl.where(tmp41, tmp53, tmp6)
-    tmp55 = tl.where(tmp33, tmp54, tmp8)
-    tmp56 = tmp34 - tmp55
-    tmp57 = tl.full([1, 1], 1.0, tl.float32)
-    tmp58 = tmp56 * tmp57
+    tmp34 = tmp23 != tmp24
+    tmp35 = tmp34 & tmp30
+    tmp36 = tmp23.to(tl.int32)
+    tmp37 = tl.full([1, 1], -1, tl.int32)
+    tmp38 = tl.where(tmp35, tmp36, tmp37)
+    tmp39 = tl.full([1, 1], 0, tl.int32)
+    tmp40 = tmp38 >= tmp39
+    tmp41 = tl.where(tmp40, tmp38, tmp39)
+    tmp42 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp43 = tmp41 + tmp42
+    tmp44 = tmp41 < 0
+    tmp45 = tl.where(tmp44, tmp43, tmp41)
+    tmp46 = tl.load(in_ptr3 + (tmp45 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp47 = tmp46.to(tl.float32)
+    tmp48 = tl.full([1, 1], 0.03333333333333333, tl.float32)
+    tmp49 = tmp47 * tmp48
+    tmp50 = libdevice.tanh(tmp49)
+    tmp51 = tl.full([1, 1], 30.0, tl.float32)
+    tmp52 = tmp51 * tmp50
+    tmp53 = tl.where(tmp40, tmp52, tmp6)
+    tmp54 = tl.where(tmp33, tmp53, tmp8)
+    tmp55 = tl.where(tmp33, tmp19, tmp8)
+    tmp56 = triton_helpers.maximum(tmp54, tmp8)
+    tmp57 = tmp56 * tmp8
+    tmp58 = tmp55 + tmp57
+    tmp59 = tmp58 - tmp54
+    tmp60 = tl.full([1, 1], 1.0, tl.float32)
+    tmp61 = tmp59 * tmp60
     tl.store(in_out_ptr0 + (x0), tmp19, None)
     tl.store(out_ptr1 + (x0), tmp33, None)
-    tl.store(out_ptr2 + (x0), tmp56, None)
-    tl.store(out_ptr3 + (x0), tmp58, None)
+    tl.store(out_ptr2 + (x0), tmp54, None)
+    tl.store(out_ptr3 + (x0), tmp61, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *fp32
 @triton.jit
-def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -191,25 +194,31 @@ def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel
         r0_0 = r0_index
         tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
         tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp2 = tmp0.to(tl.float32)
-        tmp3 = tl.full([1, 1], 1.0, tl.float32)
-        tmp4 = tmp2 * tmp3
-        tmp5 = tl.full([1, 1], 20.0, tl.float32)
-        tmp6 = tmp1 > tmp5
-        tmp7 = libdevice.exp(tmp1)
-        tmp8 = libdevice.log1p(tmp7)
-        tmp9 = tl.where(tmp6, tmp1, tmp8)
-        tmp10 = tmp4 * tmp9
-        tmp11 = tl.full([1, 1], 0.0, tl.float32)
-        tmp12 = tl.where(tmp0, tmp10, tmp11)
-        tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
-        tmp14 = _tmp0 + tmp13
-        _tmp0 = tl.where(r0_mask, tmp14, _tmp0)
-        tmp15 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
-        tmp16 = _tmp1 + tmp15
-        _tmp1 = tl.where(r0_mask, tmp16, _tmp1)
-    tmp17 = tl.sum(_tmp0, 1)[:, None]
-    tmp18 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp18, None)
-    tmp19 = (tmp17 / tmp18)
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp19, None)
+        tmp2 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp3 = tmp0.to(tl.float32)
+        tmp4 = tl.full([1, 1], 1.0, tl.float32)
+        tmp5 = tmp3 * tmp4
+        tmp6 = tl.full([1, 1], 0.0, tl.float32)
+        tmp7 = tl.where(tmp0, tmp1, tmp6)
+        tmp8 = triton_helpers.maximum(tmp2, tmp6)
+        tmp9 = tmp8 * tmp6
+        tmp10 = tmp7 + tmp9
+        tmp11 = tmp10 - tmp2
+        tmp12 = tl.full([1, 1], 20.0, tl.float32)
+        tmp13 = tmp11 > tmp12
+        tmp14 = libdevice.exp(tmp11)
+        tmp15 = libdevice.log1p(tmp14)
+        tmp16 = tl.where(tmp13, tmp11, tmp15)
+        tmp17 = tmp5 * tmp16
+        tmp18 = tl.where(tmp0, tmp17, tmp6)
+        tmp19 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
+        tmp20 = _tmp0 + tmp19
+        _tmp0 = tl.where(r0_mask, tmp20, _tmp0)
+        tmp21 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp22 = _tmp1 + tmp21
+        _tmp1 = tl.where(r0_mask, tmp22, _tmp1)
+    tmp23 = tl.sum(_tmp0, 1)[:, None]
+    tmp24 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp24, None)
+    tmp25 = (tmp23 / tmp24)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp25, None)

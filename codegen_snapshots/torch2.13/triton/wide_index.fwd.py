@@ -164,12 +164,15 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp48 = tmp47.to(tl.float32)
     tmp49 = tl.where(tmp41, tmp48, tmp6)
     tmp50 = tl.where(tmp33, tmp49, tmp8)
-    tmp51 = tmp34 - tmp50
-    tmp52 = tl.full([1, 1], 1.0, tl.float32)
-    tmp53 = tmp51 * tmp52
+    tmp51 = triton_helpers.maximum(tmp50, tmp8)
+    tmp52 = tmp51 * tmp8
+    tmp53 = tmp34 + tmp52
+    tmp54 = tmp53 - tmp50
+    tmp55 = tl.full([1, 1], 1.0, tl.float32)
+    tmp56 = tmp54 * tmp55
     tl.store(in_out_ptr0 + (x0), tmp19, xmask)
     tl.store(out_ptr1 + (x0), tmp33, xmask)
-    tl.store(out_ptr2 + (x0), tmp53, xmask)
+    tl.store(out_ptr2 + (x0), tmp56, xmask)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 256, 'r0_': 128}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr0: *fp32
@@ -227,20 +230,23 @@ def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, xnum
     tmp32 = tl.full([1, 1], float("-inf"), tl.float32)
     tmp33 = tl.where(tmp24, tmp31, tmp32)
     tmp34 = tl.where(tmp3, tmp33, tmp8)
-    tmp35 = tmp9 - tmp34
-    tmp36 = tl.full([1, 1], 20.0, tl.float32)
-    tmp37 = tmp35 > tmp36
-    tmp38 = libdevice.exp(tmp35)
-    tmp39 = libdevice.log1p(tmp38)
-    tmp40 = tl.where(tmp37, tmp35, tmp39)
-    tmp41 = tmp6 * tmp40
-    tmp42 = tl.where(tmp3, tmp41, tmp8)
-    tmp43 = tl.full(tmp42.shape, 0, tmp42.dtype)
-    tmp44 = tl.where(tmp2, tmp42, tmp43)
-    tmp45 = tl.broadcast_to(tmp44, [XBLOCK, R0_BLOCK])
-    tmp46 = tl.where(xmask, tmp45, 0)
-    tmp47 = tl.sum(tmp46, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp47, xmask)
+    tmp35 = triton_helpers.maximum(tmp34, tmp8)
+    tmp36 = tmp35 * tmp8
+    tmp37 = tmp9 + tmp36
+    tmp38 = tmp37 - tmp34
+    tmp39 = tl.full([1, 1], 20.0, tl.float32)
+    tmp40 = tmp38 > tmp39
+    tmp41 = libdevice.exp(tmp38)
+    tmp42 = libdevice.log1p(tmp41)
+    tmp43 = tl.where(tmp40, tmp38, tmp42)
+    tmp44 = tmp6 * tmp43
+    tmp45 = tl.where(tmp3, tmp44, tmp8)
+    tmp46 = tl.full(tmp45.shape, 0, tmp45.dtype)
+    tmp47 = tl.where(tmp2, tmp45, tmp46)
+    tmp48 = tl.broadcast_to(tmp47, [XBLOCK, R0_BLOCK])
+    tmp49 = tl.where(xmask, tmp48, 0)
+    tmp50 = tl.sum(tmp49, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp50, xmask)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32

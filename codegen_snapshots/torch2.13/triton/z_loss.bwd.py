@@ -6,11 +6,11 @@ def call(args):
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(logical_and, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    assert_size_stride(ge, (4096, ), (1, ), 'input')
     assert_size_stride(where_1, (4096, ), (1, ), 'input')
+    assert_size_stride(ge, (4096, ), (1, ), 'input')
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(ne, tangents_1.item(), sum_2.item(), logical_and, getitem, ge, where_1, buf3, buf4, 4096)
+    triton_poi_fused_0.run(ne, tangents_1.item(), sum_2.item(), logical_and, getitem, where_1, ge, buf3, buf4, 4096)
     del ge
     del logical_and
     del ne
@@ -29,7 +29,7 @@ def call(args):
     return (buf5, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *i1, in_ptr6: *fp32, out_ptr1: *fp32, out_ptr2: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *fp32, in_ptr6: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
 def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4096
@@ -42,8 +42,8 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_
     tmp2 = in_ptr2
     tmp3 = tl.load(in_ptr3 + (x0), None).to(tl.int1)
     tmp4 = tl.load(in_ptr4 + (x0), None)
-    tmp5 = tl.load(in_ptr5 + (x0), None).to(tl.int1)
-    tmp6 = tl.load(in_ptr6 + (x0), None)
+    tmp5 = tl.load(in_ptr5 + (x0), None)
+    tmp6 = tl.load(in_ptr6 + (x0), None).to(tl.int1)
     tmp7 = (tmp1 / tmp2)
     tmp8 = tl.full([1], 0.0, tl.float32)
     tmp9 = tl.where(tmp0, tmp7, tmp8)
@@ -52,42 +52,45 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_
     tmp12 = tmp10 * tmp11
     tmp13 = tmp9 * tmp12
     tmp14 = tl.where(tmp0, tmp4, tmp8)
-    tmp15 = tl.where(tmp5, tmp14, tmp6)
-    tmp16 = tl.where(tmp5, tmp6, tmp14)
-    tmp17 = tmp16 - tmp15
-    tmp18 = libdevice.exp(tmp17)
-    tmp19 = libdevice.log1p(tmp18)
-    tmp20 = tmp15 + tmp19
-    tmp21 = tl.where(tmp3, tmp14, tmp20)
-    tmp22 = tl.full([1], 2.0, tl.float32)
-    tmp23 = tmp21 * tmp22
-    tmp24 = tmp13 * tmp23
-    tmp25 = tmp14 - tmp6
-    tmp26 = tl.full([1], 1.0, tl.float32)
-    tmp27 = tmp25 * tmp26
-    tmp28 = libdevice.exp(tmp27)
-    tmp29 = tl.full([1], 20.0, tl.float32)
-    tmp30 = tmp27 > tmp29
-    tmp31 = tmp10 * tmp26
-    tmp32 = tmp9 * tmp31
-    tmp33 = tmp32 * tmp28
-    tmp34 = tmp28 + tmp26
-    tmp35 = (tmp33 / tmp34)
-    tmp36 = tl.where(tmp30, tmp32, tmp35)
-    tmp37 = tmp6 - tmp14
-    tmp38 = libdevice.exp(tmp37)
-    tmp39 = tmp38 + tmp26
-    tmp40 = (tmp24 / tmp39)
-    tmp41 = tmp36 + tmp40
-    tmp42 = tl.where(tmp0, tmp41, tmp8)
-    tmp43 = -tmp36
-    tmp44 = libdevice.exp(tmp25)
-    tmp45 = tmp44 + tmp26
-    tmp46 = (tmp24 / tmp45)
-    tmp47 = tmp43 + tmp46
-    tmp48 = tl.where(tmp0, tmp47, tmp8)
-    tl.store(out_ptr1 + (x0), tmp42, None)
-    tl.store(out_ptr2 + (x0), tmp48, None)
+    tmp15 = triton_helpers.maximum(tmp5, tmp8)
+    tmp16 = tmp15 * tmp8
+    tmp17 = tmp14 + tmp16
+    tmp18 = tl.where(tmp6, tmp17, tmp5)
+    tmp19 = tl.where(tmp6, tmp5, tmp17)
+    tmp20 = tmp19 - tmp18
+    tmp21 = libdevice.exp(tmp20)
+    tmp22 = libdevice.log1p(tmp21)
+    tmp23 = tmp18 + tmp22
+    tmp24 = tl.where(tmp3, tmp17, tmp23)
+    tmp25 = tl.full([1], 2.0, tl.float32)
+    tmp26 = tmp24 * tmp25
+    tmp27 = tmp13 * tmp26
+    tmp28 = tmp17 - tmp5
+    tmp29 = tl.full([1], 1.0, tl.float32)
+    tmp30 = tmp28 * tmp29
+    tmp31 = libdevice.exp(tmp30)
+    tmp32 = tl.full([1], 20.0, tl.float32)
+    tmp33 = tmp30 > tmp32
+    tmp34 = tmp10 * tmp29
+    tmp35 = tmp9 * tmp34
+    tmp36 = tmp35 * tmp31
+    tmp37 = tmp31 + tmp29
+    tmp38 = (tmp36 / tmp37)
+    tmp39 = tl.where(tmp33, tmp35, tmp38)
+    tmp40 = tmp5 - tmp17
+    tmp41 = libdevice.exp(tmp40)
+    tmp42 = tmp41 + tmp29
+    tmp43 = (tmp27 / tmp42)
+    tmp44 = tmp39 + tmp43
+    tmp45 = tl.where(tmp0, tmp44, tmp8)
+    tmp46 = -tmp39
+    tmp47 = libdevice.exp(tmp28)
+    tmp48 = tmp47 + tmp29
+    tmp49 = (tmp27 / tmp48)
+    tmp50 = tmp46 + tmp49
+    tmp51 = tl.where(tmp0, tmp50, tmp8)
+    tl.store(out_ptr1 + (x0), tmp45, None)
+    tl.store(out_ptr2 + (x0), tmp51, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16

@@ -178,51 +178,54 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp35 = tl.full([1, 1], 0.0, tl.float32)
         tmp36 = tl.where(tmp18, tmp34, tmp35)
         tmp37 = tl.where(tmp18, tmp4, tmp35)
-        tmp38 = tmp37 >= tmp36
-        tmp39 = tmp37 == tmp37
-        tmp40 = tl_math.abs(tmp37)
-        tmp41 = tl.full([1, 1], float("inf"), tl.float32)
-        tmp42 = tmp40 != tmp41
-        tmp43 = tmp39 & tmp42
-        tmp44 = tmp43 == 0
-        tmp45 = tmp37 == tmp36
-        tmp46 = tmp44 & tmp45
-        tmp47 = tmp18.to(tl.float32)
-        tmp48 = tl.full([1, 1], 1.0, tl.float32)
-        tmp49 = tmp47 * tmp48
-        tmp50 = tmp37 - tmp36
-        tmp51 = tl.full([1, 1], 20.0, tl.float32)
-        tmp52 = tmp50 > tmp51
-        tmp53 = libdevice.exp(tmp50)
-        tmp54 = libdevice.log1p(tmp53)
-        tmp55 = tl.where(tmp52, tmp50, tmp54)
-        tmp56 = tmp49 * tmp55
-        tmp57 = tl.full([1, 1], 0.0001, tl.float32)
-        tmp58 = tmp47 * tmp57
-        tmp59 = tl.where(tmp38, tmp37, tmp36)
-        tmp60 = tl.where(tmp38, tmp36, tmp37)
-        tmp61 = tmp60 - tmp59
-        tmp62 = libdevice.exp(tmp61)
-        tmp63 = libdevice.log1p(tmp62)
-        tmp64 = tmp59 + tmp63
-        tmp65 = tl.where(tmp46, tmp37, tmp64)
-        tmp66 = tmp65 * tmp65
-        tmp67 = tmp58 * tmp66
-        tmp68 = tmp56 + tmp67
-        tmp69 = tl.where(tmp18, tmp68, tmp35)
-        tmp70 = tl.broadcast_to(tmp69, [XBLOCK, R0_BLOCK])
-        tmp71 = _tmp0 + tmp70
-        _tmp0 = tl.where(r0_mask, tmp71, _tmp0)
-        tmp72 = tl.broadcast_to(tmp47, [XBLOCK, R0_BLOCK])
-        tmp73 = _tmp1 + tmp72
-        _tmp1 = tl.where(r0_mask, tmp73, _tmp1)
+        tmp38 = triton_helpers.maximum(tmp36, tmp35)
+        tmp39 = tmp38 * tmp35
+        tmp40 = tmp37 + tmp39
+        tmp41 = tmp40 >= tmp36
+        tmp42 = tmp40 == tmp40
+        tmp43 = tl_math.abs(tmp40)
+        tmp44 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp45 = tmp43 != tmp44
+        tmp46 = tmp42 & tmp45
+        tmp47 = tmp46 == 0
+        tmp48 = tmp40 == tmp36
+        tmp49 = tmp47 & tmp48
+        tmp50 = tmp18.to(tl.float32)
+        tmp51 = tl.full([1, 1], 1.0, tl.float32)
+        tmp52 = tmp50 * tmp51
+        tmp53 = tmp40 - tmp36
+        tmp54 = tl.full([1, 1], 20.0, tl.float32)
+        tmp55 = tmp53 > tmp54
+        tmp56 = libdevice.exp(tmp53)
+        tmp57 = libdevice.log1p(tmp56)
+        tmp58 = tl.where(tmp55, tmp53, tmp57)
+        tmp59 = tmp52 * tmp58
+        tmp60 = tl.full([1, 1], 0.0001, tl.float32)
+        tmp61 = tmp50 * tmp60
+        tmp62 = tl.where(tmp41, tmp40, tmp36)
+        tmp63 = tl.where(tmp41, tmp36, tmp40)
+        tmp64 = tmp63 - tmp62
+        tmp65 = libdevice.exp(tmp64)
+        tmp66 = libdevice.log1p(tmp65)
+        tmp67 = tmp62 + tmp66
+        tmp68 = tl.where(tmp49, tmp40, tmp67)
+        tmp69 = tmp68 * tmp68
+        tmp70 = tmp61 * tmp69
+        tmp71 = tmp59 + tmp70
+        tmp72 = tl.where(tmp18, tmp71, tmp35)
+        tmp73 = tl.broadcast_to(tmp72, [XBLOCK, R0_BLOCK])
+        tmp74 = _tmp0 + tmp73
+        _tmp0 = tl.where(r0_mask, tmp74, _tmp0)
+        tmp75 = tl.broadcast_to(tmp50, [XBLOCK, R0_BLOCK])
+        tmp76 = _tmp1 + tmp75
+        _tmp1 = tl.where(r0_mask, tmp76, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
         tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp36, r0_mask)
-        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp38, r0_mask)
-        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp46, r0_mask)
-    tmp74 = tl.sum(_tmp0, 1)[:, None]
-    tmp75 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp75, None)
-    tmp76 = (tmp74 / tmp75)
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp76, None)
+        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp41, r0_mask)
+        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp49, r0_mask)
+    tmp77 = tl.sum(_tmp0, 1)[:, None]
+    tmp78 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp78, None)
+    tmp79 = (tmp77 / tmp78)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp79, None)

@@ -1,0 +1,635 @@
+"""Reliability: what a demanding user meets at the edges, on the CPU (eager and Inductor's C++
+backend in this process; Triton code in the interpreter runs in tests/test_lowering.py).
+
+* non-finite logits: the same nan/inf pattern as F.cross_entropy, loss and gradient, and an
+  fp16 GradScaler step that overflows is skipped as with stock;
+* degenerate shapes (one row, 1-D, V = 1, no rows) compile and give the eager values;
+* a bad target raises a RuntimeError on the compiled CPU path at every row count (checked in
+  a subprocess: a throw inside an OpenMP region would end the process);
+* torch.func transforms and forward-mode AD give the float64 derivatives, never a silent 0;
+* ignore_index outside the target dtype's range means what F.cross_entropy means;
+* every option is checked and named in its error.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import zlib
+
+import pytest
+import torch
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+
+import inductor_ce
+from _reference import assert_grad_close, assert_loss_close, assert_within_one_rounding, \
+    reference
+
+V = 7
+INF, NAN = float("inf"), float("nan")
+
+
+def _gen(*key) -> torch.Generator:
+    return torch.Generator().manual_seed(zlib.crc32(repr(key).encode()))
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Non-finite logits
+# --------------------------------------------------------------------------------------------
+
+# (target, {column: value}); target None is ignore_index. Row 10 is the documented exception:
+# an ignored row of -inf logits (a padded position) gets loss 0 and gradient exactly 0, where
+# F.cross_entropy's gradient is nan (exp(-inf - (-inf))).
+NON_FINITE_ROWS = [
+    (0, {0: INF}),                       # +inf target: nan (inf - inf in the log-softmax)
+    (0, {3: INF}),                       # +inf non-target: nan
+    (2, {2: NAN}),                       # nan target
+    (2, {5: NAN}),                       # nan non-target
+    (1, {1: -INF}),                      # -inf target: loss inf, finite gradient
+    (1, {0: -INF, 4: -INF}),             # masked classes: finite
+    (3, {j: (INF if j == 3 else -INF) for j in range(V)}),   # +inf target, rest -inf: nan
+    (3, {j: -INF for j in range(V)}),    # all -inf, kept: nan
+    (None, {4: INF}),                    # ignored: loss 0, gradient nan (as stock)
+    (None, {1: NAN}),
+    (None, {j: -INF for j in range(V)}),  # ignored padding: 0 and 0 (documented)
+    (None, {2: -INF}),                   # ignored, masked: finite
+    (5, {}),                             # ordinary
+    (6, {6: INF, 0: INF}),               # two +inf
+    (4, {4: -INF, 2: INF}),              # -inf target, +inf non-target: nan
+]
+PADDING_ROW = 10
+
+
+def non_finite_case(dtype, ignore_index=-100, seed=0):
+    x = torch.randn(len(NON_FINITE_ROWS), V, generator=_gen("nonfinite", seed)) * 2
+    target = torch.empty(len(NON_FINITE_ROWS), dtype=torch.long)
+    for i, (t, cols) in enumerate(NON_FINITE_ROWS):
+        target[i] = ignore_index if t is None else t
+        for j, v in cols.items():
+            x[i, j] = v
+    return x.to(dtype), target
+
+
+def non_finite_wide_case(vocab, chunk, dtype=torch.float32):
+    """The same rows over ``vocab`` > ``chunk`` classes: columns 0-6 as above, and each
+    non-finite value once more in the second chunk (columns chunk + 5 + j), so that every
+    chunk of the lowering holds one; the other columns random."""
+    x, target = non_finite_case(torch.float32)
+    wide = torch.randn(x.shape[0], vocab, generator=_gen("nonfinite-wide")) * 2
+    wide[:, :V] = x
+    for i in range(x.shape[0]):
+        cols = (~x[i].isfinite()).nonzero().flatten()
+        if len(cols) == V:       # a row of -inf (but one column): all of it
+            wide[i, V:] = x[i, 0]
+        else:
+            wide[i, chunk + 5 + cols] = x[i, cols]
+    return wide.to(dtype), target
+
+
+NON_FINITE_OPTIONS = {
+    "plain": dict(),
+    "smoothing_weight_zloss": dict(label_smoothing=0.1, z_loss=1e-2, weighted=True),
+    "softcap": dict(softcap=3.0),   # s(+inf) = cap: finite, as F.cross_entropy of s(x)
+}
+
+
+def _options(name, vocab=V):
+    kw = dict(NON_FINITE_OPTIONS[name])
+    if kw.pop("weighted", False):
+        kw["weight"] = torch.rand(vocab, generator=_gen("w")) + 0.5
+    return kw
+
+
+def _pattern(t):
+    return torch.stack([t.isnan(), t.isposinf(), t.isneginf()])
+
+
+def _ours_and_reference(fn, x, target, reduction, kw, upstream):
+    """(loss, grad, reference loss, reference grad, lse) of fn (ours, return_lse=True)."""
+    leaf = x.clone().requires_grad_()
+    loss, lse = fn(leaf, target, reduction=reduction, return_lse=True, **kw)
+    loss.backward(upstream)
+    x64 = x.double().requires_grad_()
+    ref = reference(x64, target, reduction=reduction, **kw)
+    ref.backward(None if upstream is None else upstream.double())
+    return loss.detach(), leaf.grad, ref.detach(), x64.grad, lse.detach()
+
+
+def _check_like_stock(loss, grad, ref, ref_grad, lse):
+    """The nan/inf pattern of F.cross_entropy (float64, same rounded inputs), the documented
+    padding row excepted; the finite values within the usual tolerances."""
+    rows = torch.ones(grad.shape[0], dtype=torch.bool)
+    rows[PADDING_ROW] = False
+    assert torch.equal(_pattern(loss), _pattern(ref)), (loss, ref)
+    assert torch.equal(_pattern(grad[rows]), _pattern(ref_grad[rows])), (grad, ref_grad)
+    assert loss.dim() == 0 or loss[PADDING_ROW] == 0
+    assert torch.equal(grad[PADDING_ROW], torch.zeros_like(grad[PADDING_ROW]))
+    finite = rows & ref_grad.isfinite().all(-1)
+    assert finite.sum() >= 4  # the finite rows are checked too
+    if loss.dim():
+        ok = ref.isfinite()
+        assert_loss_close(loss[ok], ref[ok])
+    assert_grad_close(grad[finite], ref_grad[finite])
+    # lse: nan for a row with a +inf (unless softcapped) or nan logit, as every path computes
+    # it (torch.logsumexp says +inf); -inf for a row of -inf logits
+    assert lse.isnan().any() or lse.isfinite().all()
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("options", list(NON_FINITE_OPTIONS))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16], ids=str)
+def test_non_finite_logits_like_f_cross_entropy(dtype, options, reduction):
+    x, target = non_finite_case(dtype)
+    upstream = torch.rand(target.shape, generator=_gen("up")) + 0.5 if reduction == "none" \
+        else None
+    _check_like_stock(*_ours_and_reference(inductor_ce.cross_entropy, x, target, reduction,
+                                           _options(options), upstream))
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled_ce(tag, dynamic=False):
+    """A compiled inductor_ce.cross_entropy with its own code object (its own Dynamo cache)."""
+    def fn(x, target, **kw):
+        return inductor_ce.cross_entropy(x, target, **kw)
+    fn.__code__ = fn.__code__.replace(co_name=f"ce_{tag}")
+    return torch.compile(fn, fullgraph=True, dynamic=dynamic)
+
+
+@pytest.mark.parametrize("options,dtype,reduction,few", [
+    ("plain", torch.float32, "none", True),
+    ("smoothing_weight_zloss", torch.bfloat16, "none", True),
+    ("softcap", torch.float16, "sum", True),
+    ("plain", torch.float32, "mean", False),
+], ids=["plain", "smoothing", "softcap", "many-rows"])
+def test_non_finite_logits_compiled_like_eager(options, dtype, reduction, few):
+    """Inductor's C++ kernels give eager's pattern (hence stock's), loss, lse and gradient.
+    few=False: the lowering told that these rows are many (the int64 keep, the backward's
+    coefficients in a kernel of their own)."""
+    from unittest import mock
+    from inductor_ce import _math, lowering
+    x, target = non_finite_case(dtype)
+    kw = _options(options)
+    upstream = torch.rand(target.shape, generator=_gen("up")) + 0.5 if reduction == "none" \
+        else None
+    compiled = _compiled_ce(f"nonfinite_{options}_{reduction}_{few}")
+    with mock.patch.object(lowering, "FEW_ROWS", 1024 if few else 0), \
+            mock.patch.object(_math, "FEW_ROWS", 1024 if few else 0):
+        got = _ours_and_reference(compiled, x, target, reduction, kw, upstream)
+    eager = _ours_and_reference(inductor_ce.cross_entropy, x, target, reduction, kw, upstream)
+    _check_like_stock(*got)
+    for i in (0, 1, 4):     # loss, gradient, lse: eager's pattern
+        assert torch.equal(_pattern(got[i]), _pattern(eager[i])), (i, got[i], eager[i])
+    finite = got[1].isfinite().all(-1)
+    assert_within_one_rounding(got[1][finite], eager[1][finite])
+
+
+_HEAD = torch.nn.Linear(4, 3, bias=False)   # one module: the compiled step compiles once
+
+
+def _autocast_step(ce, h, target):
+    with torch.autocast("cpu", dtype=torch.float16):
+        return ce(_HEAD(h), target)
+
+
+_COMPILED_STEP = torch.compile(_autocast_step)
+
+
+def _scaler_step(ce, h, compiled=False):
+    """One fp16-autocast step of a bias-free linear head with torch.amp.GradScaler on the
+    CPU: (loss, whether the optimizer changed the weight, the scale after update())."""
+    with torch.no_grad():   # logits 300 * h[:, :2]: overflow without an overflowing input
+        _HEAD.weight.copy_(torch.eye(3, 4) * torch.tensor([[300.0], [300.0], [1.0]]))
+    _HEAD.weight.grad = None
+    opt = torch.optim.SGD(_HEAD.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler("cpu", init_scale=1024.0)
+    target = torch.tensor([0, 1, 2])
+    before = _HEAD.weight.detach().clone()
+    loss = (_COMPILED_STEP if compiled else _autocast_step)(ce, h, target)
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    return loss.detach(), not torch.equal(before, _HEAD.weight), scaler.get_scale()
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_grad_scaler_skips_the_overflowing_step_like_stock(compiled):
+    """fp16 autocast: a logit above 65504 becomes +inf (the hidden states and weights stay
+    finite). Stock's loss is then nan, GradScaler finds the non-finite gradients, skips the
+    step and halves the scale; ours must do the same, with the overflow at the target (where
+    ours returned loss 0 and gradient 0, and the step was taken) or elsewhere."""
+    h = torch.tensor([[0.01, 0.0, 0.0, 0.0], [0.0, 0.01, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]])
+    assert _scaler_step(F.cross_entropy, h)[1:] == (True, 1024.0)   # a normal step is taken
+    assert _scaler_step(inductor_ce.cross_entropy, h, compiled)[1:] == (True, 1024.0)
+    for column in (0, 1):           # row 0's target is 0: the overflow at the target, then not
+        hot = h.clone()
+        hot[0, column] = 300.0
+        stock_loss, stock_stepped, stock_scale = _scaler_step(F.cross_entropy, hot)
+        loss, stepped, scale = _scaler_step(inductor_ce.cross_entropy, hot, compiled)
+        assert stock_loss.isnan() and (stock_stepped, stock_scale) == (False, 512.0)
+        assert loss.isnan() and (stepped, scale) == (False, 512.0), (column, loss)
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Degenerate shapes
+# --------------------------------------------------------------------------------------------
+
+DEGENERATE = [(1, V), (1, 1, V), (V,), (4, 1), (1, 1), (0, V), (2, 0, V)]
+WITH_GRAD = [(1, V), (1, 1, V), (V,), (4, 1), (0, V)]   # one compile each (the rest: below)
+
+
+def _degenerate_inputs(shape, key=()):
+    g = _gen("degenerate", shape, *key)
+    x = torch.randn(shape, generator=g) * 2
+    target = torch.randint(0, shape[-1], shape[:-1], generator=g)
+    return x, target
+
+
+def _loss_grad(fn, x, target, **kw):
+    leaf = x.clone().requires_grad_()
+    loss = fn(leaf, target, **kw)
+    loss.sum().backward()
+    return loss.detach(), leaf.grad
+
+
+@pytest.mark.parametrize("shape", WITH_GRAD, ids=str)
+def test_degenerate_shapes_compile_with_grad(shape):
+    """One row (2-D, 3-D, 1-D), V = 1, no rows: forward and backward compile on the C++
+    backend and give eager's values, and eager gives float64's."""
+    x, target = _degenerate_inputs(shape)
+    kw = dict(reduction="sum" if shape[-1] == 1 else "mean", label_smoothing=0.1, z_loss=1e-2)
+    loss, grad = _loss_grad(_compiled_ce(f"degenerate_{'x'.join(map(str, shape))}"), x,
+                            target, **kw)
+    ref, ref_grad = _loss_grad(lambda x, t, **kw: reference(x.double(), t, **kw), x, target,
+                               **kw)
+    eager, eager_grad = _loss_grad(inductor_ce.cross_entropy, x, target, **kw)
+    assert loss.shape == ref.shape and grad.shape == x.shape
+    if target.numel() == 0:    # "mean" over no rows is nan (0/0), as F.cross_entropy's
+        assert loss.isnan() and ref.isnan() and eager.isnan()
+    else:
+        assert_loss_close(loss, ref)
+        assert_loss_close(eager, ref)
+    assert_grad_close(grad, ref_grad)
+    assert_within_one_rounding(grad, eager_grad)
+
+
+def test_degenerate_shapes_compile_without_grad():
+    """Every degenerate shape without requires_grad (the forward graph alone), two
+    reductions, in one compiled graph; and (1, 1) and (2, 0, V) with their backward."""
+    cases = [(*_degenerate_inputs(shape, ("nograd",)), r) for shape in DEGENERATE
+             for r in ("none", "sum")]
+
+    def losses(*args):
+        return [inductor_ce.cross_entropy(x, t, reduction=r)
+                for (x, t), r in zip(zip(args[0::2], args[1::2]), [c[2] for c in cases])]
+
+    flat = [a for x, t, _ in cases for a in (x, t)]
+    got = torch.compile(losses, fullgraph=True)(*flat)
+    for (x, t, r), loss in zip(cases, got):
+        assert_loss_close(loss, reference(x.double(), t, reduction=r))
+
+    def both(x1, t1, x2, t2):
+        return inductor_ce.cross_entropy(x1, t1, z_loss=0.5) + inductor_ce.cross_entropy(
+            x2, t2, reduction="sum")
+    (x1, t1), (x2, t2) = _degenerate_inputs((1, 1)), _degenerate_inputs((2, 0, V))
+    leaves = [x1.clone().requires_grad_(), x2.clone().requires_grad_()]
+    torch.compile(both, fullgraph=True)(leaves[0], t1, leaves[1], t2).backward()
+    x64 = x1.double().requires_grad_()
+    reference(x64, t1, z_loss=0.5).backward()
+    assert_grad_close(leaves[0].grad, x64.grad)
+    assert leaves[1].grad.shape == x2.shape
+
+
+def test_dynamic_rows_down_to_one_and_zero():
+    """dynamic=True: the last batch of an epoch has one row, or none (Dynamo specializes 0 and
+    1, so each is a compile of static rows)."""
+    fn = _compiled_ce("dynamic_rows", dynamic=True)
+    for rows in (5, 3, 1, 0):
+        x, target = _degenerate_inputs((rows, V), ("dyn",))
+        loss, grad = _loss_grad(fn, x, target, reduction="sum", label_smoothing=0.1)
+        ref, ref_grad = _loss_grad(lambda x, t, **kw: reference(x.double(), t, **kw), x, target,
+                                   reduction="sum", label_smoothing=0.1)
+        assert_loss_close(loss, ref)
+        assert_grad_close(grad, ref_grad)
+
+
+# --------------------------------------------------------------------------------------------
+# 3. A bad target raises, on the compiled CPU path, at every row count
+# --------------------------------------------------------------------------------------------
+
+_BAD_TARGET_SCRIPT = r"""
+import json, sys, torch, inductor_ce
+torch.set_num_threads(2)   # the C++ kernels then have OpenMP regions, even on one core
+out = {}
+for rows, reduction, grad in json.loads(sys.argv[1]):
+    torch.compiler.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction=reduction),
+                       fullgraph=True)
+    x = torch.randn(rows, 2048, requires_grad=grad)
+    target = torch.randint(0, 2048, (rows,))
+    fn(x, target)              # compiles; valid targets pass
+    target[rows // 2] = 2048
+    try:
+        fn(x, target)
+        out[f"{rows} {reduction} {grad}"] = "no error"
+    except RuntimeError as e:
+        out[f"{rows} {reduction} {grad}"] = str(e)
+print(json.dumps(out))
+"""
+
+
+def test_compiled_bad_target_raises_at_every_row_count():
+    """Inductor's C++ backend fused the op's assert (a C++ throw) into a kernel with an
+    OpenMP region at 2-64 rows: the process ended ("terminate called after throwing").
+    Checked in a subprocess, so that an abort fails this test instead of ending pytest."""
+    cases = [(rows, r, False) for rows in (1, 8, 64) for r in ("mean", "sum")]
+    cases += [(2, "none", False), (8, "mean", True)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+         os.environ.get("PYTHONPATH", "")]))
+    env.pop("OMP_NUM_THREADS", None)
+    out = subprocess.run([sys.executable, "-c", _BAD_TARGET_SCRIPT, json.dumps(cases)],
+                         env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, f"the process died ({out.returncode}):\n{out.stderr[-3000:]}"
+    results = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(results) == len(cases)
+    for case, message in results.items():
+        assert "target out of range" in message, (case, message)
+
+
+# --------------------------------------------------------------------------------------------
+# 4. torch.func transforms and forward-mode AD
+# --------------------------------------------------------------------------------------------
+
+TRANSFORM_OPTIONS = [
+    dict(),
+    dict(weight=True, ignore_index=2, label_smoothing=0.1, z_loss=1e-2, softcap=4.0),
+]
+
+
+def _transform_case(options):
+    kw = dict(options)
+    g = _gen("transform", sorted(kw))
+    if kw.pop("weight", False):
+        kw["weight"] = torch.rand(V, generator=g) + 0.5
+    x = torch.randn(4, V, generator=g) * 2
+    target = torch.tensor([0, 2, 6, 2])       # row 1 and 3 ignored with ignore_index=2
+    x[0, 3] = -INF                            # a masked class: finite derivatives
+    x[2, :] = -INF                            # a row of -inf but its target
+    x[2, 6] = 1.0
+    tangent = torch.randn(4, V, generator=g)
+    return x, target, tangent, kw
+
+
+def _ours(kw, target):
+    return lambda x: inductor_ce.cross_entropy(x, target, **kw)
+
+
+def _ref(kw, target):
+    kw64 = {k: (v.double() if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
+    return lambda x: reference(x, target, **kw64)
+
+
+def _close(got, want):
+    got, want = got.double(), want.double()
+    assert got.shape == want.shape and torch.isfinite(got).all(), got
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+
+
+def _forward_ad(fn, x, tangent):
+    with fwAD.dual_level():
+        return fwAD.unpack_dual(fn(fwAD.make_dual(x, tangent))).tangent
+
+
+TRANSFORMS = {
+    "jvp": lambda fn, x, v: torch.func.jvp(fn, (x,), (v,))[1],
+    "jacfwd": lambda fn, x, v: torch.func.jacfwd(fn)(x),
+    "forward_ad": _forward_ad,
+    "grad": lambda fn, x, v: torch.func.grad(fn)(x),
+    "vjp": lambda fn, x, v: torch.func.vjp(fn, x)[1](torch.tensor(1.0, dtype=x.dtype))[0],
+    "jacrev": lambda fn, x, v: torch.func.jacrev(fn)(x),
+    "vmap": lambda fn, x, v: torch.func.vmap(fn)(torch.stack([x, v])),
+    "vmap_grad": lambda fn, x, v: torch.func.vmap(torch.func.grad(fn))(torch.stack([x, v])),
+    "hessian": lambda fn, x, v: torch.func.hessian(fn)(x[:2]),
+}
+
+
+@pytest.mark.parametrize("options", TRANSFORM_OPTIONS, ids=["plain", "all"])
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+def test_transforms_match_float64(transform, options):
+    """torch.func and forward-mode AD run the ATen decomposition, which autograd
+    differentiates in every mode: the float64 reference's derivatives, never a zero tangent
+    (the custom op has a backward formula only)."""
+    x, target, tangent, kw = _transform_case(options)
+    run = TRANSFORMS[transform]
+    if transform == "hessian":
+        target = target[:2]
+    got = run(_ours(kw, target), x, tangent)
+    want = run(_ref(kw, target), x.double(), tangent.double())
+    _close(got, want)
+    if transform in ("jvp", "forward_ad"):
+        assert got.abs() > 1e-3  # not the silent zero of a tangent lost on the way
+
+
+def test_transforms_keep_the_documented_finite_cases():
+    """Through torch.func.grad too: an ignored row of -inf logits gets gradient exactly 0, a
+    +inf logit makes its row nan (as the op)."""
+    x = torch.randn(3, V, generator=_gen("transform-edges"))
+    x[0] = -INF
+    x[2, 1] = INF
+    target = torch.tensor([-100, 3, 3])
+    grad = torch.func.grad(lambda x: inductor_ce.cross_entropy(x, target, reduction="sum"))(x)
+    leaf = x.clone().requires_grad_()
+    inductor_ce.cross_entropy(leaf, target, reduction="sum").backward()
+    assert torch.equal(grad[0], torch.zeros(V)) and grad[2].isnan().all()
+    assert torch.equal(grad.isnan(), leaf.grad.isnan())
+    torch.testing.assert_close(grad[1], leaf.grad[1], rtol=1e-6, atol=0)
+
+
+def test_transforms_under_compile():
+    """torch.compile of a function that applies torch.func.grad / jvp to the loss."""
+    x, target, tangent, kw = _transform_case(TRANSFORM_OPTIONS[1])
+    grad = torch.compile(lambda x: torch.func.grad(_ours(kw, target))(x))(x)
+    jvp = torch.compile(lambda x, v: torch.func.jvp(_ours(kw, target), (x,), (v,))[1])(
+        x, tangent)
+    _close(grad, torch.func.grad(_ref(kw, target))(x.double()))
+    _close(jvp, torch.func.jvp(_ref(kw, target), (x.double(),), (tangent.double(),))[1])
+
+
+def test_vocab_parallel_refuses_transforms():
+    from inductor_ce.parallel import vocab_parallel_cross_entropy
+    x, target = torch.randn(3, V), torch.tensor([0, 1, 2])
+    with pytest.raises(NotImplementedError, match="does not support torch.func"):
+        torch.func.grad(lambda x: vocab_parallel_cross_entropy(x, target))(x)
+    with pytest.raises(NotImplementedError, match="forward-mode AD"):
+        _forward_ad(lambda x: vocab_parallel_cross_entropy(x, target), x, x)
+
+
+# --------------------------------------------------------------------------------------------
+# 5. ignore_index at the edges of the target dtype
+# --------------------------------------------------------------------------------------------
+
+# (target dtype, ignore_index): F.cross_entropy compares the target in int64, so an
+# ignore_index no int32 value can hold ignores nothing; one an int32 wraps onto (2**32 + 3 ->
+# 3) must not drop the rows of that class.
+IGNORE_EDGES = [(torch.int32, 2**31 - 1), (torch.int32, -2**31), (torch.int32, 2**31),
+                (torch.int32, -2**31 - 1), (torch.int32, 2**32 + 3), (torch.int32, -2**32 + 3),
+                (torch.int64, 2**63 - 1), (torch.int64, -2**63), (torch.int64, 2**32 + 3)]
+
+
+def ignore_edge_case(dtype, ignore_index):
+    """Logits and targets of classes 0-6, every class present, and the rows that hold
+    ignore_index when the target dtype can (where F.cross_entropy ignores them)."""
+    x = torch.randn(9, V, generator=_gen("ignore-edges"))
+    target = torch.tensor([0, 1, 2, 3, 4, 5, 6, 3, 3])
+    info = torch.iinfo(dtype)
+    if info.min <= ignore_index <= info.max:
+        target[[1, 7]] = ignore_index
+    return x, target.to(dtype)
+
+
+@pytest.mark.parametrize("dtype,ignore_index", IGNORE_EDGES, ids=str)
+def test_ignore_index_at_the_dtype_edges(dtype, ignore_index):
+    x, target = ignore_edge_case(dtype, ignore_index)
+    for reduction in ("none", "mean"):
+        loss, grad = _loss_grad(inductor_ce.cross_entropy, x, target,
+                                ignore_index=ignore_index, reduction=reduction)
+        ref, ref_grad = _loss_grad(lambda x, t, **kw: F.cross_entropy(x.double(), t.long(),
+                                                                      **kw),
+                                   x, target, ignore_index=ignore_index, reduction=reduction)
+        assert_loss_close(loss, ref)
+        assert_grad_close(grad, ref_grad)
+
+
+@pytest.mark.parametrize("dtype,ignore_index", [(torch.int32, 2**32 + 3),
+                                                 (torch.int32, 2**31 - 1),
+                                                 (torch.int64, -2**63)], ids=str)
+def test_ignore_index_at_the_dtype_edges_compiled(dtype, ignore_index):
+    x, target = ignore_edge_case(dtype, ignore_index)
+    fn = _compiled_ce(f"ignore_{dtype}_{ignore_index}".replace("-", "m").replace(".", "_"))
+    loss, grad = _loss_grad(fn, x, target, ignore_index=ignore_index, reduction="none")
+    ref, ref_grad = _loss_grad(lambda x, t, **kw: F.cross_entropy(x.double(), t.long(), **kw),
+                               x, target, ignore_index=ignore_index, reduction="none")
+    assert_loss_close(loss, ref)
+    assert_grad_close(grad, ref_grad)
+
+
+def test_int32_target_equal_to_a_wrapped_ignore_index_is_out_of_range():
+    """ignore_index = 2**31 does not ignore an int32 target of -2**31 (the value an int32
+    compare would wrap it to): that target is out of range, and raises."""
+    target = torch.tensor([0, -2**31, 1], dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="target out of range"):
+        inductor_ce.cross_entropy(torch.randn(3, V), target, ignore_index=2**31)
+
+
+# --------------------------------------------------------------------------------------------
+# 7. Every option is checked and named (TypeError / ValueError as F.cross_entropy's)
+# --------------------------------------------------------------------------------------------
+
+BAD_OPTIONS = [
+    # (keyword arguments, exception, F.cross_entropy raises the same type too)
+    (dict(label_smoothing=None), TypeError, True),
+    (dict(label_smoothing="0.1"), TypeError, True),
+    (dict(label_smoothing=float("inf")), ValueError, False),   # stock: RuntimeError
+    (dict(label_smoothing=float("nan")), ValueError, False),   # stock: ignored silently
+    (dict(ignore_index=True), TypeError, True),
+    (dict(ignore_index=False), TypeError, True),
+    (dict(ignore_index=None), TypeError, True),
+    (dict(ignore_index=1.0), TypeError, True),
+    (dict(ignore_index=2**63), ValueError, True),
+    (dict(ignore_index=-2**63 - 1), ValueError, True),
+    (dict(reduction=None), ValueError, True),
+    (dict(reduction=1), ValueError, True),
+    (dict(reduction="MEAN"), ValueError, True),
+    (dict(z_loss=None), TypeError, None),
+    (dict(z_loss="1e-4"), TypeError, None),
+    (dict(z_loss=True), TypeError, None),
+    (dict(z_loss=float("nan")), ValueError, None),
+    (dict(softcap="5"), TypeError, None),
+    (dict(softcap=True), TypeError, None),
+    (dict(softcap=float("inf")), ValueError, None),
+    (dict(return_lse=1), TypeError, None),
+    (dict(return_lse=None), TypeError, None),
+]
+
+
+def _option_name(kw):
+    return next(iter(kw))
+
+
+@pytest.mark.parametrize("kw,exc,stock_same", BAD_OPTIONS,
+                         ids=[f"{_option_name(k)}={k[_option_name(k)]!r}"
+                              for k, _, _ in BAD_OPTIONS])
+def test_bad_option_raises_naming_it(kw, exc, stock_same):
+    x, target = torch.randn(4, V), torch.tensor([0, 1, 2, 3])
+    name = _option_name(kw)
+    with pytest.raises(exc, match=name):
+        inductor_ce.cross_entropy(x, target, **kw)
+    if name != "return_lse":
+        with pytest.raises(exc, match=name):
+            inductor_ce.CrossEntropyLoss(**kw)
+    if stock_same:
+        with pytest.raises(exc):
+            F.cross_entropy(x, target, **kw)
+    from inductor_ce.parallel import vocab_parallel_cross_entropy
+    with pytest.raises(exc, match=name):   # (checked before any collective)
+        vocab_parallel_cross_entropy(x, target, **kw)
+
+
+@pytest.mark.parametrize("kw", [dict(label_smoothing=True), dict(label_smoothing=1),
+                                dict(label_smoothing=torch.tensor(0.1)), dict(softcap=5),
+                                dict(z_loss=0), dict(ignore_index=2**63 - 1)], ids=str)
+def test_options_f_cross_entropy_accepts_are_accepted(kw):
+    x, target = torch.randn(4, V), torch.tensor([0, 1, 2, 3])
+    loss = inductor_ce.cross_entropy(x, target, **kw)
+    stock_kw = {k: v for k, v in kw.items() if k in ("label_smoothing", "ignore_index")}
+    ref_kw = {k: (float(v) if k != "ignore_index" else v) for k, v in kw.items()}
+    assert_loss_close(loss, reference(x.double(), target, **ref_kw))
+    if stock_kw:
+        assert_loss_close(loss, F.cross_entropy(x.double(), target, **stock_kw))
+
+
+# --------------------------------------------------------------------------------------------
+# CUDA (marked gpu: skipped without a GPU)
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("options", list(NON_FINITE_OPTIONS))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_cuda_non_finite_logits_like_stock(dtype, options):
+    """The compiled CUDA kernels (two chunks per row, the hardware max in the chunk kernel)
+    give F.cross_entropy's nan/inf pattern, as eager on the CPU does."""
+    from inductor_ce import lowering
+    x, target = non_finite_wide_case(lowering.CHUNK + 76, lowering.CHUNK, dtype)
+    kw = _options(options, x.shape[-1])
+    upstream = torch.rand(target.shape, generator=_gen("up")) + 0.5
+    fn = _compiled_ce(f"cuda_nonfinite_{options}")
+
+    kw_cuda = {k: (v.cuda() if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
+    leaf = x.cuda().requires_grad_()
+    loss, lse = fn(leaf, target.cuda(), reduction="none", return_lse=True, **kw_cuda)
+    loss.backward(upstream.cuda())
+    got = (loss.detach().cpu(), leaf.grad.cpu(), None, None, lse.detach().cpu())
+    eager = _ours_and_reference(inductor_ce.cross_entropy, x, target, "none", kw, upstream)
+    _check_like_stock(got[0], got[1], eager[2], eager[3], got[4])
+    for i in (0, 1, 4):
+        assert torch.equal(_pattern(got[i]), _pattern(eager[i])), (i, got[i], eager[i])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", DEGENERATE, ids=str)
+def test_cuda_degenerate_shapes_compile(shape):
+    """Every degenerate shape with options, compiled for CUDA (Triton), forward and backward
+    (the 1-D input's options could not run in Triton's CPU interpreter)."""
+    x, target = _degenerate_inputs(shape, ("cuda",))
+    kw = dict(reduction="sum", label_smoothing=0.1, z_loss=1e-2)
+    leaf = x.cuda().requires_grad_()
+    loss = _compiled_ce(f"cuda_degenerate_{'x'.join(map(str, shape))}")(leaf, target.cuda(),
+                                                                        **kw)
+    loss.backward()
+    ref, ref_grad = _loss_grad(lambda x, t, **kw: reference(x.double(), t, **kw), x, target,
+                               **kw)
+    assert_loss_close(loss.detach().cpu(), ref)
+    assert_grad_close(leaf.grad.cpu(), ref_grad)
