@@ -685,8 +685,9 @@ def test_compile_dynamic_one_graph_many_row_counts(backend):
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
 def test_compile_target_out_of_range_raises(backend):
-    """The op's own check; under Inductor's C++ backend an `any` over the rows, thrown outside
-    the OpenMP loop (a throw inside it would end the process): 4096 rows run in parallel."""
+    """The op's own check; under Inductor's C++ backend an `any` over the rows, asserted on
+    the host after the kernel (a throw inside its OpenMP region would end the process): 4096
+    rows run in parallel. Small row counts: tests/test_reliability.py, in a subprocess."""
     fn = _compiled(backend, "plain", tag="_range")
     x = torch.randn(4096, V)
     target = torch.randint(0, V, (4096,))
