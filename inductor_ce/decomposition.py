@@ -163,8 +163,9 @@ def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
 
 
 def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-                  vocab_start, chunk):
+                  vocab_start, num_classes, chunk):
     """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference)."""
+    check_target_range(target, ignore_index, num_classes)
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
     return ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth)
 

@@ -23,7 +23,6 @@ from torch._C import _are_functorch_transforms_active as _functorch_transform
 from . import decomposition, ops  # noqa: F401  registers the ops used below
 from ._checks import check_linear, check_options, check_tensors
 from ._math import finish, reduce
-from .decomposition import check_target_range
 from .eager import cross_entropy as _eager_loss
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
@@ -154,19 +153,22 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             input, linear_weight, target, linear_bias=linear_bias, weight=weight,
             reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
             z_loss=z_loss, softcap=softcap, return_lse=return_lse, chunk_size=chunk_size)
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     check_linear(input, linear_weight, linear_bias, target, weight, policy, chunk_size)
+    if not -2**31 <= ignore_index < 2**31:
+        target = target.long()   # (compared in int64, as cross_entropy does: see there)
     num_classes = linear_weight.shape[0]
     softcap = None if softcap is None else float(softcap)
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     chunk = chunk_size or 0
-    check_target_range(target, ignore_index, num_classes)
+    # (The ops assert that every target is in [0, V) or ignore_index.)
     if policy == "fast" and reduction != "none" and not return_lse:
         return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                      ignore_index, softcap, label_smoothing, z_loss,
                                      reduction == "mean", chunk)[0]
     stats = linear.linear_ce_fwd(input, linear_weight, linear_bias, target, weight,
-                                 ignore_index, softcap, label_smoothing > 0.0, 0, chunk)
+                                 ignore_index, softcap, label_smoothing > 0.0, 0, num_classes,
+                                 chunk)
     loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
                             num_classes)
     loss = reduce(loss, w_t, reduction)

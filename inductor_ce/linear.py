@@ -49,6 +49,7 @@ from torch import Tensor
 
 from . import _math, eager, ops
 from ._inductor.dispatch import autograd_inside_op
+from .decomposition import check_target_range
 
 LIB = ops.LIB
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
@@ -98,11 +99,16 @@ def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
 @torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
 def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                  smooth: bool, vocab_start: int, chunk: int) -> tuple[Tensor, Tensor, Tensor]:
+                  smooth: bool, vocab_start: int, num_classes: int,
+                  chunk: int) -> tuple[Tensor, Tensor, Tensor]:
     """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
-    vocab_start + V)`` of a global vocabulary; ``target`` holds global ids), by chunks of
-    ``chunk`` classes (0: automatic). ``class_weight`` is this weight's slice."""
+    vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
+    ids, each in [0, num_classes) or ignore_index: asserted here, on the device), by chunks
+    of ``chunk`` classes (0: automatic). ``class_weight`` is this weight's slice."""
     h, t = _flat(input), target.reshape(-1)
+    # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
+    # end the process on the C++ backend; see lowering._check_targets.)
+    check_target_range(t, ignore_index, num_classes)
     rows, vocab = h.shape[0], weight.shape[0]
     c = chunk or compact_chunk_classes(rows, vocab)
     lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
@@ -122,7 +128,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
 
 @linear_ce_fwd.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      chunk):
+      num_classes, chunk):
     return tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
 
 
@@ -167,8 +173,8 @@ def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, 
 
 
 def _fwd_setup(ctx, inputs, output):
-    input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, chunk = \
-        inputs
+    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
+     chunk) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, output[0])
     ctx.options = (ignore_index, softcap, smooth, start, chunk)
 
@@ -181,7 +187,7 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
     c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
     dh, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
                                ignore_index, softcap, start, chunk)
-    return dh, dw, (db if bias is not None else None), None, None, None, None, None, None, None
+    return dh, dw, (db if bias is not None else None), *([None] * 8)
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
@@ -198,6 +204,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     cross-entropy with reduction "mean" (``mean``) or "sum", by chunks of ``chunk`` rows."""
     h, t = _flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
+    check_target_range(t, ignore_index, vocab)
     step = chunk or fast_chunk_rows(rows, vocab)
     smooth = label_smoothing > 0.0
     w_smooth = class_weight if smooth else None

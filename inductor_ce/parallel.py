@@ -252,22 +252,24 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     Arguments as there and in :func:`inductor_ce.linear_cross_entropy`."""
     from . import linear
     from ._checks import check_linear
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     if group is None:
         group = dist.group.WORLD
     check_linear(input, local_weight, linear_bias, target, None, "compact", chunk_size)
     v_local = local_weight.shape[0]
     vocab_start, num_classes = _shard_span(v_local, group, vocab_start, num_classes, weight)
     check_weight(weight, num_classes, input.device, " (the GLOBAL class weights)")
-    check_target_range(target, ignore_index, num_classes)
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
+    if not -2**31 <= ignore_index < 2**31:
+        target = target.long()   # (compared in int64, as cross_entropy does)
     owner = (target >= vocab_start) & (target < vocab_start + v_local) & (target != ignore_index)
     local_class_weight = weight[vocab_start:vocab_start + v_local] \
         if smooth and weight is not None else None
     h = _ReplicatedInput.apply(input, group)
     stats = linear.linear_ce_fwd(h, local_weight, linear_bias, target, local_class_weight,
-                                 ignore_index, softcap, smooth, vocab_start, chunk_size or 0)
+                                 ignore_index, softcap, smooth, vocab_start, num_classes,
+                                 chunk_size or 0)
     lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)

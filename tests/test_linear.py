@@ -170,10 +170,10 @@ def test_opcheck():
     cw = torch.rand(V) + 0.5
     leaves = [x.clone().requires_grad_() for x in (h, w, b)]
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
-                          (*leaves, t, cw, -100, 5.0, True, 0, 64))
+                          (*leaves, t, cw, -100, 5.0, True, 0, V, 64))
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fast.default,
                           (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, 4))
-    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, 0)
+    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0)
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
                           (h, w, b, t, cw, stats[0], *stats, -100, 5.0, 0, 64))
 
@@ -183,8 +183,8 @@ def test_ops_match_their_decomposition():
     at the scale of the terms, 1e-5.)"""
     h, w, b, t = _data("decomp", bias=True, ignore_index=3)
     cw = torch.rand(V) + 0.5
-    for got, want in zip(linear.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, 64),
-                         decomposition.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, 0)):
+    for got, want in zip(linear.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, V, 64),
+                         decomposition.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, V, 0)):
         torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-5)
     g = [torch.randn(N) for _ in range(3)]
     for got, want in zip(linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 64),
