@@ -315,3 +315,20 @@ def test_target_out_of_range_raises():
     for policy in POLICIES:
         with pytest.raises(RuntimeError):
             inductor_ce.linear_cross_entropy(h, w, t, policy=policy)
+
+
+def test_torch_func_and_forward_ad():
+    """torch.func.grad and a jvp differentiate the decomposition (the ops have a backward
+    formula only): values of the float64 reference, never a silent zero tangent."""
+    h, w, b, t = _data("func")
+    f = lambda h, w: inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1)  # noqa
+    ref = lambda h, w: _ref64(h, w, t, label_smoothing=0.1)  # noqa: E731
+    gh, gw = torch.func.grad(f, argnums=(0, 1))(h, w)
+    rh, rw = torch.func.grad(ref, argnums=(0, 1))(h.double(), w.double())
+    assert_grad_close(gh, rh)
+    assert_grad_close(gw, rw)
+    v = torch.randn_like(h)
+    _, tangent = torch.func.jvp(lambda h: f(h, w), (h,), (v,))
+    _, ref_tangent = torch.func.jvp(lambda h: ref(h, w.double()), (h.double(),), (v.double(),))
+    assert tangent != 0
+    assert_loss_close(tangent, ref_tangent, rtol=1e-5, atol=1e-7)
