@@ -1,22 +1,22 @@
 # backward of ce(x, t, weight=w), w: f32[128256]
 def call(args):
-    primals_1, primals_2, getitem, ne, mul_1, sum_2, mul_4, tangents_1 = args
+    primals_1, primals_2, getitem, ne, mul_2, sum_2, mul_5, tangents_1 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1))
     assert_size_stride(primals_2, (4096, ), (1, ))
     assert_size_stride(getitem, (4096, ), (1, ))
     assert_size_stride(ne, (4096, ), (1, ))
-    assert_size_stride(mul_1, (4096, ), (1, ))
+    assert_size_stride(mul_2, (4096, ), (1, ))
     assert_size_stride(sum_2, (), ())
-    assert_size_stride(mul_4, (4096, ), (1, ))
+    assert_size_stride(mul_5, (4096, ), (1, ))
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = mul_4; del mul_4  # reuse
+        buf0 = mul_5; del mul_5  # reuse
         buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(buf0, ne, tangents_1, sum_2, mul_1, buf1, buf2, 4096)
+        triton_poi_fused_0.run(buf0, ne, tangents_1, sum_2, mul_2, buf1, buf2, 4096)
         del buf0
-        del mul_1
+        del mul_2
         del ne
         del sum_2
         del tangents_1

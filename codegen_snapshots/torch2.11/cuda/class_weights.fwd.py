@@ -17,14 +17,14 @@ def call(args):
         buf5 = buf3; del buf3  # reuse
         buf6 = empty_strided_cuda((4096, ), (1, ), torch.bool)
         buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf10 = empty_strided_cuda((), (), torch.float32)
-        buf9 = empty_strided_cuda((), (), torch.float32)
-        buf12 = buf9; del buf9  # reuse
-        triton_red_fused_ce_fwd_2.run(buf5, buf12, buf4, primals_2, primals_3, primals_1, buf6, buf7, buf11, buf10, 1, 4096)
+        buf13 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf12 = empty_strided_cuda((), (), torch.float32)
+        buf11 = empty_strided_cuda((), (), torch.float32)
+        buf14 = buf11; del buf11  # reuse
+        triton_red_fused_ce_fwd_2.run(buf5, buf14, buf4, primals_2, primals_3, primals_1, buf6, buf7, buf13, buf12, 1, 4096)
         del buf4
         del primals_3
-    return (buf12, primals_1, primals_2, buf5, buf6, buf7, buf10, buf11, )
+    return (buf14, primals_1, primals_2, buf5, buf6, buf7, buf12, buf13, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -123,9 +123,9 @@ def triton_per_fused_ce_fwd_1(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x0), tmp16, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr3: *fp32, out_ptr4: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr2: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr3: *fp32, out_ptr4: *fp32
 @triton.jit
-def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr2, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -191,28 +191,31 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp43 = tl.full([1, 1], float("-inf"), tl.float32)
         tmp44 = tl.where(tmp36, tmp42, tmp43)
         tmp45 = tl.where(tmp18, tmp44, tmp25)
-        tmp46 = tmp29 - tmp45
-        tmp47 = tl.full([1, 1], 20.0, tl.float32)
-        tmp48 = tmp46 > tmp47
-        tmp49 = libdevice.exp(tmp46)
-        tmp50 = libdevice.log1p(tmp49)
-        tmp51 = tl.where(tmp48, tmp46, tmp50)
-        tmp52 = tmp46 * tmp27
-        tmp53 = tl.broadcast_to(tmp26, [XBLOCK, R0_BLOCK])
-        tmp54 = _tmp0 + tmp53
-        _tmp0 = tl.where(r0_mask, tmp54, _tmp0)
-        tmp55 = tmp28 * tmp51
-        tmp56 = tl.where(tmp18, tmp55, tmp25)
-        tmp57 = tl.broadcast_to(tmp56, [XBLOCK, R0_BLOCK])
-        tmp58 = _tmp1 + tmp57
-        _tmp1 = tl.where(r0_mask, tmp58, _tmp1)
+        tmp46 = triton_helpers.maximum(tmp45, tmp25)
+        tmp47 = tmp46 * tmp25
+        tmp48 = tmp29 + tmp47
+        tmp49 = tmp48 - tmp45
+        tmp50 = tl.full([1, 1], 20.0, tl.float32)
+        tmp51 = tmp49 > tmp50
+        tmp52 = libdevice.exp(tmp49)
+        tmp53 = libdevice.log1p(tmp52)
+        tmp54 = tl.where(tmp51, tmp49, tmp53)
+        tmp55 = tmp49 * tmp27
+        tmp56 = tl.broadcast_to(tmp26, [XBLOCK, R0_BLOCK])
+        tmp57 = _tmp0 + tmp56
+        _tmp0 = tl.where(r0_mask, tmp57, _tmp0)
+        tmp58 = tmp28 * tmp54
+        tmp59 = tl.where(tmp18, tmp58, tmp25)
+        tmp60 = tl.broadcast_to(tmp59, [XBLOCK, R0_BLOCK])
+        tmp61 = _tmp1 + tmp60
+        _tmp1 = tl.where(r0_mask, tmp61, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
         tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
-        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp52, r0_mask)
-    tmp59 = tl.sum(_tmp0, 1)[:, None]
-    tmp60 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
-    tmp61 = (tmp60 / tmp59)
+        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp55, r0_mask)
+    tmp62 = tl.sum(_tmp0, 1)[:, None]
+    tmp63 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp62, None)
+    tmp64 = (tmp63 / tmp62)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp61, None)
+    tl.store(in_out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp64, None)

@@ -1,20 +1,20 @@
 # backward of ce(x, t), rows marked dynamic
 def call(args):
-    primals_1, primals_2, primals_3, getitem, ne, sum_2, mul_18, tangents_1 = args
+    primals_1, primals_2, primals_3, getitem, ne, sum_2, mul_23, tangents_1 = args
     s13 = primals_1
     assert_size_stride(primals_2, (s13, 128256), (128256, 1))
     assert_size_stride(primals_3, (s13, ), (1, ))
     assert_size_stride(getitem, (s13, ), (1, ))
     assert_size_stride(ne, (s13, ), (1, ))
     assert_size_stride(sum_2, (), ())
-    assert_size_stride(mul_18, (s13, ), (1, ))
+    assert_size_stride(mul_23, (s13, ), (1, ))
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf0 = empty_strided_cuda((s13, ), (1, ), torch.float32)
         buf1 = empty_strided_cuda((s13, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, mul_18, tangents_1, sum_2, buf0, buf1, s13)
-        del mul_18
+        triton_poi_fused_0.run(ne, mul_23, tangents_1, sum_2, buf0, buf1, s13)
+        del mul_23
         del ne
         del sum_2
         del tangents_1

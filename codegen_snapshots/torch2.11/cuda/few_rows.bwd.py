@@ -1,18 +1,18 @@
 # backward of ce(x, t), x: bf16[8, 128256]
 def call(args):
-    primals_1, primals_2, getitem, sum_2, mul_4, tangents_1 = args
+    primals_1, primals_2, getitem, sum_2, mul_5, tangents_1 = args
     assert_size_stride(primals_1, (8, 128256), (128256, 1))
     assert_size_stride(primals_2, (8, ), (1, ))
     assert_size_stride(getitem, (8, ), (1, ))
     assert_size_stride(sum_2, (), ())
-    assert_size_stride(mul_4, (8, ), (1, ))
+    assert_size_stride(mul_5, (8, ), (1, ))
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf0 = empty_strided_cuda((8, 128256), (128256, 1), torch.bfloat16)
-        triton_poi_fused_ce_bwd_0.run(primals_1, primals_2, getitem, mul_4, tangents_1, sum_2, buf0, 8, 128256)
+        triton_poi_fused_ce_bwd_0.run(primals_1, primals_2, getitem, mul_5, tangents_1, sum_2, buf0, 8, 128256)
         del getitem
-        del mul_4
+        del mul_5
         del primals_1
         del primals_2
         del sum_2

@@ -176,25 +176,28 @@ def triton_per_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp37 = tl.full([1, 1], float("-inf"), tl.float32)
     tmp38 = tl.where(tmp29, tmp36, tmp37)
     tmp39 = tl.where(tmp20, tmp38, tmp21)
-    tmp40 = tmp22 - tmp39
-    tmp41 = tl.full([1, 1], 20.0, tl.float32)
-    tmp42 = tmp40 > tmp41
-    tmp43 = libdevice.exp(tmp40)
-    tmp44 = libdevice.log1p(tmp43)
-    tmp45 = tl.where(tmp42, tmp40, tmp44)
-    tmp46 = tl.full([1, 1], 1.0, tl.float32)
-    tmp47 = tmp40 * tmp46
-    tmp48 = tmp20.to(tl.float32)
-    tmp49 = tmp48 * tmp46
-    tmp50 = tmp49 * tmp45
-    tmp51 = tl.where(tmp20, tmp50, tmp21)
-    tmp52 = tl.broadcast_to(tmp51, [XBLOCK, R0_BLOCK])
-    tmp53 = tl.sum(tmp52, 1)[:, None].to(tl.float32)
-    tmp54 = tl.broadcast_to(tmp48, [XBLOCK, R0_BLOCK])
-    tmp55 = tl.sum(tmp54, 1)[:, None].to(tl.float32)
-    tmp56 = (tmp53 / tmp55)
+    tmp40 = triton_helpers.maximum(tmp39, tmp21)
+    tmp41 = tmp40 * tmp21
+    tmp42 = tmp22 + tmp41
+    tmp43 = tmp42 - tmp39
+    tmp44 = tl.full([1, 1], 1.0, tl.float32)
+    tmp45 = tmp43 * tmp44
+    tmp46 = tmp20.to(tl.float32)
+    tmp47 = tmp46 * tmp44
+    tmp48 = tl.full([1, 1], 20.0, tl.float32)
+    tmp49 = tmp43 > tmp48
+    tmp50 = libdevice.exp(tmp43)
+    tmp51 = libdevice.log1p(tmp50)
+    tmp52 = tl.where(tmp49, tmp43, tmp51)
+    tmp53 = tmp47 * tmp52
+    tmp54 = tl.where(tmp20, tmp53, tmp21)
+    tmp55 = tl.broadcast_to(tmp54, [XBLOCK, R0_BLOCK])
+    tmp56 = tl.sum(tmp55, 1)[:, None].to(tl.float32)
+    tmp57 = tl.broadcast_to(tmp46, [XBLOCK, R0_BLOCK])
+    tmp58 = tl.sum(tmp57, 1)[:, None].to(tl.float32)
+    tmp59 = (tmp56 / tmp58)
     tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, None)
-    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp47, None)
+    tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp45, None)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp56, None)
-    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp55, None)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp59, None)
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp58, None)

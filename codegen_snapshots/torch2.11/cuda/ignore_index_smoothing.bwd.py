@@ -46,43 +46,46 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, ou
     tmp6 = tl.broadcast_to(tmp5, [XBLOCK])
     tmp7 = tl.full([1], 0.0, tl.float32)
     tmp8 = tl.where(tmp0, tmp1, tmp7)
-    tmp9 = tmp8 - tmp2
-    tmp10 = tl.full([1], 1.0, tl.float32)
-    tmp11 = tmp9 * tmp10
-    tmp12 = tl.full([1], 20.0, tl.float32)
-    tmp13 = tmp11 > tmp12
-    tmp14 = (tmp4 / tmp6)
-    tmp15 = tl.where(tmp0, tmp14, tmp7)
-    tmp16 = tmp0.to(tl.float32)
-    tmp17 = tl.full([1], 0.9, tl.float32)
-    tmp18 = tmp16 * tmp17
-    tmp19 = tmp15 * tmp18
-    tmp20 = libdevice.exp(tmp11)
+    tmp9 = triton_helpers.maximum(tmp2, tmp7)
+    tmp10 = tmp9 * tmp7
+    tmp11 = tmp8 + tmp10
+    tmp12 = tmp11 - tmp2
+    tmp13 = tl.full([1], 1.0, tl.float32)
+    tmp14 = tmp12 * tmp13
+    tmp15 = tl.full([1], 20.0, tl.float32)
+    tmp16 = tmp14 > tmp15
+    tmp17 = (tmp4 / tmp6)
+    tmp18 = tl.where(tmp0, tmp17, tmp7)
+    tmp19 = tmp0.to(tl.float32)
+    tmp20 = tl.full([1], 0.9, tl.float32)
     tmp21 = tmp19 * tmp20
-    tmp22 = tmp20 + tmp10
-    tmp23 = (tmp21 / tmp22)
-    tmp24 = tl.where(tmp13, tmp19, tmp23)
-    tmp25 = tl.full([1], 7.796906187624751e-07, tl.float32)
-    tmp26 = tmp15 * tmp25
-    tmp27 = tl.full([1], 128256.0, tl.float32)
-    tmp28 = tmp26 * tmp27
-    tmp29 = tmp2 - tmp8
-    tmp30 = libdevice.exp(tmp29)
-    tmp31 = tmp30 + tmp10
-    tmp32 = (tmp28 / tmp31)
-    tmp33 = tmp24 + tmp32
-    tmp34 = tl.where(tmp0, tmp33, tmp7)
-    tmp35 = -tmp24
-    tmp36 = libdevice.exp(tmp9)
-    tmp37 = tmp36 + tmp10
-    tmp38 = (tmp28 / tmp37)
-    tmp39 = tmp35 + tmp38
-    tmp40 = tl.where(tmp0, tmp39, tmp7)
-    tmp41 = -tmp26
-    tmp42 = tl.where(tmp0, tmp41, tmp7)
-    tl.store(out_ptr1 + (x0), tmp34, None)
-    tl.store(out_ptr2 + (x0), tmp40, None)
-    tl.store(out_ptr3 + (x0), tmp42, None)
+    tmp22 = tmp18 * tmp21
+    tmp23 = libdevice.exp(tmp14)
+    tmp24 = tmp22 * tmp23
+    tmp25 = tmp23 + tmp13
+    tmp26 = (tmp24 / tmp25)
+    tmp27 = tl.where(tmp16, tmp22, tmp26)
+    tmp28 = tl.full([1], 7.796906187624751e-07, tl.float32)
+    tmp29 = tmp18 * tmp28
+    tmp30 = tl.full([1], 128256.0, tl.float32)
+    tmp31 = tmp29 * tmp30
+    tmp32 = tmp2 - tmp11
+    tmp33 = libdevice.exp(tmp32)
+    tmp34 = tmp33 + tmp13
+    tmp35 = (tmp31 / tmp34)
+    tmp36 = tmp27 + tmp35
+    tmp37 = tl.where(tmp0, tmp36, tmp7)
+    tmp38 = -tmp27
+    tmp39 = libdevice.exp(tmp12)
+    tmp40 = tmp39 + tmp13
+    tmp41 = (tmp31 / tmp40)
+    tmp42 = tmp38 + tmp41
+    tmp43 = tl.where(tmp0, tmp42, tmp7)
+    tmp44 = -tmp29
+    tmp45 = tl.where(tmp0, tmp44, tmp7)
+    tl.store(out_ptr1 + (x0), tmp37, None)
+    tl.store(out_ptr2 + (x0), tmp43, None)
+    tl.store(out_ptr3 + (x0), tmp45, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, in_ptr5: *fp32, out_ptr0: *bf16

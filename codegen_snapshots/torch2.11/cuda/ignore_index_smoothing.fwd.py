@@ -10,20 +10,23 @@ def call(args):
         buf3 = empty_strided_cuda((4096, 63), (63, 1), torch.float32)
         triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, buf3, 258048, 2048)
         buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf3, buf6, 4096, 63)
+        del buf3
         buf4 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf5 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_2.run(buf1, buf2, buf4, buf5, 4096, 63)
+        del buf1
+        del buf2
         buf7 = buf4; del buf4  # reuse
         buf8 = empty_strided_cuda((4096, ), (1, ), torch.bool)
         buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf10 = buf6; del buf6  # reuse
-        triton_per_fused_ce_fwd_1.run(buf7, buf10, buf3, buf1, buf2, primals_2, primals_1, buf8, buf9, 4096, 63)
-        del buf1
-        del buf2
-        del buf3
         buf11 = empty_strided_cuda((), (), torch.float32)
         buf12 = empty_strided_cuda((), (), torch.float32)
         buf13 = buf11; del buf11  # reuse
-        triton_red_fused_2.run(buf13, buf8, buf10, buf12, 1, 4096)
+        triton_red_fused_ce_fwd_3.run(buf7, buf10, buf13, buf5, primals_2, primals_1, buf8, buf9, buf12, 1, 4096)
         del buf10
+        del buf5
     return (buf13, primals_1, primals_2, buf7, buf8, buf9, buf12, )
 
 
@@ -89,9 +92,34 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xn
     tl.store(out_ptr2 + (x3), tmp35, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i64, in_ptr4: *bf16, out_ptr1: *i1, out_ptr2: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, out_ptr0: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    r0_numel = 63
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, other=0.0)
+    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp2 = tl.where(r0_mask, tmp1, 0)
+    tmp3 = tl.sum(tmp2, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp3, None)
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32
+@triton.jit
+def triton_per_fused_ce_fwd_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -109,103 +137,28 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, other=0.0)
     tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, other=0.0)
-    tmp2 = tl.load(in_ptr2 + (r0_1 + 63*x0), r0_mask, other=0.0)
-    tmp3 = tl.load(in_ptr3 + (x0), None, eviction_policy='evict_last')
-    tmp4 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp5 = tl.where(r0_mask, tmp4, 0)
-    tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
-    tmp7 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
-    tmp8 = tl.where(r0_mask, tmp7, float("-inf"))
-    tmp9 = triton_helpers.max2(tmp8, 1)[:, None].to(tl.float32)
-    tmp10 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp11 = tmp9 == tmp10
-    tmp12 = tl.full([1, 1], 0.0, tl.float32)
-    tmp13 = tl.where(tmp11, tmp12, tmp9)
-    tmp14 = tmp1 - tmp13
-    tmp15 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp16 = tmp14 * tmp15
-    tmp17 = libdevice.exp2(tmp16)
-    tmp18 = tmp2 * tmp17
-    tmp19 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
-    tmp20 = tl.where(r0_mask, tmp19, 0)
-    tmp21 = tl.sum(tmp20, 1)[:, None].to(tl.float32)
-    tmp22 = tl_math.log(tmp21)
-    tmp23 = tmp9 + tmp22
-    tmp24 = x0
-    tmp25 = tl.full([1, 1], 4096, tl.int64)
-    tmp26 = tmp24 >= tmp25
-    tmp27 = tmp3.to(tl.int64)
-    tmp28 = tl.full([1, 1], 0, tl.int64)
-    tmp29 = tmp27 == tmp28
-    tmp30 = tmp27 >= tmp28
-    tmp31 = tl.full([1, 1], 128256, tl.int64)
-    tmp32 = tmp27 < tmp31
-    tmp33 = tmp30 & tmp32
-    tmp34 = tmp29 | tmp33
-    tmp35 = tmp26 | tmp34
-    tl.device_assert(tmp35, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    tmp36 = tmp3 != tmp28
-    tmp37 = tmp27 != tmp28
-    tmp38 = tmp37 & tmp33
-    tmp39 = tmp27.to(tl.int32)
-    tmp40 = tl.full([1, 1], -1, tl.int32)
-    tmp41 = tl.where(tmp38, tmp39, tmp40)
-    tmp42 = tl.full([1, 1], 0, tl.int32)
-    tmp43 = tmp41 >= tmp42
-    tmp44 = tl.where(tmp43, tmp41, tmp42)
-    tmp45 = tl.full([1, 1], 128256, tl.int32)
-    tmp46 = tmp44 + tmp45
-    tmp47 = tmp44 < 0
-    tmp48 = tl.where(tmp47, tmp46, tmp44)
-    tmp49 = tl.load(in_ptr4 + (tmp48 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp50 = tmp49.to(tl.float32)
-    tmp51 = tl.where(tmp43, tmp50, tmp10)
-    tmp52 = tl.where(tmp36, tmp51, tmp12)
-    tmp53 = tmp36.to(tl.float32)
-    tmp54 = tl.full([1, 1], 0.9, tl.float32)
-    tmp55 = tmp53 * tmp54
-    tmp56 = tl.where(tmp36, tmp23, tmp12)
-    tmp57 = tmp56 - tmp52
-    tmp58 = tl.full([1, 1], 20.0, tl.float32)
-    tmp59 = tmp57 > tmp58
-    tmp60 = libdevice.exp(tmp57)
-    tmp61 = libdevice.log1p(tmp60)
-    tmp62 = tl.where(tmp59, tmp57, tmp61)
-    tmp63 = tmp55 * tmp62
-    tmp64 = tmp56 == tmp56
-    tmp65 = tl_math.abs(tmp56)
-    tmp66 = tl.full([1, 1], float("inf"), tl.float32)
-    tmp67 = tmp65 != tmp66
-    tmp68 = tmp64 & tmp67
-    tmp69 = tmp68 == 0
-    tmp70 = tmp56 == tmp52
-    tmp71 = tmp69 & tmp70
-    tmp72 = tmp56 >= tmp52
-    tmp73 = tl.where(tmp72, tmp56, tmp52)
-    tmp74 = tl.where(tmp72, tmp52, tmp56)
-    tmp75 = tmp74 - tmp73
-    tmp76 = libdevice.exp(tmp75)
-    tmp77 = libdevice.log1p(tmp76)
-    tmp78 = tmp73 + tmp77
-    tmp79 = tl.where(tmp71, tmp56, tmp78)
-    tmp80 = tl.full([1, 1], 128256.0, tl.float32)
-    tmp81 = tmp79 * tmp80
-    tmp82 = tl.where(tmp36, tmp6, tmp12)
-    tmp83 = tmp81 - tmp82
-    tmp84 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
-    tmp85 = tmp83 * tmp84
-    tmp86 = tmp63 + tmp85
-    tl.debug_barrier()
-    tl.store(in_out_ptr0 + (x0), tmp23, None)
-    tl.store(out_ptr1 + (x0), tmp36, None)
-    tl.store(out_ptr2 + (x0), tmp52, None)
-    tl.debug_barrier()
-    tl.store(in_out_ptr1 + (x0), tmp86, None)
+    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.where(r0_mask, tmp2, float("-inf"))
+    tmp4 = triton_helpers.max2(tmp3, 1)[:, None].to(tl.float32)
+    tmp5 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp6 = tmp4 == tmp5
+    tmp7 = tl.full([1, 1], 0.0, tl.float32)
+    tmp8 = tl.where(tmp6, tmp7, tmp4)
+    tmp9 = tmp0 - tmp8
+    tmp10 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = libdevice.exp2(tmp11)
+    tmp13 = tmp1 * tmp12
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask, tmp14, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tl.store(out_ptr0 + (x0), tmp4, None)
+    tl.store(out_ptr1 + (x0), tmp16, None)
 
 
-@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.DEFAULT)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_out_ptr2: *fp32, in_ptr0: *fp32, in_ptr1: *i64, in_ptr2: *bf16, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
 @triton.jit
-def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused_ce_fwd_3(in_out_ptr0, in_out_ptr1, in_out_ptr2, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 1
     r0_numel = 4096
     rnumel = r0_numel
@@ -223,20 +176,94 @@ def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel
         roffset = r0_offset
         rindex = r0_index
         r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
-        tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp2 = tl.full([1, 1], 0.0, tl.float32)
-        tmp3 = tl.where(tmp0, tmp1, tmp2)
-        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
-        tmp5 = _tmp0 + tmp4
-        _tmp0 = tl.where(r0_mask, tmp5, _tmp0)
-        tmp6 = tmp0.to(tl.float32)
-        tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
-        tmp8 = _tmp1 + tmp7
-        _tmp1 = tl.where(r0_mask, tmp8, _tmp1)
-    tmp9 = tl.sum(_tmp0, 1)[:, None]
-    tmp10 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp10, None)
-    tmp11 = (tmp9 / tmp10)
+        tmp0 = tl.load(in_out_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp3 = tl.load(in_out_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp4 = tl_math.log(tmp1)
+        tmp5 = tmp0 + tmp4
+        tmp6 = r0_0
+        tmp7 = tl.full([1, 1], 4096, tl.int64)
+        tmp8 = tmp6 >= tmp7
+        tmp9 = tmp2.to(tl.int64)
+        tmp10 = tl.full([1, 1], 0, tl.int64)
+        tmp11 = tmp9 == tmp10
+        tmp12 = tmp9 >= tmp10
+        tmp13 = tl.full([1, 1], 128256, tl.int64)
+        tmp14 = tmp9 < tmp13
+        tmp15 = tmp12 & tmp14
+        tmp16 = tmp11 | tmp15
+        tmp17 = tmp8 | tmp16
+        tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tmp18 = tmp2 != tmp10
+        tmp19 = tmp9 != tmp10
+        tmp20 = tmp19 & tmp15
+        tmp21 = tmp9.to(tl.int32)
+        tmp22 = tl.full([1, 1], -1, tl.int32)
+        tmp23 = tl.where(tmp20, tmp21, tmp22)
+        tmp24 = tl.full([1, 1], 0, tl.int32)
+        tmp25 = tmp23 >= tmp24
+        tmp26 = tl.where(tmp25, tmp23, tmp24)
+        tmp27 = tl.full([1, 1], 128256, tl.int32)
+        tmp28 = tmp26 + tmp27
+        tmp29 = tmp26 < 0
+        tmp30 = tl.where(tmp29, tmp28, tmp26)
+        tmp31 = tl.load(in_ptr2 + (tmp30 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp32 = tmp31.to(tl.float32)
+        tmp33 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp34 = tl.where(tmp25, tmp32, tmp33)
+        tmp35 = tl.full([1, 1], 0.0, tl.float32)
+        tmp36 = tl.where(tmp18, tmp34, tmp35)
+        tmp37 = tl.where(tmp18, tmp5, tmp35)
+        tmp38 = triton_helpers.maximum(tmp36, tmp35)
+        tmp39 = tmp38 * tmp35
+        tmp40 = tmp37 + tmp39
+        tmp41 = tmp40 == tmp40
+        tmp42 = tl_math.abs(tmp40)
+        tmp43 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp44 = tmp42 != tmp43
+        tmp45 = tmp41 & tmp44
+        tmp46 = tmp45 == 0
+        tmp47 = tmp40 == tmp36
+        tmp48 = tmp46 & tmp47
+        tmp49 = tmp40 >= tmp36
+        tmp50 = tl.where(tmp49, tmp40, tmp36)
+        tmp51 = tl.where(tmp49, tmp36, tmp40)
+        tmp52 = tmp51 - tmp50
+        tmp53 = libdevice.exp(tmp52)
+        tmp54 = libdevice.log1p(tmp53)
+        tmp55 = tmp50 + tmp54
+        tmp56 = tl.where(tmp48, tmp40, tmp55)
+        tmp57 = tl.full([1, 1], 128256.0, tl.float32)
+        tmp58 = tmp56 * tmp57
+        tmp59 = tl.where(tmp18, tmp3, tmp35)
+        tmp60 = tmp58 - tmp59
+        tmp61 = tl.full([1, 1], 7.796906187624751e-07, tl.float32)
+        tmp62 = tmp60 * tmp61
+        tmp63 = tmp18.to(tl.float32)
+        tmp64 = tl.full([1, 1], 0.9, tl.float32)
+        tmp65 = tmp63 * tmp64
+        tmp66 = tmp40 - tmp36
+        tmp67 = tl.full([1, 1], 20.0, tl.float32)
+        tmp68 = tmp66 > tmp67
+        tmp69 = libdevice.exp(tmp66)
+        tmp70 = libdevice.log1p(tmp69)
+        tmp71 = tl.where(tmp68, tmp66, tmp70)
+        tmp72 = tmp65 * tmp71
+        tmp73 = tmp72 + tmp62
+        tmp74 = tl.where(tmp18, tmp73, tmp35)
+        tmp75 = tl.broadcast_to(tmp74, [XBLOCK, R0_BLOCK])
+        tmp76 = _tmp0 + tmp75
+        _tmp0 = tl.where(r0_mask, tmp76, _tmp0)
+        tmp77 = tl.broadcast_to(tmp63, [XBLOCK, R0_BLOCK])
+        tmp78 = _tmp1 + tmp77
+        _tmp1 = tl.where(r0_mask, tmp78, _tmp1)
+        tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp5, r0_mask)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp36, r0_mask)
+    tmp79 = tl.sum(_tmp0, 1)[:, None]
+    tmp80 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp80, None)
+    tmp81 = (tmp79 / tmp80)
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp11, None)
+    tl.store(in_out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp81, None)

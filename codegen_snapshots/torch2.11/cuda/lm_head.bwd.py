@@ -1,21 +1,21 @@
 # backward of ce(h @ w.t(), t), h: bf16[4096, 4096], w: bf16[128256, 4096]
 def call(args):
-    primals_2, primals_3, mm, getitem, ne, sum_2, mul_4, permute_3, tangents_1 = args
+    primals_2, primals_3, mm, getitem, ne, sum_2, mul_5, permute_3, tangents_1 = args
     assert_size_stride(primals_2, (4096, 4096), (4096, 1))
     assert_size_stride(primals_3, (4096, ), (1, ))
     assert_size_stride(mm, (4096, 128256), (128256, 1))
     assert_size_stride(getitem, (4096, ), (1, ))
     assert_size_stride(ne, (4096, ), (1, ))
     assert_size_stride(sum_2, (), ())
-    assert_size_stride(mul_4, (4096, ), (1, ))
+    assert_size_stride(mul_5, (4096, ), (1, ))
     assert_size_stride(permute_3, (128256, 4096), (4096, 1))
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf0 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, mul_4, tangents_1, sum_2, buf0, buf1, 4096)
-        del mul_4
+        triton_poi_fused_0.run(ne, mul_5, tangents_1, sum_2, buf0, buf1, 4096)
+        del mul_5
         del ne
         del sum_2
         del tangents_1

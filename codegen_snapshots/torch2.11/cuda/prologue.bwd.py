@@ -1,19 +1,19 @@
 # backward of ce(x.float() / 0.7, t): a user-written cast and temperature
 def call(args):
-    primals_1, primals_2, getitem, ne, sum_2, mul_4, tangents_1 = args
+    primals_1, primals_2, getitem, ne, sum_2, mul_5, tangents_1 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1))
     assert_size_stride(primals_2, (4096, ), (1, ))
     assert_size_stride(getitem, (4096, ), (1, ))
     assert_size_stride(ne, (4096, ), (1, ))
     assert_size_stride(sum_2, (), ())
-    assert_size_stride(mul_4, (4096, ), (1, ))
+    assert_size_stride(mul_5, (4096, ), (1, ))
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf0 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, mul_4, tangents_1, sum_2, buf0, buf1, 4096)
-        del mul_4
+        triton_poi_fused_0.run(ne, mul_5, tangents_1, sum_2, buf0, buf1, 4096)
+        del mul_5
         del ne
         del sum_2
         del tangents_1

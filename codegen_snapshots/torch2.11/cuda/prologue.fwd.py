@@ -11,18 +11,17 @@ def call(args):
         buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf5 = buf3; del buf3  # reuse
         buf6 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf9 = buf7; del buf7  # reuse
-        buf12 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf5, buf9, buf1, buf2, primals_2, primals_1, buf6, buf12, 4096, 63)
+        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf8, buf11, 4096, 63)
         del buf1
         del buf2
+        buf9 = empty_strided_cuda((), (), torch.float32)
         buf10 = empty_strided_cuda((), (), torch.float32)
-        buf11 = empty_strided_cuda((), (), torch.float32)
-        buf13 = buf10; del buf10  # reuse
-        triton_red_fused_2.run(buf13, buf6, buf9, buf11, 1, 4096)
-        del buf9
-    return (buf13, primals_1, primals_2, buf5, buf6, buf11, buf12, )
+        buf12 = buf9; del buf9  # reuse
+        triton_red_fused_2.run(buf12, buf6, buf8, buf10, 1, 4096)
+        del buf8
+    return (buf12, primals_1, primals_2, buf5, buf6, buf10, buf11, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -87,9 +86,9 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x3), tmp36, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr3: *fp32, out_ptr4: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -160,20 +159,22 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp51 = tmp50.to(tl.float32)
     tmp52 = tl.where(tmp41, tmp51, tmp6)
     tmp53 = tl.where(tmp33, tmp52, tmp8)
-    tmp54 = tmp34 - tmp53
-    tmp55 = tl.full([1, 1], 20.0, tl.float32)
-    tmp56 = tmp54 > tmp55
-    tmp57 = libdevice.exp(tmp54)
-    tmp58 = libdevice.log1p(tmp57)
-    tmp59 = tl.where(tmp56, tmp54, tmp58)
-    tmp60 = tl.full([1, 1], 1.0, tl.float32)
-    tmp61 = tmp54 * tmp60
+    tmp54 = triton_helpers.maximum(tmp53, tmp8)
+    tmp55 = tmp54 * tmp8
+    tmp56 = tmp34 + tmp55
+    tmp57 = tmp56 - tmp53
+    tmp58 = tl.full([1, 1], 20.0, tl.float32)
+    tmp59 = tmp57 > tmp58
+    tmp60 = libdevice.exp(tmp57)
+    tmp61 = libdevice.log1p(tmp60)
+    tmp62 = tl.where(tmp59, tmp57, tmp61)
+    tmp63 = tl.full([1, 1], 1.0, tl.float32)
+    tmp64 = tmp57 * tmp63
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp19, None)
     tl.store(out_ptr1 + (x0), tmp33, None)
-    tl.debug_barrier()
-    tl.store(in_out_ptr1 + (x0), tmp59, None)
-    tl.store(out_ptr3 + (x0), tmp61, None)
+    tl.store(out_ptr3 + (x0), tmp62, None)
+    tl.store(out_ptr4 + (x0), tmp64, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32

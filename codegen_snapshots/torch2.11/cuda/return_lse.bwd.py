@@ -47,38 +47,41 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out
     tmp7 = tl.load(in_ptr5 + (x0), None)
     tmp8 = tl.full([1], 0.0, tl.float32)
     tmp9 = tl.where(tmp0, tmp1, tmp8)
-    tmp10 = tmp9 - tmp2
-    tmp11 = tl.full([1], 1.0, tl.float32)
-    tmp12 = tmp10 * tmp11
-    tmp13 = tl.full([1], 20.0, tl.float32)
-    tmp14 = tmp12 > tmp13
-    tmp15 = (tmp4 / tmp6)
-    tmp16 = tl.where(tmp0, tmp15, tmp8)
-    tmp17 = tmp0.to(tl.float32)
-    tmp18 = tmp17 * tmp11
-    tmp19 = tmp16 * tmp18
-    tmp20 = libdevice.exp(tmp12)
-    tmp21 = tmp19 * tmp20
-    tmp22 = tmp20 + tmp11
-    tmp23 = (tmp21 / tmp22)
-    tmp24 = tl.where(tmp14, tmp19, tmp23)
-    tmp25 = tl.where(tmp0, tmp8, tmp7)
-    tmp26 = tl.where(tmp0, tmp7, tmp8)
-    tmp27 = tmp2 - tmp9
-    tmp28 = libdevice.exp(tmp27)
-    tmp29 = tmp28 + tmp11
-    tmp30 = (tmp26 / tmp29)
-    tmp31 = tmp24 + tmp30
-    tmp32 = tl.where(tmp0, tmp31, tmp8)
-    tmp33 = tmp25 + tmp32
-    tmp34 = -tmp24
-    tmp35 = libdevice.exp(tmp10)
-    tmp36 = tmp35 + tmp11
-    tmp37 = (tmp26 / tmp36)
-    tmp38 = tmp34 + tmp37
-    tmp39 = tl.where(tmp0, tmp38, tmp8)
-    tl.store(out_ptr1 + (x0), tmp33, None)
-    tl.store(out_ptr2 + (x0), tmp39, None)
+    tmp10 = triton_helpers.maximum(tmp2, tmp8)
+    tmp11 = tmp10 * tmp8
+    tmp12 = tmp9 + tmp11
+    tmp13 = tmp12 - tmp2
+    tmp14 = tl.full([1], 1.0, tl.float32)
+    tmp15 = tmp13 * tmp14
+    tmp16 = tl.full([1], 20.0, tl.float32)
+    tmp17 = tmp15 > tmp16
+    tmp18 = (tmp4 / tmp6)
+    tmp19 = tl.where(tmp0, tmp18, tmp8)
+    tmp20 = tmp0.to(tl.float32)
+    tmp21 = tmp20 * tmp14
+    tmp22 = tmp19 * tmp21
+    tmp23 = libdevice.exp(tmp15)
+    tmp24 = tmp22 * tmp23
+    tmp25 = tmp23 + tmp14
+    tmp26 = (tmp24 / tmp25)
+    tmp27 = tl.where(tmp17, tmp22, tmp26)
+    tmp28 = tl.where(tmp0, tmp8, tmp7)
+    tmp29 = tl.where(tmp0, tmp7, tmp8)
+    tmp30 = tmp2 - tmp12
+    tmp31 = libdevice.exp(tmp30)
+    tmp32 = tmp31 + tmp14
+    tmp33 = (tmp29 / tmp32)
+    tmp34 = tmp27 + tmp33
+    tmp35 = tl.where(tmp0, tmp34, tmp8)
+    tmp36 = tmp28 + tmp35
+    tmp37 = -tmp27
+    tmp38 = libdevice.exp(tmp13)
+    tmp39 = tmp38 + tmp14
+    tmp40 = (tmp29 / tmp39)
+    tmp41 = tmp37 + tmp40
+    tmp42 = tl.where(tmp0, tmp41, tmp8)
+    tl.store(out_ptr1 + (x0), tmp36, None)
+    tl.store(out_ptr2 + (x0), tmp42, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16

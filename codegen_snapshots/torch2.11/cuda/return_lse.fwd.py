@@ -180,47 +180,50 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp35 = tl.full([1, 1], 0.0, tl.float32)
         tmp36 = tl.where(tmp18, tmp34, tmp35)
         tmp37 = tl.where(tmp18, tmp4, tmp35)
-        tmp38 = tmp37 == tmp37
-        tmp39 = tl_math.abs(tmp37)
-        tmp40 = tl.full([1, 1], float("inf"), tl.float32)
-        tmp41 = tmp39 != tmp40
-        tmp42 = tmp38 & tmp41
-        tmp43 = tmp42 == 0
-        tmp44 = tmp37 == tmp36
-        tmp45 = tmp43 & tmp44
-        tmp46 = tmp37 >= tmp36
-        tmp47 = tl.where(tmp46, tmp37, tmp36)
-        tmp48 = tl.where(tmp46, tmp36, tmp37)
-        tmp49 = tmp48 - tmp47
-        tmp50 = libdevice.exp(tmp49)
-        tmp51 = libdevice.log1p(tmp50)
-        tmp52 = tmp47 + tmp51
-        tmp53 = tl.where(tmp45, tmp37, tmp52)
-        tmp54 = tl.where(tmp18, tmp53, tmp4)
-        tmp55 = tmp18.to(tl.float32)
-        tmp56 = tl.full([1, 1], 1.0, tl.float32)
-        tmp57 = tmp55 * tmp56
-        tmp58 = tmp37 - tmp36
-        tmp59 = tl.full([1, 1], 20.0, tl.float32)
-        tmp60 = tmp58 > tmp59
-        tmp61 = libdevice.exp(tmp58)
-        tmp62 = libdevice.log1p(tmp61)
-        tmp63 = tl.where(tmp60, tmp58, tmp62)
-        tmp64 = tmp57 * tmp63
-        tmp65 = tl.where(tmp18, tmp64, tmp35)
-        tmp66 = tl.broadcast_to(tmp65, [XBLOCK, R0_BLOCK])
-        tmp67 = _tmp0 + tmp66
-        _tmp0 = tl.where(r0_mask, tmp67, _tmp0)
-        tmp68 = tl.broadcast_to(tmp55, [XBLOCK, R0_BLOCK])
-        tmp69 = _tmp1 + tmp68
-        _tmp1 = tl.where(r0_mask, tmp69, _tmp1)
+        tmp38 = triton_helpers.maximum(tmp36, tmp35)
+        tmp39 = tmp38 * tmp35
+        tmp40 = tmp37 + tmp39
+        tmp41 = tmp40 == tmp40
+        tmp42 = tl_math.abs(tmp40)
+        tmp43 = tl.full([1, 1], float("inf"), tl.float32)
+        tmp44 = tmp42 != tmp43
+        tmp45 = tmp41 & tmp44
+        tmp46 = tmp45 == 0
+        tmp47 = tmp40 == tmp36
+        tmp48 = tmp46 & tmp47
+        tmp49 = tmp40 >= tmp36
+        tmp50 = tl.where(tmp49, tmp40, tmp36)
+        tmp51 = tl.where(tmp49, tmp36, tmp40)
+        tmp52 = tmp51 - tmp50
+        tmp53 = libdevice.exp(tmp52)
+        tmp54 = libdevice.log1p(tmp53)
+        tmp55 = tmp50 + tmp54
+        tmp56 = tl.where(tmp48, tmp40, tmp55)
+        tmp57 = tl.where(tmp18, tmp56, tmp4)
+        tmp58 = tmp18.to(tl.float32)
+        tmp59 = tl.full([1, 1], 1.0, tl.float32)
+        tmp60 = tmp58 * tmp59
+        tmp61 = tmp40 - tmp36
+        tmp62 = tl.full([1, 1], 20.0, tl.float32)
+        tmp63 = tmp61 > tmp62
+        tmp64 = libdevice.exp(tmp61)
+        tmp65 = libdevice.log1p(tmp64)
+        tmp66 = tl.where(tmp63, tmp61, tmp65)
+        tmp67 = tmp60 * tmp66
+        tmp68 = tl.where(tmp18, tmp67, tmp35)
+        tmp69 = tl.broadcast_to(tmp68, [XBLOCK, R0_BLOCK])
+        tmp70 = _tmp0 + tmp69
+        _tmp0 = tl.where(r0_mask, tmp70, _tmp0)
+        tmp71 = tl.broadcast_to(tmp58, [XBLOCK, R0_BLOCK])
+        tmp72 = _tmp1 + tmp71
+        _tmp1 = tl.where(r0_mask, tmp72, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
         tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp36, r0_mask)
-        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp54, r0_mask)
-    tmp70 = tl.sum(_tmp0, 1)[:, None]
-    tmp71 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr3 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp71, None)
-    tmp72 = (tmp70 / tmp71)
+        tl.store(out_ptr2 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp57, r0_mask)
+    tmp73 = tl.sum(_tmp0, 1)[:, None]
+    tmp74 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr3 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp74, None)
+    tmp75 = (tmp73 / tmp74)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp72, None)
+    tl.store(in_out_ptr1 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp75, None)

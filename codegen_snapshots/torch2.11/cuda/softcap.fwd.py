@@ -11,17 +11,18 @@ def call(args):
         buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf5 = buf3; del buf3  # reuse
         buf6 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf10 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf7, buf10, 4096, 63)
+        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf10 = buf8; del buf8  # reuse
+        buf13 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf5, buf10, buf1, buf2, primals_2, primals_1, buf6, buf13, 4096, 63)
         del buf1
         del buf2
-        buf8 = empty_strided_cuda((), (), torch.float32)
-        buf9 = empty_strided_cuda((), (), torch.float32)
-        buf11 = buf8; del buf8  # reuse
-        triton_red_fused_2.run(buf11, buf6, buf7, buf9, 1, 4096)
-        del buf7
-    return (buf11, primals_1, primals_2, buf5, buf6, buf9, buf10, )
+        buf11 = empty_strided_cuda((), (), torch.float32)
+        buf12 = empty_strided_cuda((), (), torch.float32)
+        buf14 = buf11; del buf11  # reuse
+        triton_red_fused_2.run(buf14, buf6, buf10, buf12, 1, 4096)
+        del buf10
+    return (buf14, primals_1, primals_2, buf5, buf6, buf12, buf13, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -88,9 +89,9 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x3), tmp38, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr4: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -163,14 +164,23 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp53 = tmp52 * tmp51
     tmp54 = tl.where(tmp41, tmp53, tmp6)
     tmp55 = tl.where(tmp33, tmp54, tmp8)
-    tmp56 = tmp34 - tmp55
-    tmp57 = tl.full([1, 1], 1.0, tl.float32)
-    tmp58 = tmp56 * tmp57
+    tmp56 = triton_helpers.maximum(tmp55, tmp8)
+    tmp57 = tmp56 * tmp8
+    tmp58 = tmp34 + tmp57
+    tmp59 = tmp58 - tmp55
+    tmp60 = tl.full([1, 1], 20.0, tl.float32)
+    tmp61 = tmp59 > tmp60
+    tmp62 = libdevice.exp(tmp59)
+    tmp63 = libdevice.log1p(tmp62)
+    tmp64 = tl.where(tmp61, tmp59, tmp63)
+    tmp65 = tl.full([1, 1], 1.0, tl.float32)
+    tmp66 = tmp59 * tmp65
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp19, None)
     tl.store(out_ptr1 + (x0), tmp33, None)
-    tl.store(out_ptr2 + (x0), tmp56, None)
-    tl.store(out_ptr3 + (x0), tmp58, None)
+    tl.debug_barrier()
+    tl.store(in_out_ptr1 + (x0), tmp64, None)
+    tl.store(out_ptr4 + (x0), tmp66, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
@@ -198,23 +208,18 @@ def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel
         tmp2 = tmp0.to(tl.float32)
         tmp3 = tl.full([1, 1], 1.0, tl.float32)
         tmp4 = tmp2 * tmp3
-        tmp5 = tl.full([1, 1], 20.0, tl.float32)
-        tmp6 = tmp1 > tmp5
-        tmp7 = libdevice.exp(tmp1)
-        tmp8 = libdevice.log1p(tmp7)
-        tmp9 = tl.where(tmp6, tmp1, tmp8)
-        tmp10 = tmp4 * tmp9
-        tmp11 = tl.full([1, 1], 0.0, tl.float32)
-        tmp12 = tl.where(tmp0, tmp10, tmp11)
-        tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
-        tmp14 = _tmp0 + tmp13
-        _tmp0 = tl.where(r0_mask, tmp14, _tmp0)
-        tmp15 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
-        tmp16 = _tmp1 + tmp15
-        _tmp1 = tl.where(r0_mask, tmp16, _tmp1)
-    tmp17 = tl.sum(_tmp0, 1)[:, None]
-    tmp18 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp18, None)
-    tmp19 = (tmp17 / tmp18)
+        tmp5 = tmp4 * tmp1
+        tmp6 = tl.full([1, 1], 0.0, tl.float32)
+        tmp7 = tl.where(tmp0, tmp5, tmp6)
+        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+        tmp9 = _tmp0 + tmp8
+        _tmp0 = tl.where(r0_mask, tmp9, _tmp0)
+        tmp10 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+        tmp11 = _tmp1 + tmp10
+        _tmp1 = tl.where(r0_mask, tmp11, _tmp1)
+    tmp12 = tl.sum(_tmp0, 1)[:, None]
+    tmp13 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp13, None)
+    tmp14 = (tmp12 / tmp13)
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp19, None)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp14, None)

@@ -12,21 +12,22 @@ def call(args):
         buf5 = buf3; del buf3  # reuse
         buf6 = empty_strided_cuda((16800, ), (1, ), torch.bool)
         buf7 = empty_strided_cuda((16800, ), (1, ), torch.float32)
-        buf14 = empty_strided_cuda((16800, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf5, buf1, buf2, primals_2, primals_1, buf6, buf7, buf14, 16800, 63)
+        buf9 = buf7; del buf7  # reuse
+        buf16 = empty_strided_cuda((16800, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf5, buf9, buf1, buf2, primals_2, primals_1, buf6, buf16, 16800, 63)
         del buf1
         del buf2
-        buf9 = empty_strided_cuda((3, ), (1, ), torch.float32)
-        buf12 = empty_strided_cuda((3, ), (1, ), torch.float32)
-        triton_red_fused_2.run(buf6, buf7, buf9, buf12, 3, 5600)
-        del buf7
-        buf10 = empty_strided_cuda((), (), torch.float32)
-        buf13 = empty_strided_cuda((), (), torch.float32)
-        buf15 = buf10; del buf10  # reuse
-        triton_per_fused_3.run(buf15, buf9, buf12, buf13, 1, 3)
-        del buf12
+        buf11 = empty_strided_cuda((3, ), (1, ), torch.float32)
+        buf14 = empty_strided_cuda((3, ), (1, ), torch.float32)
+        triton_red_fused_2.run(buf6, buf9, buf11, buf14, 3, 5600)
         del buf9
-    return (buf15, primals_1, primals_2, buf5, buf6, buf13, buf14, )
+        buf12 = empty_strided_cuda((), (), torch.float32)
+        buf15 = empty_strided_cuda((), (), torch.float32)
+        buf17 = buf12; del buf12  # reuse
+        triton_per_fused_3.run(buf17, buf11, buf14, buf15, 1, 3)
+        del buf11
+        del buf14
+    return (buf17, primals_1, primals_2, buf5, buf6, buf15, buf16, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -94,9 +95,9 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tl.store(out_ptr1 + (x3), tmp39, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 32768, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 32768, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr3: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 16800
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -164,19 +165,23 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp48 = tmp47.to(tl.float32)
     tmp49 = tl.where(tmp41, tmp48, tmp6)
     tmp50 = tl.where(tmp33, tmp49, tmp8)
-    tmp51 = tmp34 - tmp50
-    tmp52 = tl.full([1, 1], 20.0, tl.float32)
-    tmp53 = tmp51 > tmp52
-    tmp54 = libdevice.exp(tmp51)
-    tmp55 = libdevice.log1p(tmp54)
-    tmp56 = tl.where(tmp53, tmp51, tmp55)
-    tmp57 = tl.full([1, 1], 1.0, tl.float32)
-    tmp58 = tmp51 * tmp57
+    tmp51 = triton_helpers.maximum(tmp50, tmp8)
+    tmp52 = tmp51 * tmp8
+    tmp53 = tmp34 + tmp52
+    tmp54 = tmp53 - tmp50
+    tmp55 = tl.full([1, 1], 20.0, tl.float32)
+    tmp56 = tmp54 > tmp55
+    tmp57 = libdevice.exp(tmp54)
+    tmp58 = libdevice.log1p(tmp57)
+    tmp59 = tl.where(tmp56, tmp54, tmp58)
+    tmp60 = tl.full([1, 1], 1.0, tl.float32)
+    tmp61 = tmp54 * tmp60
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp19, xmask)
     tl.store(out_ptr1 + (x0), tmp33, xmask)
-    tl.store(out_ptr2 + (x0), tmp56, xmask)
-    tl.store(out_ptr3 + (x0), tmp58, xmask)
+    tl.debug_barrier()
+    tl.store(in_out_ptr1 + (x0), tmp59, xmask)
+    tl.store(out_ptr3 + (x0), tmp61, xmask)
 
 
 @triton_heuristics.reduction(size_hints={'x': 4, 'r0_': 8192}, reduction_hint=ReductionHint.INNER)  # in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32, out_ptr1: *fp32

@@ -14,7 +14,7 @@ def call(args):
         torch.cuda.set_device(0)
         buf2 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, tangents_1, sum_2, logical_and, getitem, ge, where_1, buf2, buf3, 4096)
+        triton_poi_fused_0.run(ne, tangents_1, sum_2, logical_and, getitem, where_1, ge, buf2, buf3, 4096)
         del ge
         del logical_and
         del ne
@@ -31,7 +31,7 @@ def call(args):
     return (buf4, None, )
 
 
-@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *i1, in_ptr6: *fp32, out_ptr2: *fp32, out_ptr3: *fp32
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, in_ptr3: *i1, in_ptr4: *fp32, in_ptr5: *fp32, in_ptr6: *i1, out_ptr2: *fp32, out_ptr3: *fp32
 @triton.jit
 def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr2, out_ptr3, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4096
@@ -46,8 +46,8 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_
     tmp4 = tl.broadcast_to(tmp3, [XBLOCK])
     tmp5 = tl.load(in_ptr3 + (x0), None).to(tl.int1)
     tmp6 = tl.load(in_ptr4 + (x0), None)
-    tmp7 = tl.load(in_ptr5 + (x0), None).to(tl.int1)
-    tmp8 = tl.load(in_ptr6 + (x0), None)
+    tmp7 = tl.load(in_ptr5 + (x0), None)
+    tmp8 = tl.load(in_ptr6 + (x0), None).to(tl.int1)
     tmp9 = (tmp2 / tmp4)
     tmp10 = tl.full([1], 0.0, tl.float32)
     tmp11 = tl.where(tmp0, tmp9, tmp10)
@@ -56,42 +56,45 @@ def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_
     tmp14 = tmp12 * tmp13
     tmp15 = tmp11 * tmp14
     tmp16 = tl.where(tmp0, tmp6, tmp10)
-    tmp17 = tl.where(tmp7, tmp16, tmp8)
-    tmp18 = tl.where(tmp7, tmp8, tmp16)
-    tmp19 = tmp18 - tmp17
-    tmp20 = libdevice.exp(tmp19)
-    tmp21 = libdevice.log1p(tmp20)
-    tmp22 = tmp17 + tmp21
-    tmp23 = tl.where(tmp5, tmp16, tmp22)
-    tmp24 = tl.full([1], 2.0, tl.float32)
-    tmp25 = tmp23 * tmp24
-    tmp26 = tmp15 * tmp25
-    tmp27 = tmp16 - tmp8
-    tmp28 = tl.full([1], 1.0, tl.float32)
-    tmp29 = tmp27 * tmp28
-    tmp30 = tl.full([1], 20.0, tl.float32)
-    tmp31 = tmp29 > tmp30
-    tmp32 = tmp12 * tmp28
-    tmp33 = tmp11 * tmp32
-    tmp34 = libdevice.exp(tmp29)
-    tmp35 = tmp33 * tmp34
-    tmp36 = tmp34 + tmp28
-    tmp37 = (tmp35 / tmp36)
-    tmp38 = tl.where(tmp31, tmp33, tmp37)
-    tmp39 = tmp8 - tmp16
-    tmp40 = libdevice.exp(tmp39)
-    tmp41 = tmp40 + tmp28
-    tmp42 = (tmp26 / tmp41)
-    tmp43 = tmp38 + tmp42
-    tmp44 = tl.where(tmp0, tmp43, tmp10)
-    tmp45 = -tmp38
-    tmp46 = libdevice.exp(tmp27)
-    tmp47 = tmp46 + tmp28
-    tmp48 = (tmp26 / tmp47)
-    tmp49 = tmp45 + tmp48
-    tmp50 = tl.where(tmp0, tmp49, tmp10)
-    tl.store(out_ptr2 + (x0), tmp44, None)
-    tl.store(out_ptr3 + (x0), tmp50, None)
+    tmp17 = triton_helpers.maximum(tmp7, tmp10)
+    tmp18 = tmp17 * tmp10
+    tmp19 = tmp16 + tmp18
+    tmp20 = tl.where(tmp8, tmp19, tmp7)
+    tmp21 = tl.where(tmp8, tmp7, tmp19)
+    tmp22 = tmp21 - tmp20
+    tmp23 = libdevice.exp(tmp22)
+    tmp24 = libdevice.log1p(tmp23)
+    tmp25 = tmp20 + tmp24
+    tmp26 = tl.where(tmp5, tmp19, tmp25)
+    tmp27 = tl.full([1], 2.0, tl.float32)
+    tmp28 = tmp26 * tmp27
+    tmp29 = tmp15 * tmp28
+    tmp30 = tmp19 - tmp7
+    tmp31 = tl.full([1], 1.0, tl.float32)
+    tmp32 = tmp30 * tmp31
+    tmp33 = tl.full([1], 20.0, tl.float32)
+    tmp34 = tmp32 > tmp33
+    tmp35 = tmp12 * tmp31
+    tmp36 = tmp11 * tmp35
+    tmp37 = libdevice.exp(tmp32)
+    tmp38 = tmp36 * tmp37
+    tmp39 = tmp37 + tmp31
+    tmp40 = (tmp38 / tmp39)
+    tmp41 = tl.where(tmp34, tmp36, tmp40)
+    tmp42 = tmp7 - tmp19
+    tmp43 = libdevice.exp(tmp42)
+    tmp44 = tmp43 + tmp31
+    tmp45 = (tmp29 / tmp44)
+    tmp46 = tmp41 + tmp45
+    tmp47 = tl.where(tmp0, tmp46, tmp10)
+    tmp48 = -tmp41
+    tmp49 = libdevice.exp(tmp30)
+    tmp50 = tmp49 + tmp31
+    tmp51 = (tmp29 / tmp50)
+    tmp52 = tmp48 + tmp51
+    tmp53 = tl.where(tmp0, tmp52, tmp10)
+    tl.store(out_ptr2 + (x0), tmp47, None)
+    tl.store(out_ptr3 + (x0), tmp53, None)
 
 
 @triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
