@@ -154,6 +154,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
             z_loss=z_loss, softcap=softcap, return_lse=return_lse, chunk_size=chunk_size)
     check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+    input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
     check_linear(input, linear_weight, linear_bias, target, weight, policy, chunk_size)
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does: see there)
@@ -213,3 +214,14 @@ class LinearCrossEntropyLoss(nn.Module):
         return (f"ignore_index={self.ignore_index}, reduction={self.reduction!r}, "
                 f"label_smoothing={self.label_smoothing}, z_loss={self.z_loss}, "
                 f"softcap={self.softcap}, policy={self.policy!r}")
+
+
+def _autocast(*tensors):
+    """The linear's operands as F.linear would take them under autocast: cast to the autocast
+    dtype (a custom op is not autocast by itself, and would run its GEMMs in float32)."""
+    x = tensors[0]
+    if not isinstance(x, Tensor) or not torch.is_autocast_enabled(x.device.type):
+        return tensors
+    dtype = torch.get_autocast_dtype(x.device.type)
+    return tuple(t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point() else t
+                 for t in tensors)

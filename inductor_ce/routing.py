@@ -402,6 +402,8 @@ def _linear_logits(x: fx.Node):
         return None, [], None
     h, w, b = found
     hv, wv, bv = _val(h), _val(w), _val(b)
+    # (Under autocast the operands may be float32 and the logits bf16: linear_cross_entropy
+    # casts them as autocast does, when it runs in the same autocast region.)
     if not (isinstance(hv, torch.Tensor) and isinstance(wv, torch.Tensor) and wv.dim() == 2
             and hv.dtype in _FLOATS and wv.dtype == hv.dtype
             and (b is None or isinstance(bv, torch.Tensor) and bv.dim() == 1
