@@ -614,7 +614,8 @@ print([log["loss"] for log in trainer.state.log_history if "loss" in log])
 
 
 def test_trainer_example_runs_and_matches_the_unpatched_trainer(tmp_path):
-    """The README's example, then the same run unpatched (one process, two runs): the same
+    """The Trainer example of docs/transformers.md, then the same run unpatched (one process,
+    two runs): the same
     logged losses (the Trainer's gradient accumulation passes num_items_in_batch)."""
     plain = TRAINER_EXAMPLE.replace("inductor_ce.transformers.apply(model)", "pass")
     assert plain != TRAINER_EXAMPLE
