@@ -157,6 +157,11 @@ def _dtype(t: Optional[Tensor]):
     return None if t is None else t.dtype
 
 
+def _per_row(rows, *values):
+    """ce_bwd's per-row inputs (lse_nt, a, b[, c]) as contiguous float32 of the merged rows."""
+    return [v.reshape(rows).contiguous().float() for v in values if v is not None]
+
+
 # --- the ops ------------------------------------------------------------------------------------
 
 def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
@@ -197,9 +202,7 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
            c is not None, ignore_index, softcap)
     op = torch.ops.inductor_ce.ce_bwd.default
     rows = xm.shape[:-1]
-    per_row = [v.reshape(rows).contiguous().float() for v in (lse_nt, a, b)]
-    if c is not None:
-        per_row.append(c.reshape(rows).contiguous().float())
+    per_row = _per_row(rows, lse_nt, a, b, c)
 
     def fn(x, t, lse_nt, a, b, *rest):
         c_ = rest[0] if c is not None else None
@@ -271,9 +274,7 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> None:
                _dtype(weight), c is not None, ignore_index, softcap)
         op = torch.ops.inductor_ce.ce_bwd.default
         rows = xm.shape[:-1]
-        per_row = [v.reshape(rows).contiguous().float() for v in (lse_nt, a, b)]
-        if c is not None:
-            per_row.append(c.reshape(rows).contiguous().float())
+        per_row = _per_row(rows, lse_nt, a, b, c)
 
         def fn(x, t, lse_nt, a, b, *rest):
             c_ = rest[0] if c is not None else None

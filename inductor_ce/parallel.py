@@ -170,6 +170,17 @@ def _shard_span(v_local, group, vocab_start, num_classes, weight):
     return vocab_start, num_classes
 
 
+def _replicated(t, name, mesh, whose):
+    """A plain tensor, or the local tensor of a DTensor replicated on ``mesh``."""
+    from torch.distributed.tensor import DTensor, Replicate
+    if not isinstance(t, DTensor):
+        return t
+    if t.device_mesh != mesh or not all(isinstance(p, Replicate) for p in t.placements):
+        raise ValueError(f"{name} must be a plain tensor or a DTensor replicated on the "
+                         f"{whose} mesh, got placements {list(t.placements)}")
+    return t.to_local()
+
+
 def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, *,
                            z_loss, softcap, return_lse):
     """``cross_entropy`` of a DTensor sharded on the class dimension over a 1-D mesh: the
@@ -185,12 +196,7 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
                          "Redistribute the logits first.")
 
     def replicated(t, name):
-        if not isinstance(t, DTensor):
-            return t
-        if t.device_mesh != mesh or not all(isinstance(p, Replicate) for p in t.placements):
-            raise ValueError(f"{name} must be a plain tensor or a DTensor replicated on the "
-                             f"logits' mesh, got placements {list(t.placements)}")
-        return t.to_local()
+        return _replicated(t, name, mesh, "logits'")
 
     # Shard(-1) splits the V classes as torch.chunk does: ceil(V / world) per rank, the last
     # ranks holding fewer.
@@ -294,12 +300,7 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
                          f"{mesh.ndim}-D mesh")
 
     def replicated(t, name):
-        if not isinstance(t, DTensor):
-            return t
-        if t.device_mesh != mesh or not all(isinstance(p, Replicate) for p in t.placements):
-            raise ValueError(f"{name} must be a plain tensor or a DTensor replicated on the "
-                             f"weight's mesh, got placements {list(t.placements)}")
-        return t.to_local()
+        return _replicated(t, name, mesh, "weight's")
 
     v, world = linear_weight.shape[0], mesh.size()
     step = -(-v // world)   # Shard(0) splits as torch.chunk does
