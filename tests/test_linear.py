@@ -186,10 +186,14 @@ def test_ops_match_their_decomposition():
     for got, want in zip(linear.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, V, 64),
                          decomposition.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, V, 0)):
         torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-5)
-    g = [torch.randn(N) for _ in range(3)]
+    gen = torch.Generator().manual_seed(3)
+    g = [torch.randn(N, generator=gen) for _ in range(3)]
+    # (chunks add the products of their classes in another order: compared, like the
+    # statistics, at the scale of the gradient, since a cancelling element has no bound on
+    # its relative error in any summation order)
     for got, want in zip(linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 64),
                          decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 0)):
-        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5 * want.abs().max().item())
 
 
 def test_export_keeps_one_node_and_decomposes():
@@ -327,7 +331,7 @@ def test_torch_func_and_forward_ad():
     rh, rw = torch.func.grad(ref, argnums=(0, 1))(h.double(), w.double())
     assert_grad_close(gh, rh)
     assert_grad_close(gw, rw)
-    v = torch.randn_like(h)
+    v = torch.randn(h.shape, generator=torch.Generator().manual_seed(9))
     _, tangent = torch.func.jvp(lambda h: f(h, w), (h,), (v,))
     _, ref_tangent = torch.func.jvp(lambda h: ref(h, w.double()), (h.double(),), (v.double(),))
     assert tangent != 0
