@@ -163,22 +163,15 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     chunk = chunk_size or 0
     # (The ops assert that every target is in [0, V) or ignore_index.)
-    if _functorch_transform() or _forward_ad._current_level >= 0:
-        # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
-        stats = decomposition.linear_ce_fwd(input, linear_weight, linear_bias, target, weight,
-                                            ignore_index, softcap, label_smoothing > 0.0, 0,
-                                            num_classes, chunk)
-        loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
-                                num_classes)
-        loss = reduce(loss, w_t, reduction)
-        return (loss, lse) if return_lse else loss
-    if policy == "fast" and reduction != "none" and not return_lse:
+    transformed = _functorch_transform() or _forward_ad._current_level >= 0
+    if policy == "fast" and reduction != "none" and not return_lse and not transformed:
         return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                      ignore_index, softcap, label_smoothing, z_loss,
                                      reduction == "mean", chunk)[0]
-    stats = linear.linear_ce_fwd(input, linear_weight, linear_bias, target, weight,
-                                 ignore_index, softcap, label_smoothing > 0.0, 0, num_classes,
-                                 chunk)
+    # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
+    stats_of = decomposition.linear_ce_fwd if transformed else linear.linear_ce_fwd
+    stats = stats_of(input, linear_weight, linear_bias, target, weight, ignore_index, softcap,
+                     label_smoothing > 0.0, 0, num_classes, chunk)
     loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
                             num_classes)
     loss = reduce(loss, w_t, reduction)

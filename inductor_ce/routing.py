@@ -382,10 +382,10 @@ def _is_row_slice(node) -> bool:
 
 
 def _linear_logits(x: fx.Node):
-    """((h, W, b), [row slices from the logits to x], None) when the loss input ``x`` is the
-    logits of a linear seen through an upcast, row merges and row slices, each used by the
-    next alone; (None, [], reason) when it is such logits with another use; (None, [], None)
-    when it is not."""
+    """((h, W, b), linear node, [row slices from the logits to x], None) when the loss input
+    ``x`` is the logits of a linear seen through an upcast, row merges and row slices, each
+    used by the next alone; (None, None, [], reason) when it is such logits with another use;
+    (None, None, [], None) when it is not."""
     chain, node = [], x
     while True:
         merged = _strip_row_merges(node)
@@ -399,7 +399,7 @@ def _linear_logits(x: fx.Node):
             break
     found = _as_linear(node)
     if found is None:
-        return None, [], None
+        return None, None, [], None
     h, w, b = found
     hv, wv, bv = _val(h), _val(w), _val(b)
     # (Under autocast the operands may be float32 and the logits bf16: linear_cross_entropy
@@ -408,12 +408,12 @@ def _linear_logits(x: fx.Node):
             and hv.dtype in _FLOATS and wv.dtype == hv.dtype
             and (b is None or isinstance(bv, torch.Tensor) and bv.dim() == 1
                  and bv.dtype == hv.dtype)):
-        return None, [], None
+        return None, None, [], None
     for n in [node] + chain:
         if len(n.users) != 1:
-            return None, [], (f"the logits ({n.name}) have another use: "
-                              f"{', '.join(u.name for u in n.users)}")
-    return (h, w, b), [n for n in reversed(chain) if _is_row_slice(n)], None
+            return None, None, [], (f"the logits ({n.name}) have another use: "
+                                    f"{', '.join(u.name for u in n.users)}")
+    return (h, w, b), node, [n for n in reversed(chain) if _is_row_slice(n)], None
 
 
 def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]:
@@ -424,7 +424,7 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
     x = _val(call.input)
     if _class_dim(call, x) != -1:
         return None
-    found, slices, reason = _linear_logits(call.input)
+    found, linear, slices, reason = _linear_logits(call.input)
     if found is None:
         if reason is not None:
             _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused "
@@ -432,7 +432,6 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
             counters["linear_kept"] += 1
         return None if reason is None else False
     h, w, b = found
-    linear = _strip_to_linear(call.input)
     if not _no_mutation_between(linear, node):
         _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused with "
                       "the linear): an in-place op between the linear and the loss",
@@ -458,13 +457,6 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
     _erase_dead(graph, call.input)
     counters["linear_fused"] += 1
     return True
-
-
-def _strip_to_linear(x):
-    """The linear at the end of the chain _linear_logits accepted."""
-    while _as_linear(x) is None:
-        x = x.args[0]
-    return x
 
 
 def _erase_dead(graph, x):
