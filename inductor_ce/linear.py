@@ -265,9 +265,15 @@ def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
     ctx.save_for_backward(*output[1:])
     ctx.used = False
+    # The gradient outputs get no upstream gradient; materialized, those would be zeros of
+    # their size: a second h and W in memory at the start of the backward (measured on the
+    # H200: 1.04 GiB at 8192 x 4096 x 128256, the step's peak in eager mode).
+    ctx.set_materialize_grads(False)
 
 
 def _fast_backward(ctx, g_loss, *unused):
+    if g_loss is None:
+        return (None,) * 11
     if ctx.used:
         raise RuntimeError("inductor_ce.linear_cross_entropy(policy='fast') computes its "
                            "gradient in the forward and scales it in place once: a second "

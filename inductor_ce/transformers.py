@@ -330,7 +330,9 @@ def _connected_zero(loss: Tensor, shape=()) -> Tensor:
 
 
 def _own_forward(module, old):
-    return old if old is not None else type(module).forward.__get__(module)
+    # (functools.partial, not type(module).forward.__get__(module): Dynamo of torch 2.11
+    # cannot trace a function's __get__.)
+    return old if old is not None else functools.partial(type(module).forward, module)
 
 
 def _fused_model_forward(self, *args, **kwargs):
