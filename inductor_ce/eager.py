@@ -9,8 +9,8 @@ mode: it compiles its whole loss (op, per-row finish, reduction; their backward)
 ~40 small eager launches of the finish into the 3 + 2 kernels of a compiled step.
 
 How a call gets there, and why:
-- No Dynamo. The graph is ``torch.fx.symbolic_trace`` of a closure calling the op (options
-  baked in), compiled by Inductor's ``compile_fx`` (``_inductor/standalone.py``). A user's
+- No Dynamo, no AOTAutograd. The graph is ``make_fx`` of a closure calling the op (options
+  baked in), compiled by Inductor's ``compile_fx_inner`` (``_inductor/standalone.py``). A user's
   Dynamo settings (recompile limit, ``error_on_recompile``, ``torch.compiler.reset()``) see
   nothing of it; a user's ``torch.compile`` of code calling our op still traces the op
   (its fake kernel) and lowers it into their graph, never calls these compiled functions.
@@ -37,12 +37,14 @@ size (the tests do); default ``auto``.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import warnings
 from typing import Optional
 
 import torch
 from torch import Tensor
+from torch.autograd import forward_ad as _forward_ad
 from torch.compiler import is_compiling as _is_compiling
 
 MIN_ELEMENTS = 1 << 20
@@ -58,27 +60,25 @@ compiles = 0                         # how many graphs this process compiled (te
 
 
 def _wanted(x: Tensor, *others) -> bool:
-    """Whether this eager call should take the compiled path."""
+    """Whether this eager call should take the compiled path. (At a few rows every
+    microsecond of this counts: module-level names, no imports, no generators.)"""
     if MODE == "decomposition" or getattr(_STATE, "busy", False):
         return False
-    from . import LOWERING_ACTIVE
-    if not LOWERING_ACTIVE or (MODE == "auto" and x.numel() < MIN_ELEMENTS):
+    if not _PACKAGE.LOWERING_ACTIVE or (MODE == "auto" and x.numel() < MIN_ELEMENTS):
         return False
-    if type(x) is not Tensor or any(o is not None and type(o) is not Tensor for o in others):
+    if type(x) is not Tensor or _is_wrapped(x):
         return False  # a subclass (DTensor, FakeTensor, Parameter...) keeps the plain op path
-    if torch._C._len_torch_dispatch_stack() or _functorch_active(x, *others):
+    for o in others:
+        if o is not None and (type(o) is not Tensor or _is_wrapped(o)):
+            return False
+    if _dispatch_modes():
         return False
-    return not _forward_ad_active()
+    return getattr(_forward_ad, "_current_level", -1) < 0
 
 
-def _functorch_active(*tensors) -> bool:
-    is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
-    return any(t is not None and is_wrapped(t) for t in tensors)
-
-
-def _forward_ad_active() -> bool:
-    from torch.autograd import forward_ad
-    return getattr(forward_ad, "_current_level", -1) >= 0
+_is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor   # under a torch.func transform
+_dispatch_modes = torch._C._len_torch_dispatch_stack
+_PACKAGE = sys.modules[__package__]     # (its LOWERING_ACTIVE is set after this imports)
 
 
 # --- layouts ----------------------------------------------------------------------------------
@@ -87,6 +87,10 @@ def merged_rows(x: Tensor):
     """``x`` (..., V) viewed with size-1 row dims dropped and adjacent row dims merged where
     their strides allow (a view, never a copy), and the layout class of that view. None when
     fewer than two rows (not worth a compile; ShapeEnv would specialize a size-1 dim)."""
+    if x.dim() == 2 and x.shape[0] >= 2:       # the common case, without the general walk
+        rows, vocab = x.shape
+        row, col = x.stride()
+        return x, (1, row == vocab * col, col == 1, x.storage_offset() == 0)
     sizes, strides = list(x.shape[:-1]), list(x.stride()[:-1])
     keep = [(n, s) for n, s in zip(sizes, strides) if n != 1]
     rows: list = []
@@ -223,9 +227,16 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
                   softcap, return_lse):
-    """``functional.cross_entropy``'s value through one compiled, differentiable function
-    (forward and backward each a compiled graph), or None where the op path should run.
-    Arguments are already checked."""
+    """``functional.cross_entropy``'s value through compiled functions, or None where the op
+    path should run. Arguments are already checked.
+
+    Two compiled graphs, no AOTAutograd between them and autograd (its runtime wrappers were
+    most of a few-row step's host time). The forward graph computes the loss (and lse) and,
+    when a gradient is wanted, the per-row coefficients of ``ce_bwd`` for a unit upstream
+    gradient: autograd's of ``_math.finish`` and the reduction, traced into the graph. Each
+    row's loss depends on its own statistics only, so the coefficients for an upstream
+    gradient g are g times those (g a scalar for "mean"/"sum", per row for "none"), plus, with
+    ``return_lse``, g_lse times lse's. The backward graph applies them and runs ``ce_bwd``."""
     if _is_compiling() or not _wanted(input, target, weight):
         return None
     merged = merged_rows(input)
@@ -233,30 +244,115 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
         return None
     xm, layout = merged
     training = input.requires_grad and torch.is_grad_enabled()
+    spec = _LossSpec(ignore_index, reduction, float(label_smoothing), float(z_loss), softcap,
+                     return_lse, input.shape[-1])
     key = ("loss", input.device, input.dtype, input.shape[-1], layout, target.dtype,
-           _dtype(weight), ignore_index, reduction, label_smoothing, z_loss, softcap,
-           return_lse, training)
-    from ._math import finish, reduce
-    op = torch.ops.inductor_ce.ce_fwd.default
-    num_classes = input.shape[-1]
-    smooth = label_smoothing > 0.0
-
-    def fn(x, t, w):
-        stats = op(x, t, w, ignore_index, softcap, smooth)
-        loss, lse, w_t = finish(stats[0], stats[1], stats[2], t, w, ignore_index,
-                                label_smoothing, z_loss, num_classes)
-        loss = reduce(loss, w_t, reduction)
-        return (loss, lse) if return_lse else (loss,)
-
-    t = target.reshape(xm.shape[:-1]).contiguous()
+           _dtype(weight), spec, training)
+    t = target if target.dim() == 1 and xm is input else target.reshape(xm.shape[:-1])
+    t = t.contiguous()
     from ._inductor.standalone import compile_rows_dynamic
-    entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], _salt(),
-                                                       training=training), xm)
+    entry = _guarded(key, lambda: compile_rows_dynamic(spec.forward(training), xm, [t],
+                                                       [weight], _salt()), xm)
     if entry is None:
         return None
-    out = _call(entry, xm, t, weight)
+    if training:
+        out = _Loss.apply(xm, t, weight, entry, key)
+    else:
+        out = _call(entry, xm, t, weight)
     loss = out[0].view(target.shape) if reduction == "none" else out[0]
     return (loss, out[1].view(target.shape)) if return_lse else loss
+
+
+class _LossSpec(tuple):
+    """The options of one compiled loss (a tuple: part of the cache key)."""
+
+    def __new__(cls, *options):
+        return super().__new__(cls, options)
+
+    def forward(self, training: bool):
+        """The forward graph's function: (loss[, lse]) and, when ``training``, (lse_nt,
+        then each output's coefficients for a unit upstream gradient: a, b[, c])."""
+        from ._math import finish, reduce
+        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, vocab = self
+        smooth = label_smoothing > 0.0
+        op = torch.ops.inductor_ce.ce_fwd.default
+
+        def fn(x, t, w):
+            stats = op(x, t, w, ignore_index, softcap, smooth)
+            with torch.enable_grad():
+                leaves = [s.detach().requires_grad_(training) for s in stats]
+                loss, lse, w_t = finish(*leaves, t, w, ignore_index, label_smoothing, z_loss,
+                                        vocab)
+                outs = (reduce(loss, w_t, reduction), lse)[:1 + return_lse]
+                coefs = []
+                for o in outs if training else ():
+                    # (sum: each row's output depends on that row's statistics alone)
+                    grads = torch.autograd.grad(o.sum(), leaves[:2 + smooth],
+                                                retain_graph=True, materialize_grads=True)
+                    coefs += grads
+            return tuple(o.detach() for o in outs) + ((stats[0], *coefs) if training else ())
+
+        return fn
+
+    def backward(self, per_row_g: bool, with_lse: bool):
+        """The backward graph's function of (x, t, lse_nt, coefficients..., g rows if
+        per_row_g, g_lse if with_lse, w, g if not per_row_g)."""
+        ignore_index, _, label_smoothing, _, softcap, _, _ = self
+        smooth = label_smoothing > 0.0
+        n = 2 + smooth
+        op = torch.ops.inductor_ce.ce_bwd.default
+
+        def fn(x, t, lse_nt, *rest):
+            coefs, rest = rest[:n], rest[n:]
+            lse_coefs, rest = (rest[:2], rest[2:]) if with_lse else ((), rest)
+            g = rest[0] if per_row_g else rest[-1]
+            abc = [g * k for k in coefs]
+            if with_lse:
+                g_lse = rest[1] if per_row_g else rest[0]
+                abc[0] = abc[0] + g_lse * lse_coefs[0]
+                abc[1] = abc[1] + g_lse * lse_coefs[1]
+            w = rest[-2] if not per_row_g else rest[-1]
+            return (op(x, t, w, lse_nt, abc[0], abc[1], abc[2] if smooth else None,
+                       ignore_index, softcap),)
+
+        return fn
+
+
+class _Loss(torch.autograd.Function):
+    """The compiled loss as one autograd node (see ``cross_entropy``); ``key`` is the
+    forward's cache key, its spec at ``key[7]``."""
+
+    @staticmethod
+    def forward(ctx, x, t, w, entry, key):
+        out = _call(entry, x, t, w)
+        n = 1 + key[7][5]
+        ctx.save_for_backward(x, t, w, *out[n:])
+        ctx.key = key
+        return out[:n] if n > 1 else (out[0],)
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g, g_lse=None):
+        x, t, w, lse_nt, *coefs = ctx.saved_tensors
+        spec = ctx.key[7]
+        per_row_g, return_lse = spec[1] == "none", spec[5]
+        rows = x.shape[:-1]
+        g = g.reshape(rows).contiguous() if per_row_g else g
+        rowwise = [t, lse_nt, *coefs]
+        if per_row_g:
+            rowwise.append(g)
+        if return_lse:
+            rowwise.append(g_lse.reshape(rows).contiguous())
+        static = [w] if per_row_g else [w, g]
+        fn = spec.backward(per_row_g, return_lse)
+        from ._inductor.standalone import compile_rows_dynamic
+        entry = _guarded(("loss_bwd", ctx.key, g.dtype), lambda: compile_rows_dynamic(
+            fn, x, rowwise, static, _salt()), x)
+        if entry is not None:
+            grad, = _call(entry, x, *rowwise, *static)
+        else:
+            grad, = fn(x, *rowwise, *static)   # the ops' own (decomposition) path
+        return grad, None, None, None, None
 
 
 def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> None:

@@ -134,11 +134,11 @@ def test_eager_layouts_and_no_recompilation(data):
         loss.backward()
         grad = (leaf.grad[:, :-1] if not logits.is_contiguous() else xg.grad)
         _check(loss.detach(), grad, logits.detach(), target, dict(label_smoothing=0.1), None)
-        assert eager.compiles - before <= 1
+        assert eager.compiles - before <= 2     # a layout class: its forward and backward
     before = eager.compiles
     for rows in (100, 2049, 4096):
         inductor_ce.cross_entropy(x[:rows].clone().requires_grad_(), t[:rows]).backward()
-    assert eager.compiles - before <= 1   # the first of these may be a new layout class
+    assert eager.compiles - before <= 2   # the first of these may be a new layout class
 
 
 def test_no_host_sync():

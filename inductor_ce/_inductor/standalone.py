@@ -1,8 +1,8 @@
 """Compile a small traced function with Inductor, without Dynamo, rows symbolic.
 
-What ``eager.py`` builds on: ``torch.fx.symbolic_trace`` of a closure that calls our ops, given to
-Inductor's ``compile_fx`` (the function Dynamo hands its graphs to) with fake example inputs
-whose row dimensions are symbols of a ShapeEnv of our own. No frame is evaluated by Dynamo, so
+What ``eager.py`` builds on: ``make_fx`` of a closure that calls our ops, given to
+Inductor's ``compile_fx_inner`` (what compile_fx hands each graph to after AOTAutograd) with
+fake example inputs whose row dimensions are symbols of a ShapeEnv of our own. No frame is evaluated by Dynamo, so
 nothing here touches Dynamo's caches, its recompile limit or ``error_on_recompile``, and
 ``torch.compiler.reset()`` does not drop what was compiled. What Dynamo's guards would check,
 the ShapeEnv's own guards (e.g. "rows x V < 2^31", under which Inductor indexes in int32) are
@@ -40,11 +40,10 @@ class Compiled:
 
 @contextlib.contextmanager
 def _own_config(salt: str, device_type: str):
-    """Inductor and AOTAutograd settings of our compiles, whatever the user set globally:
-    no CUDA graphs (an eager call must own its outputs), no freezing, no autotuning, no custom
-    passes of the user's (they are for their graphs), our salt in the cache key; donated
-    buffers off, so that ``backward(retain_graph=True)`` works as in eager."""
-    import torch._functorch.config as functorch_config
+    """Inductor settings of our compiles, whatever the user set globally: no CUDA graphs (an
+    eager call must own its outputs), no freezing, no autotuning, no custom passes of the
+    user's (they are for their graphs), our salt in the cache key; autocast off while
+    tracing (the graph's dtypes are the call's)."""
     from torch._inductor import config as inductor_config
 
     patch = {"triton.cudagraphs": False, "freezing": False, "max_autotune": False,
@@ -54,8 +53,7 @@ def _own_config(salt: str, device_type: str):
              "post_grad_custom_pre_pass": None,
              "post_grad_custom_post_pass": SaltPass(salt)}
     patch = {k: v for k, v in patch.items() if _has(inductor_config, k)}
-    with inductor_config.patch(patch), functorch_config.patch(donated_buffer=False), \
-            torch.autocast(device_type, enabled=False):
+    with inductor_config.patch(patch), torch.autocast(device_type, enabled=False):
         yield
 
 
@@ -69,23 +67,25 @@ def _has(config, dotted: str) -> bool:
 
 
 def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[torch.Tensor],
-                         static: Sequence, salt: str, training: bool = False) -> Compiled:
+                         static: Sequence, salt: str) -> Compiled:
     """Compile ``fn(logits, *rowwise, *static)``: ``logits`` (rows..., V) with every row
     dimension symbolic (V, its last, static; strides and storage offset symbolic where they
     do not follow from the sizes), ``rowwise`` tensors of shape rows (contiguous, sharing the
     logits' row symbols), ``static`` tensors (or None) of fixed shape. The result is called
-    with real tensors of the same kinds, in the same order. ``training``: a differentiable
-    function of ``logits`` (AOTAutograd's forward and backward graphs), else inference."""
+    with real tensors of the same kinds, in the same order; it computes no gradient, but
+    ``fn`` may call ``torch.autograd.grad`` (of a part it makes differentiable itself): the
+    graph is traced at the ATen level (``make_fx``), where a backward is ops like any other."""
     from torch._guards import TracingContext, tracing
-    from torch._inductor.compile_fx import compile_fx
+    from torch._inductor.compile_fx import compile_fx_inner
+    from torch._inductor.decomposition import select_decomp_table
+    from torch.fx.experimental.proxy_tensor import make_fx
 
     shape_env = ShapeEnv(duck_shape=False)  # no two dims share a symbol because equal once
     fake_mode = FakeTensorMode(shape_env=shape_env)
     dims = [DimDynamic.DYNAMIC] * (logits.dim() - 1) + [DimDynamic.STATIC]
-    with torch.inference_mode(False):
+    with torch.inference_mode(False), torch.no_grad():
         fake_x = fake_mode.from_tensor(logits.detach(), symbolic_context=StatelessSymbolicContext(
             dynamic_sizes=dims))
-        fake_x.requires_grad_(training)
         with fake_mode:
             fake_rows = [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
                          for r in rowwise]
@@ -99,15 +99,18 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
             return fn(tensors[0], *tensors[1:1 + len(rowwise)],
                       *[next(it) if p else None for p in present])
 
-        n = len(args)
-        # symbolic_trace needs a signature with named positional parameters.
-        names = ", ".join(f"a{i}" for i in range(n))
-        wrapper = eval(f"lambda {names}: traced({names})", {"traced": traced})  # noqa: S307
-        gm = torch.fx.symbolic_trace(wrapper)
-        with tracing(TracingContext(fake_mode)), _own_config(salt, logits.device.type):
-            compiled = compile_fx(gm, args)
+        # The graph Inductor's own compile_fx would hand its inner compiler after
+        # AOTAutograd: ATen ops, Inductor's decompositions applied, in-place updates of
+        # inputs as copy_ (make_fx finds our fake mode, and with it our ShapeEnv, on the
+        # inputs). Calling the compiled graph directly skips AOTAutograd's runtime wrappers
+        # and Dynamo's "disable" frame: most of a small call's host time.
+        with _own_config(salt, logits.device.type):
+            gm = make_fx(traced, tracing_mode="fake", decomposition_table=select_decomp_table())(
+                *args)
+            with tracing(TracingContext(fake_mode)):
+                compiled = compile_fx_inner(gm, args)
     guard_code = shape_env.produce_guards_expression([fake_x])
-    return Compiled(lambda real: compiled(*_present(real, present, len(rowwise))), guard_code)
+    return Compiled(lambda real: compiled(_present(real, present, len(rowwise))), guard_code)
 
 
 def _present(args, present, n_rowwise):
