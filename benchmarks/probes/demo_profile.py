@@ -1,0 +1,73 @@
+"""Where a step of the main job's GPU model goes, stock torch.compile against enable().
+
+    python benchmarks/probes/demo_profile.py [--steps 3]
+
+The demo's "cuda" preset model (GPT, 12 x 768, V 32768, 8 x 1024 tokens, bf16 autocast,
+fused AdamW) on random tokens: per contender, the wall time of a step (median of 20 after a
+warm-up), then one profiled step: CUDA time in total and the kernels by total time.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import statistics
+import sys
+import time
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import inductor_ce  # noqa: E402
+from inductor_ce import demo, gpt  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--top", type=int, default=18)
+    args = p.parse_args()
+    preset = demo.PRESETS["cuda"]
+    torch.manual_seed(0)
+    base = gpt.GPT(demo.model_config(preset)).cuda()
+    idx = torch.randint(0, preset.vocab, (preset.batch, preset.block), device="cuda")
+    labels = idx.clone()
+    labels[:, :16] = gpt.IGNORE_INDEX
+    num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
+    for name, routed in (("stock", False), ("ours", True)):
+        torch.compiler.reset()
+        (inductor_ce.enable if routed else inductor_ce.disable)()
+        model = torch.compile(copy.deepcopy(base))
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
+
+        def step():
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = model(idx, labels, num_items)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            return loss
+
+        for _ in range(5):
+            step()
+        times = []
+        for _ in range(20):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            step()
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            step()
+            torch.cuda.synchronize()
+        events = prof.key_averages()
+        cuda_total = sum(e.self_device_time_total for e in events) / 1e3
+        print(f"\n== {name}: step {statistics.median(times) * 1e3:.2f} ms (median of 20), "
+              f"CUDA time of one profiled step {cuda_total:.2f} ms")
+        print(events.table(sort_by="self_device_time_total", row_limit=args.top,
+                           max_name_column_width=70))
+        inductor_ce.disable()
+
+
+if __name__ == "__main__":
+    main()
