@@ -77,6 +77,15 @@ CASES = {
                  lambda device: _logits(device, FEW)),
     "wide_index": ("ce(x, t), x: bf16[16800, 128256], over 2^31 logits", lambda x, t: ce(x, t),
                    lambda device: _logits(device, WIDE)),
+    # The fused linear + cross-entropy: one opaque op in the graph (its chunk loop runs the
+    # eager path's kernels, snapshotted in test_linear_chunk_kernels), and the backward's
+    # scaling of the gradients it computed.
+    "linear_fast": ("linear_cross_entropy(h, w, t), h: bf16[4096, 4096], w: bf16[128256, 4096]",
+                    lambda h, w, t: inductor_ce.linear_cross_entropy(h, w, t), _lm_head),
+    "linear_compact": ("linear_cross_entropy(h, w, t, policy='compact')",
+                       lambda h, w, t: inductor_ce.linear_cross_entropy(h, w, t,
+                                                                         policy="compact"),
+                       _lm_head),
 }
 BACKENDS = ["triton", "cpp", pytest.param("cuda", marks=pytest.mark.gpu)]
 GRAPHS = {"fwd": "forward", "bwd": "backward"}
@@ -201,12 +210,52 @@ def test_snapshot(backend, case, graph):
     _compare(os.path.join(folder, name), actual, describe)
 
 
+CHUNK_POLICIES = {"fast": 256, "compact": 32768}   # policy -> chunk_size of the snapshot
+
+
+@pytest.mark.parametrize("policy", CHUNK_POLICIES)
+def test_linear_chunk_kernels(policy, monkeypatch):
+    """The kernels the fused linear + cross-entropy runs on its chunks of logits (the eager
+    path's compiles of ce_fwd, of ce_bwd writing in place, and of the gradient scaling),
+    C++ for CPU tensors: h bf16[300, 16], W bf16[128256, 16], chunks of 256 rows ("fast":
+    one compile per kernel, rows symbolic) or 32768 classes ("compact": the ragged last
+    chunk has a V of its own). These compile and run (a few seconds)."""
+    from inductor_ce import eager
+    from torch._inductor.utils import run_and_get_code
+
+    folder = _folder("cpp")
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    monkeypatch.setattr(eager, "_CACHE", {})
+    g = torch.Generator().manual_seed(0)
+    h = torch.randn(300, 16, generator=g).bfloat16().requires_grad_()
+    w = torch.randn(V, 16, generator=g).bfloat16().requires_grad_()
+    t = torch.randint(0, V, (300,), generator=g)
+
+    def step():
+        inductor_ce.linear_cross_entropy(h, w, t, policy=policy,
+                                         chunk_size=CHUNK_POLICIES[policy]).backward()
+    _, codes = run_and_get_code(step)
+    assert len(codes) == (3 if policy == "fast" else 4), len(codes)
+    header = (f"# the chunk kernels of linear_cross_entropy(h, w, t, policy={policy!r}, "
+              f"chunk_size={CHUNK_POLICIES[policy]}), eager, h: bf16[300, 16], "
+              f"w: bf16[128256, 16]\n")
+    actual = header + "\n\n".join(f"# --- compiled graph {i}\n" + _codegen.normalize(c)
+                                   for i, c in enumerate(codes))
+    name = f"linear_{policy}.chunks.py"
+
+    def describe(recorded):
+        return "".join(difflib.unified_diff(recorded.splitlines(True), actual.splitlines(True),
+                                            f"recorded/{name}", f"generated/{name}"))
+    _compare(os.path.join(folder, name), actual, describe)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_no_stray_snapshot_files(backend):
     """Every file in the folder belongs to a case (accepting removes the others)."""
     folder = _folder(backend)
     expected = {"meta.json"} | {f"{c}.summary.json" for c in CASES} | \
-        {f"{c}.{g}.py" for c in CASES for g in GRAPHS}
+        {f"{c}.{g}.py" for c in CASES for g in GRAPHS} | \
+        ({f"linear_{p}.chunks.py" for p in CHUNK_POLICIES} if backend == "cpp" else set())
     stray = sorted(set(os.listdir(folder)) - expected)
     if _accept():
         for name in stray:

@@ -1,0 +1,88 @@
+# backward of linear_cross_entropy(h, w, t, policy='compact')
+def call(args):
+    primals_1, primals_2, primals_3, getitem, ne, sum_2, mul_5, tangents_1 = args
+    assert_size_stride(mul_5, (4096, ), (1, ), 'input')
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
+    assert_size_stride(tangents_1, (), (), 'input')
+    assert_size_stride(sum_2, (), (), 'input')
+    buf1 = mul_5; del mul_5  # reuse
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
+    assert_size_stride(getitem, (4096, ), (1, ), 'input')
+    cpp_fused_ce_bwd_0(buf1, ne, tangents_1, sum_2, buf2, buf3)
+    del buf1
+    del ne
+    del sum_2
+    del tangents_1
+    buf4 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf2, buf3, None, -100, None, 0, 0)
+    del buf2
+    del buf3
+    del getitem
+    del primals_1
+    del primals_2
+    del primals_3
+    buf5 = buf4[0]
+    assert_size_stride(buf5, (4096, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
+    buf6 = buf4[1]
+    assert_size_stride(buf6, (128256, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
+    return (buf6, buf5, None, )
+
+
+extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
+                       const bool* in_ptr1,
+                       const float* in_ptr2,
+                       const float* in_ptr3,
+                       float* out_ptr1,
+                       float* out_ptr2)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+    auto in_ptr0 = in_out_ptr0;
+    #pragma omp parallel
+    {
+        int tid = omp_get_thread_num();
+        {
+            #pragma omp for
+            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
+            {
+                {
+                    if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
+                    {
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp1 = at::vec::VecMask<float,1>::from(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp2 = in_ptr2[static_cast<int64_t>(0L)];
+                        auto tmp3 = in_ptr3[static_cast<int64_t>(0L)];
+                        auto tmp4 = tmp0.exp();
+                        auto tmp5 = static_cast<float>(20.0);
+                        auto tmp6 = at::vec::Vectorized<float>(tmp5);
+                        auto tmp7 = at::vec::VecMask<float,1>(tmp0 > tmp6);
+                        auto tmp8 = tmp2 / tmp3;
+                        auto tmp9 = static_cast<float>(0.0);
+                        auto tmp10 = at::vec::Vectorized<float>(tmp8);
+                        auto tmp11 = at::vec::Vectorized<float>(tmp9);
+                        auto tmp12 = decltype(tmp10)::blendv(tmp11, tmp10, tmp1.template cast<float,1>());
+                        auto tmp13 = tmp1.to<float,1>();
+                        auto tmp14 = static_cast<float>(1.0);
+                        auto tmp15 = at::vec::Vectorized<float>(tmp14);
+                        auto tmp16 = tmp13 * tmp15;
+                        auto tmp17 = tmp12 * tmp16;
+                        auto tmp18 = tmp17 * tmp4;
+                        auto tmp19 = tmp4 + tmp15;
+                        auto tmp20 = tmp18 / tmp19;
+                        auto tmp21 = decltype(tmp17)::blendv(tmp20, tmp17, tmp7.template cast<float,1>());
+                        auto tmp22 = decltype(tmp21)::blendv(tmp11, tmp21, tmp1.template cast<float,1>());
+                        auto tmp23 = tmp21.neg();
+                        auto tmp24 = decltype(tmp23)::blendv(tmp11, tmp23, tmp1.template cast<float,1>());
+                        tmp22.store(out_ptr1 + static_cast<int64_t>(x0));
+                        tmp24.store(out_ptr2 + static_cast<int64_t>(x0));
+                    }
+                }
+            }
+        }
+    }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}

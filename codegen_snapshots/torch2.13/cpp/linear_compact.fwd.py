@@ -1,0 +1,146 @@
+# forward of linear_cross_entropy(h, w, t, policy='compact')
+def call(args):
+    primals_1, primals_2, primals_3 = args
+    assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
+    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 0)
+    buf1 = buf0[0]
+    assert_size_stride(buf1, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
+    buf2 = buf0[1]
+    assert_size_stride(buf2, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
+    del buf0
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = empty_strided_cpu((), (), torch.float32)
+    buf6 = empty_strided_cpu((), (), torch.float32)
+    buf8 = buf5; del buf5  # reuse
+    cpp_fused_0(buf8, primals_3, buf1, buf2, buf4, buf7, buf6)
+    return (buf8, primals_1, primals_2, primals_3, buf1, buf4, buf6, buf7, )
+
+
+extern "C"  void  cpp_fused_0(float* in_out_ptr0,
+                       const int64_t* in_ptr0,
+                       const float* in_ptr1,
+                       const float* in_ptr2,
+                       bool* out_ptr0,
+                       float* out_ptr1,
+                       float* out_ptr3)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+    auto out_ptr2 = in_out_ptr0;
+    {
+        {
+            float tmp_acc0 = 0;
+            at::vec::Vectorized<float> tmp_acc0_vec = at::vec::Vectorized<float>(0);
+            float tmp_acc1 = 0;
+            at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
+            int max_threads = omp_get_max_threads();
+            at::vec::Vectorized<float> tmp_acc0_vec_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc0_vec_arr[i] = at::vec::Vectorized<float>(0);
+            }
+            float tmp_acc0_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc0_arr[i] = 0;
+            }
+            at::vec::Vectorized<float> tmp_acc1_vec_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc1_vec_arr[i] = at::vec::Vectorized<float>(0);
+            }
+            float tmp_acc1_arr[max_threads];
+            for (int i = 0; i < max_threads; i++)
+            {
+                tmp_acc1_arr[i] = 0;
+            }
+            #pragma omp parallel
+            {
+                int tid = omp_get_thread_num();
+                at::vec::Vectorized<float> tmp_acc0_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc0_local = 0;
+                at::vec::Vectorized<float> tmp_acc1_vec_local = at::vec::Vectorized<float>(0);
+                float tmp_acc1_local = 0;
+                #pragma omp for
+                for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(8L))
+                {
+                    {
+                        if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(4096L)))
+                        {
+                            auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp1 = at::vec::Vectorized<float>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp2 = at::vec::Vectorized<float>::loadu(in_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            auto tmp3 = static_cast<int64_t>(-100);
+                            auto tmp4 = at::vec::VectorizedN<int64_t,2>(tmp3);
+                            auto tmp5 = at::vec::VecMask<int64_t,2>(tmp0 != tmp4);
+                            auto tmp6 = static_cast<float>(0.0);
+                            auto tmp7 = at::vec::Vectorized<float>(tmp6);
+                            auto tmp8 = decltype(tmp1)::blendv(tmp7, tmp1, tmp5.template cast<float,1>());
+                            auto tmp9 = decltype(tmp2)::blendv(tmp7, tmp2, tmp5.template cast<float,1>());
+                            auto tmp10 = at::vec::maximum(tmp9, tmp7);
+                            auto tmp11 = tmp10 * tmp7;
+                            auto tmp12 = tmp8 + tmp11;
+                            auto tmp13 = tmp12 - tmp9;
+                            auto tmp14 = static_cast<float>(1.0);
+                            auto tmp15 = at::vec::Vectorized<float>(tmp14);
+                            auto tmp16 = tmp13 * tmp15;
+                            auto tmp17 = tmp5.to<float,1>();
+                            auto tmp18 = tmp17 * tmp15;
+                            auto tmp19 = static_cast<float>(20.0);
+                            auto tmp20 = at::vec::Vectorized<float>(tmp19);
+                            auto tmp21 = at::vec::VecMask<float,1>(tmp13 > tmp20);
+                            auto tmp22 = tmp13.exp();
+                            auto tmp23 = tmp22.log1p();
+                            auto tmp24 = decltype(tmp13)::blendv(tmp23, tmp13, tmp21.template cast<float,1>());
+                            auto tmp25 = tmp18 * tmp24;
+                            auto tmp26 = decltype(tmp25)::blendv(tmp7, tmp25, tmp5.template cast<float,1>());
+                            tmp5.store(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                            tmp16.store(out_ptr1 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local + tmp26;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp17;
+                        }
+                    }
+                }
+                tmp_acc0_vec_arr[tid] = tmp_acc0_vec_local;
+                tmp_acc0_arr[tid] = tmp_acc0_local;
+                tmp_acc1_vec_arr[tid] = tmp_acc1_vec_local;
+                tmp_acc1_arr[tid] = tmp_acc1_local;
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc0_vec = tmp_acc0_vec + tmp_acc0_vec_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc0 = tmp_acc0 + tmp_acc0_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc1_vec = tmp_acc1_vec + tmp_acc1_vec_arr[tid];
+            }
+            for (int tid = 0; tid < max_threads; tid++)
+            {
+                tmp_acc1 = tmp_acc1 + tmp_acc1_arr[tid];
+            }
+            tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec);
+            out_ptr2[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc0);
+            tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
+            out_ptr3[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+        }
+    }
+    {
+        {
+            {
+                auto tmp0 = out_ptr2[static_cast<int64_t>(0L)];
+                auto tmp3 = out_ptr3[static_cast<int64_t>(0L)];
+                auto tmp4 = tmp0 / tmp3;
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp4;
+            }
+        }
+    }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}

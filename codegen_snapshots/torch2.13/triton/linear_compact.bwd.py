@@ -1,0 +1,64 @@
+# backward of linear_cross_entropy(h, w, t, policy='compact')
+def call(args):
+    primals_1, primals_2, primals_3, getitem, ne, sum_2, mul_5, tangents_1 = args
+    assert_size_stride(mul_5, (4096, ), (1, ), 'input')
+    assert_size_stride(ne, (4096, ), (1, ), 'input')
+    assert_size_stride(tangents_1, (), (), 'input')
+    assert_size_stride(sum_2, (), (), 'input')
+    buf1 = mul_5; del mul_5  # reuse
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_poi_fused_ce_bwd_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, 4096)
+    del buf1
+    del ne
+    del sum_2
+    del tangents_1
+    assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
+    assert_size_stride(getitem, (4096, ), (1, ), 'input')
+    buf4 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf2, buf3, None, -100, None, 0, 0)
+    del buf2
+    del buf3
+    del getitem
+    del primals_1
+    del primals_2
+    del primals_3
+    buf5 = buf4[0]
+    assert_size_stride(buf5, (4096, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
+    buf6 = buf4[1]
+    assert_size_stride(buf6, (128256, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
+    return (buf6, buf5, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton.jit
+def triton_poi_fused_ce_bwd_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + (x0), None)
+    tmp1 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
+    tmp2 = in_ptr1
+    tmp3 = in_ptr2
+    tmp4 = libdevice.exp(tmp0)
+    tmp5 = tl.full([1], 20.0, tl.float32)
+    tmp6 = tmp0 > tmp5
+    tmp7 = (tmp2 / tmp3)
+    tmp8 = tl.full([1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp1, tmp7, tmp8)
+    tmp10 = tmp1.to(tl.float32)
+    tmp11 = tl.full([1], 1.0, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = tmp9 * tmp12
+    tmp14 = tmp13 * tmp4
+    tmp15 = tmp4 + tmp11
+    tmp16 = (tmp14 / tmp15)
+    tmp17 = tl.where(tmp6, tmp13, tmp16)
+    tmp18 = tl.where(tmp1, tmp17, tmp8)
+    tmp19 = -tmp17
+    tmp20 = tl.where(tmp1, tmp19, tmp8)
+    tl.store(out_ptr1 + (x0), tmp18, None)
+    tl.store(out_ptr2 + (x0), tmp20, None)
