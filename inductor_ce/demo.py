@@ -65,6 +65,10 @@ from inductor_ce import corpus, gpt
 MARGINS = (0.0, 20.0, 30.0, 50.0)
 VOCAB = 32000
 RUNS = (("stock torch.compile", False), ("inductor_ce.enable()", True))
+# On a GPU a second stock run (same seed, same batches) measures how far two runs of the same
+# code drift apart (non-deterministic kernels: atomics in the embedding's backward, cuBLAS's
+# split reductions): the yardstick for the difference between stock and ours.
+AGAIN = ("stock torch.compile, again", False)
 COLLAPSE_MARGIN = 24 * math.log(2)    # 16.64: exp(-margin) below half an ulp of 1.0 in fp32
 SAME_FP32 = 1e-5                      # curves this close at every point: float32 rounding
 SAME_PRACTICAL = 1e-3                 # a mean difference below 0.1% of the loss
@@ -315,7 +319,8 @@ def train_run(model, routed: bool, data: corpus.Corpus, preset: Preset, device: 
 
 # --- what the curves show ---------------------------------------------------------------------
 
-def agreement(stock: list, ours: list, what: str, unit: str) -> dict:
+def agreement(stock: list, ours: list, what: str, unit: str,
+              names: tuple = ("stock", "ours")) -> dict:
     """Compare two curves point by point. "no difference" when the largest relative
     difference is at most ``SAME_FP32`` (float32 rounding), or when over the last fifth of
     the points (at least 3) the mean difference is within 2 standard errors of the paired
@@ -340,13 +345,15 @@ def agreement(stock: list, ours: list, what: str, unit: str) -> dict:
         r["text"] = (f"{what}: no difference: the curves drift apart by up to {worst:.1e} "
                      f"(relative) at one {unit}, as small differences (rounding; on a GPU also "
                      f"non-deterministic kernels) compound over the steps, "
-                     f"but over the last {len(d)} {unit}s ours differs from stock by "
+                     f"but over the last {len(d)} {unit}s {names[1]} differs from "
+                     f"{names[0]} by "
                      f"{mean_d:+.2e} on average ({mean_d / level:+.3%}, standard error "
                      f"{se:.1e}).")
     else:
         r["same"] = False
         k = abs(mean_d) / se if se > 0 else float("inf")
-        r["text"] = (f"{what}: ours is {'lower' if mean_d < 0 else 'higher'} than stock "
+        r["text"] = (f"{what}: {names[1]} is {'lower' if mean_d < 0 else 'higher'} than "
+                     f"{names[0]} "
                      f"by {abs(mean_d):.3e} on average over the last {len(d)} {unit}s "
                      f"({abs(mean_d) / level:.3%}, {k:.1f} standard errors; the largest "
                      f"relative difference at one {unit}: {worst:.1e}).")
@@ -354,11 +361,19 @@ def agreement(stock: list, ours: list, what: str, unit: str) -> dict:
 
 
 def summarize(runs: dict, device: str) -> list[str]:
-    """The sentences of the summary, computed from the two runs."""
-    stock, ours = runs.values()
-    lines = [agreement(stock["losses"], ours["losses"], "Training loss", "step")["text"],
-             agreement([e["loss"] for e in stock["evals"]], [e["loss"] for e in ours["evals"]],
-                       "Held-out loss", "evaluation")["text"]]
+    """The sentences of the summary, computed from the runs (stock, ours[, stock again])."""
+    stock, ours, *again = runs.values()
+    lines = []
+    for other, names in ((ours, ("stock", "ours")), *((a, ("stock", "stock's second run"))
+                                                      for a in again)):
+        lines += [agreement(stock["losses"], other["losses"], "Training loss", "step",
+                            names)["text"],
+                  agreement([e["loss"] for e in stock["evals"]],
+                            [e["loss"] for e in other["evals"]], "Held-out loss", "evaluation",
+                            names)["text"]]
+    if again:
+        lines[2:4] = [f"Run to run (a second stock run, same seed and batches; the GPU's "
+                      f"non-deterministic kernels): {t[0].lower()}{t[1:]}" for t in lines[2:4]]
     ms = [1e3 * r["median_step_s"] for r in (stock, ours)]
     faster = ms[0] / ms[1]
     lines.append(f"Step time (median after the first, compiling, step): stock {ms[0]:.1f} ms, "
@@ -371,15 +386,15 @@ def summarize(runs: dict, device: str) -> list[str]:
         lines.append(f"Peak memory of a training step: stock {gib[0]:.2f} GiB, ours "
                      f"{gib[1]:.2f} GiB ({above[0]:.2f} and {above[1]:.2f} GiB above the "
                      "weights, optimizer state and data that stay between steps).")
-    for name, r in runs.items():
+    for name, r in list(runs.items())[:2]:
         last = r["evals"][-1]
         most = max(r["evals"], key=lambda e: e["confident"] / e["tokens"])
         share = most["confident"] / most["tokens"]
         if most["confident"] == 0:
             lines.append(f"Confident tokens ({name} model): no held-out target token had a "
                          f"float32 margin above {COLLAPSE_MARGIN:.2f} at any evaluation "
-                         f"(largest margin at the end: {last['max_margin']:.2f}), so stock "
-                         "lost nothing to the collapse in this run.")
+                         f"(largest margin at the end: {last['max_margin']:.2f}), so stock's "
+                         "loss would have lost nothing to the collapse on its tokens.")
             continue
         part = most["loss_f64"] / (most["loss"] * most["tokens"])
         lines.append(
@@ -411,7 +426,8 @@ def require_matplotlib():
 def plot(report: dict, path: str) -> str:
     """One PNG of the run: eight panels and the summary (``report`` is the JSON's dict)."""
     plt = require_matplotlib()
-    runs = report["runs"]
+    every = report["runs"]
+    runs = dict(list(every.items())[:2])      # stock and ours; a second stock run: below
     names = list(runs)
     colors = dict(zip(names, ("tab:blue", "tab:orange")))
     styles = dict(zip(names, ("-", "--")))
@@ -440,9 +456,15 @@ def plot(report: dict, path: str) -> str:
              for a, b in zip(stock["evals"], ours["evals"])]
     a_diff.semilogy([e["step"] for e in stock["evals"]], rel_h, "o", ms=4, color="tab:red",
                     label="held-out loss")
+    for again in list(every.values())[2:]:
+        rel_a = [max(abs(b - a) / abs(a), floor) for a, b in zip(stock["losses"],
+                                                               again["losses"])]
+        a_diff.semilogy(range(1, len(rel_a) + 1), rel_a, lw=0.6, color="tab:gray", alpha=0.8,
+                        label="training loss, stock's second run against its first")
     a_diff.axhline(SAME_FP32, color="gray", ls=":", lw=1,
                    label=f"{SAME_FP32:.0e} (float32 rounding level)")
     a_diff.set(title="|ours - stock| / stock (0 drawn at 1e-9)", xlabel="step")
+    a_diff.set_ylim(bottom=floor / 2)
     a_diff.legend(fontsize=8)
 
     for name, r in runs.items():
@@ -538,9 +560,10 @@ def part2(args, preset: Preset, out=print) -> dict:
         "Loss code: F.cross_entropy(logits.float()[..., :-1, :].contiguous().view(-1, V), "
         'labels[..., 1:], ignore_index=-100, reduction="sum") / num_items; compiled from the '
         "same weights with stock torch.compile and after inductor_ce.enable().\n")
+    plan = RUNS + ((AGAIN,) if device == "cuda" and not args.no_repeat else ())
     runs = {name: train_run(model, routed, data, preset, device, args.seed, heldout, name)
-            for name, routed in RUNS}
-    stock, ours = runs.values()
+            for name, routed in plan}
+    stock, ours = list(runs.values())[:2]
     out(f"{'step':>6} | {'train: stock':>12} {'ours':>10} | {'held-out: stock':>15} "
         f"{'ours':>10} | {'confident %: stock':>18} {'ours':>6}")
     for es, eo in zip(stock["evals"], ours["evals"]):
@@ -590,6 +613,8 @@ def parse_args(argv=None):
     p.add_argument("--out", default=".", help="directory of the PNG and JSON "
                    "(inductor_ce_demo_<device>.png/.json; default: the current one)")
     p.add_argument("--no-png", action="store_true", help="write no picture (no matplotlib)")
+    p.add_argument("--no-repeat", action="store_true", help="on CUDA, skip the second stock "
+                   "run (the run-to-run yardstick of the GPU's non-deterministic kernels)")
     p.add_argument("--cache-dir", default=None, help="corpus and tokenizer cache (default: "
                    "$XDG_CACHE_HOME/inductor_ce/corpus or ~/.cache/inductor_ce/corpus)")
     args = p.parse_args(argv)

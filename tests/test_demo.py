@@ -270,20 +270,22 @@ def test_main_job_runs_both_ways_and_the_curves_agree(capsys, tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 50_000
 
 
-def _synthetic_report(device: str) -> dict:
+def _synthetic_report(device: str, again: bool = False) -> dict:
     """A report shaped like main()'s, with confident tokens and CUDA memory numbers (what
-    the GPU run produces), for the picture."""
-    def run(scale):
+    the GPU run produces), for the picture; ``again``: with the GPU's second stock run."""
+    def run(scale, drift=0.0):
         evals = [dict(step=s, loss=6.0 - s / 100, tokens=1000, confident=s // 10,
                       max_margin=10 + s / 5, stock_loss_zero=s // 10, stock_grad_zero=s // 10,
                       loss_f64=1e-8 * s, loss_ours=1e-8 * s * (1 + 1e-7), loss_stock=0.0,
                       grad_f64=-1e-8 * s, grad_ours=-1e-8 * s, grad_stock=0.0,
                       ours_loss_rel_err=1e-7, ours_grad_rel_err=1e-7) for s in range(0, 101, 20)]
-        return dict(losses=[6 - i / 50 for i in range(100)],
+        return dict(losses=[6 - i / 50 + drift * (-1) ** i for i in range(100)],
                     step_s=[30.0] + [0.04 * scale] * 99, first_step_s=30.0,
                     median_step_s=0.04 * scale, peak_bytes=int(9e9 * scale),
                     resident_bytes=int(2e9), evals=evals)
     runs = {"stock torch.compile": run(1.0), "inductor_ce.enable()": run(0.8)}
+    if again:
+        runs["stock torch.compile, again"] = run(1.0, drift=1e-3)
     return dict(title="synthetic", device=device, runs=runs,
                 summary=demo.summarize(runs, device))
 
@@ -299,6 +301,19 @@ def test_picture_with_confident_tokens_and_memory(tmp_path):
     assert not any(s.startswith("Peak memory") for s in _synthetic_report("cpu")["summary"])
     path = demo.plot(report, str(tmp_path / "p.png"))
     assert open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+@needs_mpl
+def test_second_stock_run_is_the_yardstick(tmp_path):
+    """On a GPU the demo trains stock twice: the summary puts the run-to-run drift beside
+    the stock-vs-ours one, and the picture draws it."""
+    report = _synthetic_report("cuda", again=True)
+    summary = report["summary"]
+    assert summary[0].startswith("Training loss: no difference: the two curves agree")
+    assert summary[2].startswith("Run to run (a second stock run") and \
+        "stock's second run differs from stock" in summary[2], summary[2]
+    assert sum(s.startswith("Confident tokens") for s in summary) == 2
+    assert demo.plot(report, str(tmp_path / "p.png"))
 
 
 @pytest.mark.gpu
