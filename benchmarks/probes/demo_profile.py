@@ -14,6 +14,7 @@ import os
 import statistics
 import sys
 import time
+import traceback
 
 import torch
 from torch.profiler import ProfilerActivity, profile
@@ -66,6 +67,22 @@ def main():
               f"CUDA time of one profiled step {cuda_total:.2f} ms")
         print(events.table(sort_by="self_device_time_total", row_limit=args.top,
                            max_name_column_width=70))
+        print(events.table(sort_by="self_cpu_time_total", row_limit=args.top,
+                           max_name_column_width=70))
+        # Does the step make the host wait for the GPU? The first synchronizing call raises.
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = model(idx, labels, num_items)
+            loss.backward()
+            print(f"{name}: no synchronizing call in forward + backward")
+        except RuntimeError:
+            print(f"{name}: a synchronizing call in forward + backward:")
+            traceback.print_exc(limit=-12, file=sys.stdout)
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+            opt.zero_grad(set_to_none=True)
         inductor_ce.disable()
 
 
