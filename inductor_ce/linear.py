@@ -47,8 +47,7 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import _math, eager, ops
-from ._inductor.dispatch import autograd_inside_op
+from . import eager, ops
 from .decomposition import check_target_range
 
 LIB = ops.LIB
@@ -236,20 +235,15 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         r1 = min(rows, r0 + step)
         h_r, t_r = h[r0:r1], t[r0:r1]
         z = _logits(h_r, weight, bias)
-        stats = _CE_FWD(z, t_r, w_smooth, ignore_index, softcap, smooth)
-
-        # The per-row coefficients (a, b, c) are autograd's of the finish, as for
-        # cross_entropy (this runs below the autograd dispatch key: see dispatch.py).
-        with autograd_inside_op():
-            leaves = [s.detach().requires_grad_() for s in stats]
-            per_row, _, _ = _math.finish(*leaves, t_r, class_weight, ignore_index,
-                                         label_smoothing, z_loss, vocab)
-            loss_r = (per_row * scale).sum()
-            a, b, c = torch.autograd.grad(loss_r, leaves, allow_unused=True,
-                                          materialize_grads=True)
-        loss_r = loss_r.detach()
-        eager.ce_bwd_(z, t_r, w_smooth, stats[0], a, b, c if smooth else None, ignore_index,
+        # The chunk's loss and the per-row coefficients (a, b, c) of its gradient, for an
+        # upstream gradient of 1 (autograd's of the finish, as for cross_entropy: one
+        # compiled graph, see eager.loss_chunk); times `scale` for "mean".
+        loss_r, lse_nt, *coefs = eager.loss_chunk(z, t_r, class_weight, ignore_index,
+                                                  label_smoothing, z_loss, softcap)
+        a, b, *c = (k * scale for k in coefs)
+        eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
                       softcap)
+        loss_r = loss_r * scale
         torch.mm(z, weight, out=dh_rows[r0:r1])
         if r0 == 0:
             torch.mm(z.t(), h_r, out=dw)

@@ -27,6 +27,9 @@ from inductor_ce import demo, gpt  # noqa: E402
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--top", type=int, default=18)
+    p.add_argument("--only", choices=("stock", "ours"), default=None)
+    p.add_argument("--trace", default=None, help="write the profiled steps' Chrome trace "
+                   "(gzipped) to this path")
     args = p.parse_args()
     preset = demo.PRESETS["cuda"]
     torch.manual_seed(0)
@@ -36,6 +39,8 @@ def main():
     labels[:, :16] = gpt.IGNORE_INDEX
     num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
     for name, routed in (("stock", False), ("ours", True)):
+        if args.only not in (None, name):
+            continue
         torch.compiler.reset()
         (inductor_ce.enable if routed else inductor_ce.disable)()
         model = torch.compile(copy.deepcopy(base))
@@ -59,8 +64,16 @@ def main():
             torch.cuda.synchronize()
             times.append(time.perf_counter() - t0)
         with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            step()
+            for _ in range(2 if args.trace else 1):
+                step()
             torch.cuda.synchronize()
+        if args.trace:
+            import gzip
+            raw = args.trace + ".json"
+            prof.export_chrome_trace(raw)
+            with open(raw, "rb") as f, gzip.open(args.trace, "wb") as g:
+                g.write(f.read())
+            os.remove(raw)
         events = prof.key_averages()
         cuda_total = sum(e.self_device_time_total for e in events) / 1e3
         print(f"\n== {name}: step {statistics.median(times) * 1e3:.2f} ms (median of 20), "
