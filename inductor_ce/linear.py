@@ -32,6 +32,7 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
         z_r = h_r W^T + b;  stats = ce_fwd(z_r);  loss_r, (a, b, c) = vjp of the finish
         dz_r = ce_bwd(z_r, ...) in place;  dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum dz_r
 
+    The first line is one compiled graph (``eager.loss_chunk``: the eager loss's forward).
     dW accumulates in W's dtype (cuBLAS accumulates each product in float32 and rounds once
     per chunk); the backward multiplies the saved gradients by g on the device (no host sync).
     "mean" divides by the kept rows' total class weight, computed before the loop.
