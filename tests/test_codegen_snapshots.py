@@ -216,7 +216,9 @@ CHUNK_POLICIES = {"fast": 256, "compact": 32768}   # policy -> chunk_size of the
 @pytest.mark.parametrize("policy", CHUNK_POLICIES)
 def test_linear_chunk_kernels(policy, monkeypatch):
     """The kernels the fused linear + cross-entropy runs on its chunks of logits (the eager
-    path's compiles of ce_fwd, of ce_bwd writing in place, and of the gradient scaling),
+    path's compiles: "fast", the chunk's loss and coefficients (ce_fwd and the finish,
+    eager.loss_chunk), ce_bwd writing in place, the gradient scaling; "compact", ce_fwd and
+    ce_bwd in place),
     C++ for CPU tensors: h bf16[300, 16], W bf16[128256, 16], chunks of 256 rows ("fast":
     one compile per kernel, rows symbolic) or 32768 classes ("compact": the ragged last
     chunk has a V of its own). These compile and run (a few seconds)."""

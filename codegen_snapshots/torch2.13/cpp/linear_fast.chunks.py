@@ -4,115 +4,38 @@ def call(args):
     arg0_1, arg1_1 = args
     arg0_1_size = arg0_1.size()
     s26 = arg0_1_size[0]
-    assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
-    buf0 = empty_strided_cpu((), (), torch.bool)
-    buf1 = buf0; del buf0  # reuse
-    cpp_fused_0(buf1, arg1_1, s26)
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    del buf1
     assert_size_stride(arg0_1, (s26, 128256), (128256, 1), 'input')
+    assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf5 = buf3; del buf3  # reuse
-    buf6 = empty_strided_cpu((s26, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((s26, ), (1, ), torch.float32)
-    cpp_fused_1(buf5, arg0_1, arg1_1, buf4, buf6, buf7, s26)
+    buf8 = empty_strided_cpu((s26, ), (1, ), torch.float32)
+    buf9 = empty_strided_cpu((s26, ), (1, ), torch.float32)
+    buf0 = empty_strided_cpu((), (), torch.bool)
+    buf6 = empty_strided_cpu((), (), torch.float32)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_0(buf5, buf1, arg0_1, arg1_1, buf4, buf8, buf9, buf6, s26)
     del arg0_1
     del arg1_1
-    return (buf5, buf6, buf7, )
+    del buf4
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    return (buf6, buf5, buf9, buf8, )
 
 
-extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
-                       const int64_t* in_ptr0,
-                       const int64_t ks0)
-{
-    std::atomic<int> inductor_cpu_integer_div_error{0};
-    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
-    auto out_ptr0 = in_out_ptr0;
-    {
-        {
-            bool tmp_acc0 = 0;
-            at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
-            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(16L))
-            {
-                {
-                    if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))))))
-                    {
-                        auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
-                        auto tmp1 = (tmp0);
-                        auto tmp2 = static_cast<int64_t>(-100);
-                        auto tmp3 = at::vec::VectorizedN<int64_t,2>(tmp2);
-                        auto tmp4 = at::vec::VecMask<int64_t,2>(tmp1 == tmp3);
-                        auto tmp5 = static_cast<int64_t>(0);
-                        auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
-                        auto tmp7 = at::vec::VecMask<int64_t,2>(tmp1 >= tmp6);
-                        auto tmp8 = static_cast<int64_t>(128256);
-                        auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
-                        auto tmp10 = at::vec::VecMask<int64_t,2>(tmp1 < tmp9);
-                        auto tmp11 = tmp7.template cast<int32_t,1>();
-                        auto tmp12 = tmp10.template cast<int32_t,1>();
-                        auto tmp13 = tmp11 & tmp12;
-                        auto tmp14 = tmp4.template cast<int32_t,1>();
-                        auto tmp15 = tmp13.template cast<int32_t,1>();
-                        auto tmp16 = tmp14 | tmp15;
-                        auto tmp17 = ~tmp16;
-                        auto tmp18 = tmp17.template cast<float,1>();
-                        tmp_acc0_vec = tmp_acc0_vec | tmp18;
-                    }
-                    if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
-                    {
-                        auto tmp0 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                        auto tmp1 = (tmp0);
-                        auto tmp2 = static_cast<int64_t>(-100);
-                        auto tmp3 = at::vec::VectorizedN<int64_t,2>(tmp2);
-                        auto tmp4 = at::vec::VecMask<int64_t,2>(tmp1 == tmp3);
-                        auto tmp5 = static_cast<int64_t>(0);
-                        auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
-                        auto tmp7 = at::vec::VecMask<int64_t,2>(tmp1 >= tmp6);
-                        auto tmp8 = static_cast<int64_t>(128256);
-                        auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
-                        auto tmp10 = at::vec::VecMask<int64_t,2>(tmp1 < tmp9);
-                        auto tmp11 = tmp7.template cast<int32_t,1>();
-                        auto tmp12 = tmp10.template cast<int32_t,1>();
-                        auto tmp13 = tmp11 & tmp12;
-                        auto tmp14 = tmp4.template cast<int32_t,1>();
-                        auto tmp15 = tmp13.template cast<int32_t,1>();
-                        auto tmp16 = tmp14 | tmp15;
-                        auto tmp17 = ~tmp16;
-                        auto tmp18 = tmp17.template cast<float,1>();
-                        tmp_acc0_vec = any_masked_reduce(tmp_acc0_vec, tmp18, static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                    }
-                }
-            }
-            tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr0[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
-        }
-    }
-    {
-        {
-            {
-                auto tmp0 = out_ptr0[static_cast<int64_t>(0L)];
-                auto tmp1 = !tmp0;
-                in_out_ptr0[static_cast<int64_t>(0L)] = tmp1;
-            }
-        }
-    }
-    inductor_cpu_integer_div_error_flag = nullptr;
-    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
-}
-
-
-extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+extern "C"  void  cpp_fused_0(float* in_out_ptr0,
+                       bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        float* out_ptr1,
-                       float* out_ptr2,
                        float* out_ptr3,
+                       float* out_ptr4,
+                       float* out_ptr6,
                        const int64_t ks0)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
     auto out_ptr0 = in_out_ptr0;
+    auto out_ptr5 = in_out_ptr1;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -156,14 +79,8 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                         }
                     }
                     tmp_acc0 = max_propagate_nan(tmp_acc0, at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return at::vec::maximum(x, y); }, tmp_acc0_vec));
-                    in_out_ptr0[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
+                    out_ptr0[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
                 }
-            }
-        }
-        {
-            #pragma omp for
-            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(1L))
-            {
                 {
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
@@ -224,151 +141,212 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
         #pragma omp single
         {
             {
-                for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(16L))
                 {
+                    bool tmp_acc0 = 0;
+                    at::vec::VecMask<float,1> tmp_acc0_vec = at::vec::VecMask<float,1>::from(0);
+                    float tmp_acc1 = 0;
+                    at::vec::Vectorized<float> tmp_acc1_vec = at::vec::Vectorized<float>(0);
+                    for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(16L))
                     {
-                        if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))))))
                         {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
-                            auto tmp1 = tmp2.log();
-                            auto tmp3 = tmp0 + tmp1;
-                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                        }
-                        if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
-                        {
-                            auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                            auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                            auto tmp1 = tmp2.log();
-                            auto tmp3 = tmp0 + tmp1;
-                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                        }
-                    }
-                }
-            }
-        }
-        #pragma omp single
-        {
-            {
-                for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(32L))
-                {
-                    {
-                        if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(32L))))))
-                        {
-                            auto tmp0 = at::vec::VectorizedN<int64_t,4>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(32));
-                            auto tmp2 = (tmp0);
-                            auto tmp1 = static_cast<int64_t>(-100);
-                            auto tmp3 = at::vec::VectorizedN<int64_t,4>(tmp1);
-                            auto tmp4 = at::vec::VecMask<int64_t,4>(tmp2 != tmp3);
-                            auto tmp5 = static_cast<int64_t>(0);
-                            auto tmp6 = at::vec::VectorizedN<int64_t,4>(tmp5);
-                            auto tmp7 = at::vec::VecMask<int64_t,4>(tmp2 >= tmp6);
-                            auto tmp8 = static_cast<int64_t>(128256);
-                            auto tmp9 = at::vec::VectorizedN<int64_t,4>(tmp8);
-                            auto tmp10 = at::vec::VecMask<int64_t,4>(tmp2 < tmp9);
-                            auto tmp11 = tmp7.template cast<int32_t,2>();
-                            auto tmp12 = tmp10.template cast<int32_t,2>();
-                            auto tmp13 = tmp11 & tmp12;
-                            auto tmp14 = tmp4.template cast<int32_t,2>();
-                            auto tmp15 = tmp13.template cast<int32_t,2>();
-                            auto tmp16 = tmp14 & tmp15;
-                            auto tmp17 = at::vec::convert<int32_t,2,int64_t,4>(tmp2);
-                            auto tmp18 = static_cast<int32_t>(-1);
-                            auto tmp19 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                            auto tmp20 = decltype(tmp17)::blendv(tmp19, tmp17, tmp16.template cast<int32_t,2>());
-                            auto tmp21 = static_cast<int32_t>(0);
-                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp21);
-                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp20 >= tmp22);
-                            auto tmp24 = decltype(tmp20)::blendv(tmp22, tmp20, tmp23.template cast<int32_t,2>());
-                            auto tmp25 = 128256L;
-                            auto tmp26 = c10::convert<int64_t>(tmp25);
-                            auto tmp27 = at::vec::convert<int64_t,4,int32_t,2>(tmp24);
-                            auto tmp28 = at::vec::VectorizedN<int64_t,4>(tmp26);
-                            auto tmp29 = tmp27 + tmp28;
-                            auto tmp30 = at::vec::VecMask<int64_t,4>(tmp27 < tmp6);
-                            auto tmp31 = decltype(tmp29)::blendv(tmp27, tmp29, tmp30.template cast<int64_t,4>());
-                            auto tmp32 =
-                            [&]
+                            if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))))))
                             {
-                                __at_align__ std::array<int64_t, 32> tmpbuf;
-                                tmp31.store(tmpbuf.data(), static_cast<int64_t>(32));
-                                return tmpbuf;
-                            }
-                            ()
-                            ;
-                            auto tmp33 =
-                            [&]
-                            {
-                                __at_align__ std::array<at::BFloat16, 64> tmpbuf;
-                                #pragma GCC unroll 32
-                                for (long x0_inner = 0; x0_inner < static_cast<int64_t>(32); x0_inner++)
+                                auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
+                                auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
+                                auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
+                                auto tmp1 = tmp2.log();
+                                auto tmp3 = tmp0 + tmp1;
+                                auto tmp5 = static_cast<int64_t>(-100);
+                                auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
+                                auto tmp7 = at::vec::VecMask<int64_t,2>(tmp4 != tmp6);
+                                auto tmp8 = static_cast<float>(0.0);
+                                auto tmp9 = at::vec::Vectorized<float>(tmp8);
+                                auto tmp10 = decltype(tmp3)::blendv(tmp9, tmp3, tmp7.template cast<float,1>());
+                                auto tmp11 = (tmp4);
+                                auto tmp12 = at::vec::VecMask<int64_t,2>(tmp11 != tmp6);
+                                auto tmp13 = static_cast<int64_t>(0);
+                                auto tmp14 = at::vec::VectorizedN<int64_t,2>(tmp13);
+                                auto tmp15 = at::vec::VecMask<int64_t,2>(tmp11 >= tmp14);
+                                auto tmp16 = static_cast<int64_t>(128256);
+                                auto tmp17 = at::vec::VectorizedN<int64_t,2>(tmp16);
+                                auto tmp18 = at::vec::VecMask<int64_t,2>(tmp11 < tmp17);
+                                auto tmp19 = tmp15.template cast<int32_t,1>();
+                                auto tmp20 = tmp18.template cast<int32_t,1>();
+                                auto tmp21 = tmp19 & tmp20;
+                                auto tmp22 = tmp12.template cast<int32_t,1>();
+                                auto tmp23 = tmp21.template cast<int32_t,1>();
+                                auto tmp24 = tmp22 & tmp23;
+                                auto tmp25 = at::vec::convert<int32_t,1,int64_t,2>(tmp11);
+                                auto tmp26 = static_cast<int32_t>(-1);
+                                auto tmp27 = at::vec::Vectorized<int32_t>(tmp26);
+                                auto tmp28 = decltype(tmp25)::blendv(tmp27, tmp25, tmp24.template cast<int32_t,1>());
+                                auto tmp29 = static_cast<int32_t>(0);
+                                auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
+                                auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
+                                auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
+                                auto tmp33 = 128256L;
+                                auto tmp34 = c10::convert<int64_t>(tmp33);
+                                auto tmp35 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
+                                auto tmp36 = at::vec::VectorizedN<int64_t,2>(tmp34);
+                                auto tmp37 = tmp35 + tmp36;
+                                auto tmp38 = at::vec::VecMask<int64_t,2>(tmp35 < tmp14);
+                                auto tmp39 = decltype(tmp37)::blendv(tmp35, tmp37, tmp38.template cast<int64_t,2>());
+                                auto tmp40 =
+                                [&]
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp32[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    __at_align__ std::array<int64_t, 16> tmpbuf;
+                                    tmp39.store(tmpbuf.data(), static_cast<int64_t>(16));
+                                    return tmpbuf;
                                 }
-                                return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(32));
+                                ()
+                                ;
+                                auto tmp41 =
+                                [&]
+                                {
+                                    __at_align__ std::array<at::BFloat16, 32> tmpbuf;
+                                    #pragma GCC unroll 16
+                                    for (long x0_inner = 0; x0_inner < static_cast<int64_t>(16); x0_inner++)
+                                    {
+                                        tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp40[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    }
+                                    return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(16));
+                                }
+                                ()
+                                ;
+                                auto tmp42 = at::vec::convert<float>(tmp41);
+                                auto tmp43 = -std::numeric_limits<float>::infinity();
+                                auto tmp44 = at::vec::Vectorized<float>(tmp43);
+                                auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp31.template cast<float,1>());
+                                auto tmp46 = decltype(tmp45)::blendv(tmp9, tmp45, tmp7.template cast<float,1>());
+                                auto tmp47 = at::vec::maximum(tmp46, tmp9);
+                                auto tmp48 = tmp47 * tmp9;
+                                auto tmp49 = tmp10 + tmp48;
+                                auto tmp50 = tmp49 - tmp46;
+                                auto tmp51 = static_cast<float>(1.0);
+                                auto tmp52 = at::vec::Vectorized<float>(tmp51);
+                                auto tmp53 = tmp50 * tmp52;
+                                auto tmp54 = tmp53.exp();
+                                auto tmp55 = static_cast<float>(20.0);
+                                auto tmp56 = at::vec::Vectorized<float>(tmp55);
+                                auto tmp57 = at::vec::VecMask<float,1>(tmp53 > tmp56);
+                                auto tmp58 = decltype(tmp52)::blendv(tmp9, tmp52, tmp7.template cast<float,1>());
+                                auto tmp59 = tmp7.to<float,1>();
+                                auto tmp60 = tmp59 * tmp52;
+                                auto tmp61 = tmp58 * tmp60;
+                                auto tmp62 = tmp61 * tmp54;
+                                auto tmp63 = tmp54 + tmp52;
+                                auto tmp64 = tmp62 / tmp63;
+                                auto tmp65 = decltype(tmp61)::blendv(tmp64, tmp61, tmp57.template cast<float,1>());
+                                auto tmp66 = tmp65.neg();
+                                auto tmp67 = decltype(tmp66)::blendv(tmp9, tmp66, tmp7.template cast<float,1>());
+                                auto tmp68 = decltype(tmp65)::blendv(tmp9, tmp65, tmp7.template cast<float,1>());
+                                auto tmp69 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
+                                auto tmp70 = tmp69.template cast<int32_t,1>();
+                                auto tmp71 = tmp70 | tmp23;
+                                auto tmp72 = ~tmp71;
+                                auto tmp73 = tmp72.template cast<float,1>();
+                                auto tmp74 = at::vec::VecMask<float,1>(tmp50 > tmp56);
+                                auto tmp75 = tmp50.exp();
+                                auto tmp76 = tmp75.log1p();
+                                auto tmp77 = decltype(tmp50)::blendv(tmp76, tmp50, tmp74.template cast<float,1>());
+                                auto tmp78 = tmp60 * tmp77;
+                                auto tmp79 = decltype(tmp78)::blendv(tmp9, tmp78, tmp7.template cast<float,1>());
+                                tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                                tmp67.store(out_ptr3 + static_cast<int64_t>(x0));
+                                tmp68.store(out_ptr4 + static_cast<int64_t>(x0));
+                                tmp_acc0_vec = tmp_acc0_vec | tmp73;
+                                tmp_acc1_vec = tmp_acc1_vec + tmp79;
                             }
-                            ()
-                            ;
-                            auto tmp34 = at::vec::convert<float,2,at::BFloat16,1>(tmp33);
-                            auto tmp35 = -std::numeric_limits<float>::infinity();
-                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp35);
-                            auto tmp37 = decltype(tmp34)::blendv(tmp36, tmp34, tmp23.template cast<float,2>());
-                            tmp37.store(out_ptr2 + static_cast<int64_t>(x0));
-                        }
-                        if(C10_UNLIKELY(x0 >= static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(32L)))) && x0 < static_cast<int64_t>(ks0)))
-                        {
-                            for (int64_t x0_tail = static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(32L))));x0_tail < static_cast<int64_t>(ks0); x0_tail++)
+                            if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
                             {
-                                auto tmp0 = in_ptr1[static_cast<int64_t>(x0_tail)];
-                                auto tmp2 = c10::convert<int64_t>(tmp0);
-                                auto tmp1 = static_cast<int64_t>(-100);
-                                auto tmp3 = tmp2 != tmp1;
-                                auto tmp4 = static_cast<int64_t>(0);
-                                auto tmp5 = tmp2 >= tmp4;
-                                auto tmp6 = static_cast<int64_t>(128256);
-                                auto tmp7 = tmp2 < tmp6;
-                                auto tmp8 = tmp5 && tmp7;
-                                auto tmp9 = tmp3 && tmp8;
-                                auto tmp10 = c10::convert<int32_t>(tmp2);
-                                auto tmp11 = static_cast<int32_t>(-1);
-                                auto tmp12 = tmp9 ? tmp10 : tmp11;
-                                auto tmp13 = static_cast<int32_t>(0);
-                                auto tmp14 = tmp12 >= tmp13;
-                                auto tmp15 = tmp14 ? tmp12 : tmp13;
-                                auto tmp16 = 128256L;
-                                auto tmp17 = c10::convert<int64_t>(tmp16);
-                                auto tmp18 = int64_t(tmp15 + tmp17);
-                                auto tmp19 = tmp15 < 0;
-                                auto tmp20 = tmp19 ? tmp18 : tmp15;
-                                auto tmp21 = in_ptr0[static_cast<int64_t>(tmp20 + 128256L*x0_tail)];
-                                auto tmp22 = c10::convert<float>(tmp21);
-                                auto tmp23 = -std::numeric_limits<float>::infinity();
-                                auto tmp24 = tmp14 ? tmp22 : tmp23;
-                                out_ptr2[static_cast<int64_t>(x0_tail)] = tmp24;
+                                for (int64_t x0_tail = static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))));x0_tail < static_cast<int64_t>(ks0); x0_tail++)
+                                {
+                                    auto tmp0 = out_ptr0[static_cast<int64_t>(x0_tail)];
+                                    auto tmp2 = out_ptr1[static_cast<int64_t>(x0_tail)];
+                                    auto tmp4 = in_ptr1[static_cast<int64_t>(x0_tail)];
+                                    auto tmp1 = std::log(tmp2);
+                                    auto tmp3 = float(tmp0 + tmp1);
+                                    auto tmp5 = static_cast<int64_t>(-100);
+                                    auto tmp6 = tmp4 != tmp5;
+                                    auto tmp7 = static_cast<float>(0.0);
+                                    auto tmp8 = tmp6 ? tmp3 : tmp7;
+                                    auto tmp9 = c10::convert<int64_t>(tmp4);
+                                    auto tmp10 = tmp9 != tmp5;
+                                    auto tmp11 = static_cast<int64_t>(0);
+                                    auto tmp12 = tmp9 >= tmp11;
+                                    auto tmp13 = static_cast<int64_t>(128256);
+                                    auto tmp14 = tmp9 < tmp13;
+                                    auto tmp15 = tmp12 && tmp14;
+                                    auto tmp16 = tmp10 && tmp15;
+                                    auto tmp17 = c10::convert<int32_t>(tmp9);
+                                    auto tmp18 = static_cast<int32_t>(-1);
+                                    auto tmp19 = tmp16 ? tmp17 : tmp18;
+                                    auto tmp20 = static_cast<int32_t>(0);
+                                    auto tmp21 = tmp19 >= tmp20;
+                                    auto tmp22 = tmp21 ? tmp19 : tmp20;
+                                    auto tmp23 = 128256L;
+                                    auto tmp24 = c10::convert<int64_t>(tmp23);
+                                    auto tmp25 = int64_t(tmp22 + tmp24);
+                                    auto tmp26 = tmp22 < 0;
+                                    auto tmp27 = tmp26 ? tmp25 : tmp22;
+                                    auto tmp28 = in_ptr0[static_cast<int64_t>(tmp27 + 128256L*x0_tail)];
+                                    auto tmp29 = c10::convert<float>(tmp28);
+                                    auto tmp30 = -std::numeric_limits<float>::infinity();
+                                    auto tmp31 = tmp21 ? tmp29 : tmp30;
+                                    auto tmp32 = tmp6 ? tmp31 : tmp7;
+                                    auto tmp33 = max_propagate_nan(tmp32, tmp7);
+                                    auto tmp34 = float(tmp33 * tmp7);
+                                    auto tmp35 = float(tmp8 + tmp34);
+                                    auto tmp36 = float(tmp35 - tmp32);
+                                    auto tmp37 = static_cast<float>(1.0);
+                                    auto tmp38 = float(tmp36 * tmp37);
+                                    auto tmp39 = std::exp(tmp38);
+                                    auto tmp40 = static_cast<float>(20.0);
+                                    auto tmp41 = tmp38 > tmp40;
+                                    auto tmp42 = tmp6 ? tmp37 : tmp7;
+                                    auto tmp43 = c10::convert<float>(tmp6);
+                                    auto tmp44 = float(tmp43 * tmp37);
+                                    auto tmp45 = float(tmp42 * tmp44);
+                                    auto tmp46 = float(tmp45 * tmp39);
+                                    auto tmp47 = float(tmp39 + tmp37);
+                                    auto tmp48 = tmp46 / tmp47;
+                                    auto tmp49 = tmp41 ? tmp45 : tmp48;
+                                    auto tmp50 = decltype(tmp49)(-tmp49);
+                                    auto tmp51 = tmp6 ? tmp50 : tmp7;
+                                    auto tmp52 = tmp6 ? tmp49 : tmp7;
+                                    auto tmp53 = tmp9 == tmp5;
+                                    auto tmp54 = tmp53 || tmp15;
+                                    auto tmp55 = !tmp54;
+                                    auto tmp56 = tmp36 > tmp40;
+                                    auto tmp57 = std::exp(tmp36);
+                                    auto tmp58 = std::log1p(tmp57);
+                                    auto tmp59 = tmp56 ? tmp36 : tmp58;
+                                    auto tmp60 = float(tmp44 * tmp59);
+                                    auto tmp61 = tmp6 ? tmp60 : tmp7;
+                                    in_out_ptr0[static_cast<int64_t>(x0_tail)] = tmp3;
+                                    out_ptr3[static_cast<int64_t>(x0_tail)] = tmp51;
+                                    out_ptr4[static_cast<int64_t>(x0_tail)] = tmp52;
+                                    tmp_acc0 = tmp_acc0 || tmp55;
+                                    tmp_acc1 = tmp_acc1 + tmp61;
+                                }
                             }
                         }
                     }
+                    tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
+                    out_ptr5[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+                    tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
+                    out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
                 }
             }
         }
         #pragma omp single
         {
             {
-                for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(16L))
                 {
                     {
-                        if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))))))
-                        {
-                            auto tmp0 = static_cast<float>(0.0);
-                            auto tmp2 = at::vec::Vectorized<float>(tmp0);
-                            tmp2.store(out_ptr3 + static_cast<int64_t>(x0));
-                        }
-                        if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
-                        {
-                            auto tmp0 = static_cast<float>(0.0);
-                            auto tmp2 = at::vec::Vectorized<float>(tmp0);
-                            tmp2.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                        }
+                        auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                        auto tmp2 = !tmp0;
+                        in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
                     }
                 }
             }
