@@ -263,29 +263,35 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     return (loss, out[1].view(target.shape)) if return_lse else loss
 
 
-def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap):
+def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
     """For a chunk of rows of the fused linear + cross-entropy ("fast"): ``cross_entropy(z,
-    t, reduction="sum")``'s forward graph with its coefficients, i.e. (the chunk's summed
-    loss, lse_nt, a, b[, c]) where (a, b, c) are ``ce_bwd``'s per-row coefficients for an
-    upstream gradient of 1. One compiled graph where the compiled path applies (the chunk's
-    ce_fwd kernels and its finish: ~50 eager ops fewer, on the host, per chunk); otherwise
-    the same function eagerly. Callable inside an op's implementation: the function traces
-    (or runs) autograd of the finish, so it runs with the dispatcher's autograd keys."""
+    t, reduction="sum")``'s forward graph with its coefficients, all times the 0-dim float32
+    ``g``: (g * the chunk's summed loss, lse_nt, g * a, g * b[, g * c]), where (a, b, c) are
+    ``ce_bwd``'s per-row coefficients for an upstream gradient of 1. One compiled graph where
+    the compiled path applies (the chunk's ce_fwd kernels and its finish, instead of ~50
+    eager ops and an autograd call per chunk: host time); otherwise the same function
+    eagerly. Callable inside an op's implementation: the function traces (or runs) autograd
+    of the finish, so it runs with the dispatcher's autograd keys."""
     from ._inductor.dispatch import autograd_inside_op
     spec = _LossSpec(ignore_index, "sum", float(label_smoothing), float(z_loss), softcap,
                      False, z.shape[-1])
-    fn = spec.forward(True)
-    merged = merged_rows(z) if _wanted(z, t, w) and t.dim() == 1 else None
+    forward = spec.forward(True)
+
+    def fn(x, t, w, g):
+        loss, lse_nt, *coefs = forward(x, t, w)
+        return (loss * g, lse_nt, *(k * g for k in coefs))
+
+    merged = merged_rows(z) if _wanted(z, t, w, g) and t.dim() == 1 else None
     with autograd_inside_op():
         if merged is not None and merged[0] is z:
             key = ("loss_chunk", z.device, z.dtype, z.shape[-1], merged[1], t.dtype,
                    _dtype(w), spec)
             from ._inductor.standalone import compile_rows_dynamic
-            entry = _guarded(key, lambda: compile_rows_dynamic(fn, z, [t.contiguous()], [w],
-                                                               _salt()), z)
+            entry = _guarded(key, lambda: compile_rows_dynamic(fn, z, [t.contiguous()],
+                                                               [w, g], _salt()), z)
             if entry is not None:
-                return _call(entry, z, t.contiguous(), w)
-        return fn(z, t, w)
+                return _call(entry, z, t.contiguous(), w, g)
+        return fn(z, t, w, g)
 
 
 class _LossSpec(tuple):
@@ -295,8 +301,9 @@ class _LossSpec(tuple):
         return super().__new__(cls, options)
 
     def forward(self, training: bool):
-        """The forward graph's function: (loss[, lse]) and, when ``training``, (lse_nt,
-        then each output's coefficients for a unit upstream gradient: a, b[, c])."""
+        """The forward graph's function: (loss[, lse]) and, when ``training``, lse_nt and
+        the coefficients for a unit upstream gradient: the loss's a, b[, c], then lse's
+        a, b."""
         from ._math import finish, reduce
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, vocab = self
         smooth = label_smoothing > 0.0
@@ -310,11 +317,12 @@ class _LossSpec(tuple):
                                         vocab)
                 outs = (reduce(loss, w_t, reduction), lse)[:1 + return_lse]
                 coefs = []
-                for o in outs if training else ():
-                    # (sum: each row's output depends on that row's statistics alone)
-                    grads = torch.autograd.grad(o.sum(), leaves[:2 + smooth],
-                                                retain_graph=True, materialize_grads=True)
-                    coefs += grads
+                # The loss's coefficients (a, b[, c]), then lse's (a, b): lse reads lse_nt
+                # and z_t only. (sum: each row's output depends on its own statistics.)
+                wrt = (leaves[:2 + smooth], leaves[:2])
+                for o, inputs in zip(outs, wrt) if training else ():
+                    coefs += torch.autograd.grad(o.sum(), inputs, retain_graph=True,
+                                                 materialize_grads=True)
             return tuple(o.detach() for o in outs) + ((stats[0], *coefs) if training else ())
 
         return fn

@@ -236,15 +236,13 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         r1 = min(rows, r0 + step)
         h_r, t_r = h[r0:r1], t[r0:r1]
         z = _logits(h_r, weight, bias)
-        # The chunk's loss and the per-row coefficients (a, b, c) of its gradient, for an
-        # upstream gradient of 1 (autograd's of the finish, as for cross_entropy: one
-        # compiled graph, see eager.loss_chunk); times `scale` for "mean".
-        loss_r, lse_nt, *coefs = eager.loss_chunk(z, t_r, class_weight, ignore_index,
-                                                  label_smoothing, z_loss, softcap)
-        a, b, *c = (k * scale for k in coefs)
+        # The chunk's loss and the per-row coefficients (a, b, c) of its gradient (autograd's
+        # of the finish, as for cross_entropy), both times `scale` (1 / the kept weight for
+        # "mean"): one compiled graph, see eager.loss_chunk.
+        loss_r, lse_nt, a, b, *c = eager.loss_chunk(z, t_r, class_weight, ignore_index,
+                                                    label_smoothing, z_loss, softcap, scale)
         eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
                       softcap)
-        loss_r = loss_r * scale
         torch.mm(z, weight, out=dh_rows[r0:r1])
         if r0 == 0:
             torch.mm(z.t(), h_r, out=dw)

@@ -1,31 +1,37 @@
 # the chunk kernels of linear_cross_entropy(h, w, t, policy='fast', chunk_size=256), eager, h: bf16[300, 16], w: bf16[128256, 16]
 # --- compiled graph 0
 def call(args):
-    arg0_1, arg1_1 = args
+    arg0_1, arg1_1, arg2_1 = args
     arg0_1_size = arg0_1.size()
     s26 = arg0_1_size[0]
     assert_size_stride(arg0_1, (s26, 128256), (128256, 1), 'input')
     assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((s26, ), (1, ), torch.float32)
+    assert_size_stride(arg2_1, (), (), 'input')
     buf5 = buf3; del buf3  # reuse
     buf8 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
     buf6 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
-    cpp_fused_0(buf5, buf1, arg0_1, arg1_1, buf4, buf8, buf9, buf6, s26)
+    cpp_fused_0(buf5, buf1, arg0_1, arg1_1, arg2_1, buf4, buf8, buf9, buf6, s26)
     del arg0_1
     del arg1_1
     del buf4
     torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
-    return (buf6, buf5, buf9, buf8, )
+    del buf1
+    buf10 = buf6; del buf6  # reuse
+    cpp_fused_1(buf10, arg2_1)
+    del arg2_1
+    return (buf10, buf5, buf8, buf9, )
 
 
 extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                        bool* in_out_ptr1,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
+                       const float* in_ptr2,
                        float* out_ptr1,
                        float* out_ptr3,
                        float* out_ptr4,
@@ -154,6 +160,7 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                                 auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
                                 auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
                                 auto tmp4 = at::vec::VectorizedN<int64_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
+                                auto tmp33 = in_ptr2[static_cast<int64_t>(0L)];
                                 auto tmp1 = tmp2.log();
                                 auto tmp3 = tmp0 + tmp1;
                                 auto tmp5 = static_cast<int64_t>(-100);
@@ -184,78 +191,81 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                                 auto tmp30 = at::vec::Vectorized<int32_t>(tmp29);
                                 auto tmp31 = at::vec::VecMask<int32_t,1>(tmp28 >= tmp30);
                                 auto tmp32 = decltype(tmp28)::blendv(tmp30, tmp28, tmp31.template cast<int32_t,1>());
-                                auto tmp33 = 128256L;
-                                auto tmp34 = c10::convert<int64_t>(tmp33);
-                                auto tmp35 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
-                                auto tmp36 = at::vec::VectorizedN<int64_t,2>(tmp34);
-                                auto tmp37 = tmp35 + tmp36;
-                                auto tmp38 = at::vec::VecMask<int64_t,2>(tmp35 < tmp14);
-                                auto tmp39 = decltype(tmp37)::blendv(tmp35, tmp37, tmp38.template cast<int64_t,2>());
-                                auto tmp40 =
+                                auto tmp34 = 128256L;
+                                auto tmp35 = c10::convert<int64_t>(tmp34);
+                                auto tmp36 = at::vec::convert<int64_t,2,int32_t,1>(tmp32);
+                                auto tmp37 = at::vec::VectorizedN<int64_t,2>(tmp35);
+                                auto tmp38 = tmp36 + tmp37;
+                                auto tmp39 = at::vec::VecMask<int64_t,2>(tmp36 < tmp14);
+                                auto tmp40 = decltype(tmp38)::blendv(tmp36, tmp38, tmp39.template cast<int64_t,2>());
+                                auto tmp41 =
                                 [&]
                                 {
                                     __at_align__ std::array<int64_t, 16> tmpbuf;
-                                    tmp39.store(tmpbuf.data(), static_cast<int64_t>(16));
+                                    tmp40.store(tmpbuf.data(), static_cast<int64_t>(16));
                                     return tmpbuf;
                                 }
                                 ()
                                 ;
-                                auto tmp41 =
+                                auto tmp42 =
                                 [&]
                                 {
                                     __at_align__ std::array<at::BFloat16, 32> tmpbuf;
                                     #pragma GCC unroll 16
                                     for (long x0_inner = 0; x0_inner < static_cast<int64_t>(16); x0_inner++)
                                     {
-                                        tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp40[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                        tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp41[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                     }
                                     return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(16));
                                 }
                                 ()
                                 ;
-                                auto tmp42 = at::vec::convert<float>(tmp41);
-                                auto tmp43 = -std::numeric_limits<float>::infinity();
-                                auto tmp44 = at::vec::Vectorized<float>(tmp43);
-                                auto tmp45 = decltype(tmp42)::blendv(tmp44, tmp42, tmp31.template cast<float,1>());
-                                auto tmp46 = decltype(tmp45)::blendv(tmp9, tmp45, tmp7.template cast<float,1>());
-                                auto tmp47 = at::vec::maximum(tmp46, tmp9);
-                                auto tmp48 = tmp47 * tmp9;
-                                auto tmp49 = tmp10 + tmp48;
-                                auto tmp50 = tmp49 - tmp46;
-                                auto tmp51 = static_cast<float>(1.0);
-                                auto tmp52 = at::vec::Vectorized<float>(tmp51);
-                                auto tmp53 = tmp50 * tmp52;
-                                auto tmp54 = tmp53.exp();
-                                auto tmp55 = static_cast<float>(20.0);
-                                auto tmp56 = at::vec::Vectorized<float>(tmp55);
-                                auto tmp57 = at::vec::VecMask<float,1>(tmp53 > tmp56);
-                                auto tmp58 = decltype(tmp52)::blendv(tmp9, tmp52, tmp7.template cast<float,1>());
-                                auto tmp59 = tmp7.to<float,1>();
-                                auto tmp60 = tmp59 * tmp52;
-                                auto tmp61 = tmp58 * tmp60;
-                                auto tmp62 = tmp61 * tmp54;
-                                auto tmp63 = tmp54 + tmp52;
-                                auto tmp64 = tmp62 / tmp63;
-                                auto tmp65 = decltype(tmp61)::blendv(tmp64, tmp61, tmp57.template cast<float,1>());
-                                auto tmp66 = tmp65.neg();
+                                auto tmp43 = at::vec::convert<float>(tmp42);
+                                auto tmp44 = -std::numeric_limits<float>::infinity();
+                                auto tmp45 = at::vec::Vectorized<float>(tmp44);
+                                auto tmp46 = decltype(tmp43)::blendv(tmp45, tmp43, tmp31.template cast<float,1>());
+                                auto tmp47 = decltype(tmp46)::blendv(tmp9, tmp46, tmp7.template cast<float,1>());
+                                auto tmp48 = at::vec::maximum(tmp47, tmp9);
+                                auto tmp49 = tmp48 * tmp9;
+                                auto tmp50 = tmp10 + tmp49;
+                                auto tmp51 = tmp50 - tmp47;
+                                auto tmp52 = static_cast<float>(1.0);
+                                auto tmp53 = at::vec::Vectorized<float>(tmp52);
+                                auto tmp54 = tmp51 * tmp53;
+                                auto tmp55 = tmp54.exp();
+                                auto tmp56 = static_cast<float>(20.0);
+                                auto tmp57 = at::vec::Vectorized<float>(tmp56);
+                                auto tmp58 = at::vec::VecMask<float,1>(tmp54 > tmp57);
+                                auto tmp59 = decltype(tmp53)::blendv(tmp9, tmp53, tmp7.template cast<float,1>());
+                                auto tmp60 = tmp7.to<float,1>();
+                                auto tmp61 = tmp60 * tmp53;
+                                auto tmp62 = tmp59 * tmp61;
+                                auto tmp63 = tmp62 * tmp55;
+                                auto tmp64 = tmp55 + tmp53;
+                                auto tmp65 = tmp63 / tmp64;
+                                auto tmp66 = decltype(tmp62)::blendv(tmp65, tmp62, tmp58.template cast<float,1>());
                                 auto tmp67 = decltype(tmp66)::blendv(tmp9, tmp66, tmp7.template cast<float,1>());
-                                auto tmp68 = decltype(tmp65)::blendv(tmp9, tmp65, tmp7.template cast<float,1>());
-                                auto tmp69 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
-                                auto tmp70 = tmp69.template cast<int32_t,1>();
-                                auto tmp71 = tmp70 | tmp23;
-                                auto tmp72 = ~tmp71;
-                                auto tmp73 = tmp72.template cast<float,1>();
-                                auto tmp74 = at::vec::VecMask<float,1>(tmp50 > tmp56);
-                                auto tmp75 = tmp50.exp();
-                                auto tmp76 = tmp75.log1p();
-                                auto tmp77 = decltype(tmp50)::blendv(tmp76, tmp50, tmp74.template cast<float,1>());
-                                auto tmp78 = tmp60 * tmp77;
-                                auto tmp79 = decltype(tmp78)::blendv(tmp9, tmp78, tmp7.template cast<float,1>());
+                                auto tmp68 = at::vec::Vectorized<float>(tmp33);
+                                auto tmp69 = tmp67 * tmp68;
+                                auto tmp70 = tmp66.neg();
+                                auto tmp71 = decltype(tmp70)::blendv(tmp9, tmp70, tmp7.template cast<float,1>());
+                                auto tmp72 = tmp71 * tmp68;
+                                auto tmp73 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
+                                auto tmp74 = tmp73.template cast<int32_t,1>();
+                                auto tmp75 = tmp74 | tmp23;
+                                auto tmp76 = ~tmp75;
+                                auto tmp77 = tmp76.template cast<float,1>();
+                                auto tmp78 = at::vec::VecMask<float,1>(tmp51 > tmp57);
+                                auto tmp79 = tmp51.exp();
+                                auto tmp80 = tmp79.log1p();
+                                auto tmp81 = decltype(tmp51)::blendv(tmp80, tmp51, tmp78.template cast<float,1>());
+                                auto tmp82 = tmp61 * tmp81;
+                                auto tmp83 = decltype(tmp82)::blendv(tmp9, tmp82, tmp7.template cast<float,1>());
                                 tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                                tmp67.store(out_ptr3 + static_cast<int64_t>(x0));
-                                tmp68.store(out_ptr4 + static_cast<int64_t>(x0));
-                                tmp_acc0_vec = tmp_acc0_vec | tmp73;
-                                tmp_acc1_vec = tmp_acc1_vec + tmp79;
+                                tmp69.store(out_ptr3 + static_cast<int64_t>(x0));
+                                tmp72.store(out_ptr4 + static_cast<int64_t>(x0));
+                                tmp_acc0_vec = tmp_acc0_vec | tmp77;
+                                tmp_acc1_vec = tmp_acc1_vec + tmp83;
                             }
                             if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
                             {
@@ -264,6 +274,7 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                                     auto tmp0 = out_ptr0[static_cast<int64_t>(x0_tail)];
                                     auto tmp2 = out_ptr1[static_cast<int64_t>(x0_tail)];
                                     auto tmp4 = in_ptr1[static_cast<int64_t>(x0_tail)];
+                                    auto tmp52 = in_ptr2[static_cast<int64_t>(0L)];
                                     auto tmp1 = std::log(tmp2);
                                     auto tmp3 = float(tmp0 + tmp1);
                                     auto tmp5 = static_cast<int64_t>(-100);
@@ -294,40 +305,42 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                                     auto tmp30 = -std::numeric_limits<float>::infinity();
                                     auto tmp31 = tmp21 ? tmp29 : tmp30;
                                     auto tmp32 = tmp6 ? tmp31 : tmp7;
-                                    auto tmp33 = max_propagate_nan(tmp32, tmp7);
-                                    auto tmp34 = float(tmp33 * tmp7);
-                                    auto tmp35 = float(tmp8 + tmp34);
-                                    auto tmp36 = float(tmp35 - tmp32);
-                                    auto tmp37 = static_cast<float>(1.0);
-                                    auto tmp38 = float(tmp36 * tmp37);
-                                    auto tmp39 = std::exp(tmp38);
-                                    auto tmp40 = static_cast<float>(20.0);
-                                    auto tmp41 = tmp38 > tmp40;
-                                    auto tmp42 = tmp6 ? tmp37 : tmp7;
-                                    auto tmp43 = c10::convert<float>(tmp6);
-                                    auto tmp44 = float(tmp43 * tmp37);
-                                    auto tmp45 = float(tmp42 * tmp44);
-                                    auto tmp46 = float(tmp45 * tmp39);
-                                    auto tmp47 = float(tmp39 + tmp37);
-                                    auto tmp48 = tmp46 / tmp47;
-                                    auto tmp49 = tmp41 ? tmp45 : tmp48;
-                                    auto tmp50 = decltype(tmp49)(-tmp49);
+                                    auto tmp34 = max_propagate_nan(tmp32, tmp7);
+                                    auto tmp35 = float(tmp34 * tmp7);
+                                    auto tmp36 = float(tmp8 + tmp35);
+                                    auto tmp37 = float(tmp36 - tmp32);
+                                    auto tmp38 = static_cast<float>(1.0);
+                                    auto tmp39 = float(tmp37 * tmp38);
+                                    auto tmp40 = std::exp(tmp39);
+                                    auto tmp41 = static_cast<float>(20.0);
+                                    auto tmp42 = tmp39 > tmp41;
+                                    auto tmp43 = tmp6 ? tmp38 : tmp7;
+                                    auto tmp44 = c10::convert<float>(tmp6);
+                                    auto tmp45 = float(tmp44 * tmp38);
+                                    auto tmp46 = float(tmp43 * tmp45);
+                                    auto tmp47 = float(tmp46 * tmp40);
+                                    auto tmp48 = float(tmp40 + tmp38);
+                                    auto tmp49 = tmp47 / tmp48;
+                                    auto tmp50 = tmp42 ? tmp46 : tmp49;
                                     auto tmp51 = tmp6 ? tmp50 : tmp7;
-                                    auto tmp52 = tmp6 ? tmp49 : tmp7;
-                                    auto tmp53 = tmp9 == tmp5;
-                                    auto tmp54 = tmp53 || tmp15;
-                                    auto tmp55 = !tmp54;
-                                    auto tmp56 = tmp36 > tmp40;
-                                    auto tmp57 = std::exp(tmp36);
-                                    auto tmp58 = std::log1p(tmp57);
-                                    auto tmp59 = tmp56 ? tmp36 : tmp58;
-                                    auto tmp60 = float(tmp44 * tmp59);
-                                    auto tmp61 = tmp6 ? tmp60 : tmp7;
+                                    auto tmp53 = float(tmp51 * tmp52);
+                                    auto tmp54 = decltype(tmp50)(-tmp50);
+                                    auto tmp55 = tmp6 ? tmp54 : tmp7;
+                                    auto tmp56 = float(tmp55 * tmp52);
+                                    auto tmp57 = tmp9 == tmp5;
+                                    auto tmp58 = tmp57 || tmp15;
+                                    auto tmp59 = !tmp58;
+                                    auto tmp60 = tmp37 > tmp41;
+                                    auto tmp61 = std::exp(tmp37);
+                                    auto tmp62 = std::log1p(tmp61);
+                                    auto tmp63 = tmp60 ? tmp37 : tmp62;
+                                    auto tmp64 = float(tmp45 * tmp63);
+                                    auto tmp65 = tmp6 ? tmp64 : tmp7;
                                     in_out_ptr0[static_cast<int64_t>(x0_tail)] = tmp3;
-                                    out_ptr3[static_cast<int64_t>(x0_tail)] = tmp51;
-                                    out_ptr4[static_cast<int64_t>(x0_tail)] = tmp52;
-                                    tmp_acc0 = tmp_acc0 || tmp55;
-                                    tmp_acc1 = tmp_acc1 + tmp61;
+                                    out_ptr3[static_cast<int64_t>(x0_tail)] = tmp53;
+                                    out_ptr4[static_cast<int64_t>(x0_tail)] = tmp56;
+                                    tmp_acc0 = tmp_acc0 || tmp59;
+                                    tmp_acc1 = tmp_acc1 + tmp65;
                                 }
                             }
                         }
@@ -349,6 +362,26 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                         in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
                     }
                 }
+            }
+        }
+    }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const float* in_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+    {
+        {
+            {
+                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
+                auto tmp2 = float(tmp0 * tmp1);
+                in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
     }
