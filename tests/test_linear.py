@@ -307,6 +307,21 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
         assert eager.compiles - before == (3 if policy == "fast" else 4)
 
 
+@pytest.mark.parametrize("rows,hidden,vocab,expected", [
+    (8192, 4096, 128256, 4096),    # D rows: the chunk's logits as large as W; 2 chunks
+    (8192, 2048, 128256, 2048),    # Llama-3.2-1B's head: 4 chunks of 512 MiB
+    (8192, 768, 32768, 8192),      # at least 2^28 logits: one chunk for a small head
+    (16384, 4096, 151936, 3277),   # at most 2^29 logits (3533 rows), evened over 5 chunks
+    (100, 64, 1000, 256),          # fewer rows than a chunk: one chunk
+])
+def test_fast_chunk_rows(rows, hidden, vocab, expected):
+    r = linear.fast_chunk_rows(rows, vocab, hidden)
+    assert r == expected
+    n = -(-rows // r)
+    assert r * vocab <= max(linear.FAST_CHUNK_ELEMENTS, linear.MIN_CHUNK * vocab)
+    assert rows - (n - 1) * r > 0 and (n == 1 or rows - (n - 1) * r > r // 2)  # no sliver
+
+
 def test_module():
     torch.manual_seed(0)
     m = inductor_ce.LinearCrossEntropyLoss(D, V, bias=True, label_smoothing=0.1)
