@@ -363,17 +363,18 @@ def agreement(stock: list, ours: list, what: str, unit: str,
 def summarize(runs: dict, device: str) -> list[str]:
     """The sentences of the summary, computed from the runs (stock, ours[, stock again])."""
     stock, ours, *again = runs.values()
-    lines = []
-    for other, names in ((ours, ("stock", "ours")), *((a, ("stock", "stock's second run"))
-                                                      for a in again)):
-        lines += [agreement(stock["losses"], other["losses"], "Training loss", "step",
-                            names)["text"],
-                  agreement([e["loss"] for e in stock["evals"]],
-                            [e["loss"] for e in other["evals"]], "Held-out loss", "evaluation",
-                            names)["text"]]
-    if again:
-        lines[2:4] = [f"Run to run (a second stock run, same seed and batches; the GPU's "
-                      f"non-deterministic kernels): {t[0].lower()}{t[1:]}" for t in lines[2:4]]
+
+    def curves(other, names):
+        return [agreement(stock["losses"], other["losses"], "Training loss", "step",
+                          names)["text"],
+                agreement([e["loss"] for e in stock["evals"]],
+                          [e["loss"] for e in other["evals"]], "Held-out loss", "evaluation",
+                          names)["text"]]
+    lines = curves(ours, ("stock", "ours"))
+    for a in again:
+        lines += [f"Run to run (a second stock run, same seed and batches; the GPU's "
+                  f"non-deterministic kernels): {t[0].lower()}{t[1:]}"
+                  for t in curves(a, ("stock", "stock's second run"))]
     ms = [1e3 * r["median_step_s"] for r in (stock, ours)]
     faster = ms[0] / ms[1]
     lines.append(f"Step time (median after the first, compiling, step): stock {ms[0]:.1f} ms, "

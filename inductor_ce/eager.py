@@ -200,27 +200,35 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     merged = merged_rows(x)
     if merged is None:
         return None
+    out = _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
+                        in_place=False)
+    return None if out is None else out[0].view(x.shape)
+
+
+def _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap, in_place):
+    """``ce_bwd`` of the merged logits through its compiled function (``in_place``: written
+    over the logits), or None where that key failed to compile."""
     xm, layout = merged
-    weight = weight if c is not None else None
-    key = ("ce_bwd", x.device, x.dtype, x.shape[-1], layout, target.dtype, _dtype(weight),
-           c is not None, ignore_index, softcap)
+    weight = weight if c is not None else None     # the backward reads it only to smooth
+    key = ("ce_bwd_" if in_place else "ce_bwd", xm.device, xm.dtype, xm.shape[-1], layout,
+           target.dtype, _dtype(weight), c is not None, ignore_index, softcap)
     op = torch.ops.inductor_ce.ce_bwd.default
     rows = xm.shape[:-1]
     per_row = _per_row(rows, lse_nt, a, b, c)
 
     def fn(x, t, lse_nt, a, b, *rest):
         c_ = rest[0] if c is not None else None
-        w = rest[-1]
-        return (op(x, t, w, lse_nt, a, b, c_, ignore_index, softcap),)
+        grad = op(x, t, rest[-1], lse_nt, a, b, c_, ignore_index, softcap)
+        if not in_place:
+            return (grad,)
+        x.copy_(grad)
+        return (lse_nt,)
 
     t = target.reshape(rows).contiguous()
     from ._inductor.standalone import compile_rows_dynamic
     entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
                                                        _salt()), xm)
-    if entry is None:
-        return None
-    grad, = _call(entry, xm, t, *per_row, weight)
-    return grad.view(x.shape)
+    return None if entry is None else _call(entry, xm, t, *per_row, weight)
 
 
 # --- the whole loss -----------------------------------------------------------------------------
@@ -328,25 +336,28 @@ class _LossSpec(tuple):
         return fn
 
     def backward(self, per_row_g: bool, with_lse: bool):
-        """The backward graph's function of (x, t, lse_nt, coefficients..., g rows if
-        per_row_g, g_lse if with_lse, w, g if not per_row_g)."""
+        """The backward graph's function of (x, t, lse_nt, the loss's coefficients[, lse's],
+        g if per_row_g, g_lse if with_lse, w, g if not per_row_g): rows-wise inputs first,
+        then the fixed-shape ones, as ``compile_rows_dynamic`` takes them."""
         ignore_index, _, label_smoothing, _, softcap, _, _ = self
-        smooth = label_smoothing > 0.0
-        n = 2 + smooth
+        n = 2 + (label_smoothing > 0.0)
         op = torch.ops.inductor_ce.ce_bwd.default
 
         def fn(x, t, lse_nt, *rest):
             coefs, rest = rest[:n], rest[n:]
             lse_coefs, rest = (rest[:2], rest[2:]) if with_lse else ((), rest)
-            g = rest[0] if per_row_g else rest[-1]
-            abc = [g * k for k in coefs]
+            if per_row_g:
+                g, *rest = rest
+            g_lse = None
             if with_lse:
-                g_lse = rest[1] if per_row_g else rest[0]
-                abc[0] = abc[0] + g_lse * lse_coefs[0]
-                abc[1] = abc[1] + g_lse * lse_coefs[1]
-            w = rest[-2] if not per_row_g else rest[-1]
-            return (op(x, t, w, lse_nt, abc[0], abc[1], abc[2] if smooth else None,
-                       ignore_index, softcap),)
+                g_lse, *rest = rest
+            w, *rest = rest
+            if not per_row_g:
+                g, = rest
+            a, b, *c = (g * k for k in coefs)
+            if with_lse:
+                a, b = a + g_lse * lse_coefs[0], b + g_lse * lse_coefs[1]
+            return (op(x, t, w, lse_nt, a, b, c[0] if c else None, ignore_index, softcap),)
 
         return fn
 
@@ -397,25 +408,8 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> None:
     out = None
     merged = merged_rows(x) if _wanted(x, target, weight, lse_nt, a, b, c) else None
     if merged is not None and merged[1][1:] == (True, True, True):
-        xm, layout = merged
-        weight = weight if c is not None else None
-        key = ("ce_bwd_", x.device, x.dtype, x.shape[-1], layout, target.dtype,
-               _dtype(weight), c is not None, ignore_index, softcap)
-        op = torch.ops.inductor_ce.ce_bwd.default
-        rows = xm.shape[:-1]
-        per_row = _per_row(rows, lse_nt, a, b, c)
-
-        def fn(x, t, lse_nt, a, b, *rest):
-            c_ = rest[0] if c is not None else None
-            x.copy_(op(x, t, rest[-1], lse_nt, a, b, c_, ignore_index, softcap))
-            return (lse_nt,)
-
-        t = target.reshape(rows).contiguous()
-        from ._inductor.standalone import compile_rows_dynamic
-        entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
-                                                           _salt()), xm)
-        if entry is not None:
-            out = _call(entry, xm, t, *per_row, weight)
+        out = _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
+                            in_place=True)
     if out is None:
         from . import decomposition
         x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,
