@@ -75,8 +75,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         # two reads are three guards.)
         stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
     else:
-        # Eager: the whole loss as one compiled function (None under torch.compile or where
-        # it does not apply: see eager.py).
+        # Eager: the whole loss as compiled forward and backward graphs (None under
+        # torch.compile or where it does not apply: see eager.py).
         out = _eager_loss(input, target, weight, ignore_index, reduction,
                           float(label_smoothing), float(z_loss), softcap, return_lse)
         if out is not None:
