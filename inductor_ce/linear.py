@@ -34,7 +34,8 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
 
     The first line is one compiled graph (``eager.loss_chunk``: the eager loss's forward).
     dW accumulates in W's dtype (cuBLAS accumulates each product in float32 and rounds once
-    per chunk); the backward multiplies the saved gradients by g on the device (no host sync).
+    per chunk); the backward multiplies the saved gradients by g on the device (no host
+    sync; eagerly in place, skipped on CUDA where g == 1: ``scaling.py``).
     "mean" divides by the kept rows' total class weight, computed before the loop.
 
 Both are custom ops of our namespace (functional, with fake kernels and registered autograd):
@@ -48,11 +49,12 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import eager, ops
+from . import eager, ops, scaling  # noqa: F401  (scaling: the scale_ op)
 from .decomposition import check_target_range
 
 LIB = ops.LIB
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
+_SCALE = torch.ops.inductor_ce.scale_.default
 
 # Chunk sizes (elements of logits per chunk) when the caller gives none, and the smallest
 # chunk side worth a GEMM of its own.
@@ -286,11 +288,14 @@ def _fast_backward(ctx, g_loss, *unused):
                            "backward (retain_graph=True) needs policy='compact'")
     dh, dw, db = ctx.saved_tensors
     if type(dw) is Tensor and not torch._C._len_torch_dispatch_stack():
-        ctx.used = True  # eager: scale the saved buffers in place (no second V x D buffer)
-        for grad in (dh, dw, db):
-            eager.scale_(grad, g_loss)
+        ctx.used = True  # eager: scale the saved buffers in place (no second V x D buffer);
+        for grad in (dh, dw, db):  # on CUDA skipped where g == 1 (scaling.py)
+            _SCALE(grad, g_loss)
         grads = (dh, dw, db)
-    else:              # traced (AOTAutograd): out of place; Inductor reuses the dead buffers
+    else:
+        # Traced (AOTAutograd): out of place. Inductor writes the product into the dead
+        # saved buffer; the in-place op would be functionalized into a copy of it first
+        # (the saved tensor is a graph input, never mutated in the functional graph).
         grads = (dh * g_loss, dw * g_loss, db * g_loss)
     return grads[0], grads[1], (grads[2] if ctx.has_bias else None), *([None] * 8)
 

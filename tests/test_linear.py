@@ -8,6 +8,11 @@ float64 reference is computed from the same values (logits of float64 GEMMs).
 """
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
+import sys
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -15,6 +20,8 @@ import torch.nn.functional as F
 import inductor_ce
 from inductor_ce import decomposition, eager, linear
 from _reference import assert_grad_close, assert_loss_close, collapse_safe_reference, reference
+
+TRITON_MISSING = None if importlib.util.find_spec("triton") else "triton is not installed"
 
 N, D, V = 37, 16, 301
 CHUNK = {"fast": 10, "compact": 64}
@@ -261,6 +268,55 @@ def test_retain_graph():
         else:
             with pytest.raises(RuntimeError, match="policy='compact'"):
                 loss.backward()
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_fast_upstream_gradient(compiled):
+    """The "fast" backward multiplies the forward's gradients by the upstream g (eagerly in
+    place, skipped on CUDA where g == 1): c * loss gets c times loss's gradients, exactly
+    for a power of two."""
+    h, w, b, t = _data("upstream", bias=True)
+    fn = _ours("fast")
+    grads = {}
+    for c in (1.0, 0.5, -3.0):
+        step = (lambda h, w, b, t, c=c: c * fn(h, w, b, t, label_smoothing=0.1))
+        _, grads[c] = _run(torch.compile(step, fullgraph=True) if compiled else step,
+                           h, w, b, t)
+    for got, want in zip(grads[0.5], grads[1.0]):
+        assert torch.equal(got, 0.5 * want)
+    for got, want in zip(grads[-3.0], grads[1.0]):
+        torch.testing.assert_close(got, -3.0 * want, rtol=1e-6, atol=0.0)
+
+
+def test_scale_kernel_in_triton_interpreter():
+    """scaling.py's kernel, run by Triton's interpreter on the CPU: x * g in float32 (exact
+    against ATen's), x unchanged where g == 1, ragged sizes and empty tensors. (The
+    interpreter rounds float32 to bf16 toward zero, a GPU to nearest: bf16 products are
+    checked exactly on the GPU, tests/test_gpu.py; here bf16 only where g == 1.)"""
+    if TRITON_MISSING:
+        pytest.skip(TRITON_MISSING)
+    script = """
+import torch
+from inductor_ce import scaling
+gen = torch.Generator().manual_seed(0)
+for n in (0, 1, scaling.BLOCK - 1, 3 * scaling.BLOCK + 17):
+    x = torch.randn(n, generator=gen) * 3
+    for gv in (1.0, 0.37, -2.5, 0.0, float("inf"), float("nan")):
+        y = x.clone()
+        scaling.launch(y, torch.tensor(gv))
+        torch.testing.assert_close(y, x * gv, rtol=0, atol=0, equal_nan=True)
+    xb = x.to(torch.bfloat16)
+    yb = xb.clone()
+    scaling.launch(yb, torch.tensor(1.0))
+    assert torch.equal(yb, xb)
+print("ok")
+"""
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+         os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
 
 
 def test_fast_backward_allocates_no_zero_gradients():
