@@ -5,13 +5,15 @@ in the loop), what does not drift (kernel launches and allocations per step) and
 time of each contender's kernels (torch.profiler). The process is pinned to one CPU core.
 
     python benchmarks/few_rows.py 256 128256 [--rounds 7] [--profile 12] \
-        [--mode reduce-overhead]
+        [--mode reduce-overhead | --eager]
 
 Each round's ratio ours / stock is taken within the round; single steps taking turns
 (--steps) give the host time per step to judge by. It also prints the host time of Dynamo's
 guard check per call. With --profile N it also prints, per contender, the N functions where
 the host spends most of its own time (cProfile over 500 steps, microseconds per step). With
---mode reduce-overhead both are compiled with CUDA graphs, where the host drops out.
+--mode reduce-overhead both are compiled with CUDA graphs, where the host drops out. With
+--eager nothing is compiled by the caller: ours eagerly (its compiled kernels, eager.py)
+against bf16 ``F.cross_entropy`` eagerly.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from triton.testing import do_bench
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from bench_ce import benchmark_data, interleaved_host, ours, stock  # noqa: E402
+from bench_ce import benchmark_data, interleaved_host, ours, stock, stock_bf16  # noqa: E402
 from kernel_times import kernel_times  # noqa: E402
 
 
@@ -101,10 +103,12 @@ def main():
     p.add_argument("--profile", type=int, default=0, metavar="N")
     p.add_argument("--mode", default=None, help="torch.compile mode, e.g. reduce-overhead")
     p.add_argument("--steps", type=int, default=3000, help="steps each, taking turns")
+    p.add_argument("--eager", action="store_true", help="no torch.compile (see above)")
     args = p.parse_args()
     x, t = benchmark_data(args.rows, args.vocab)
-    fns = {"ours": torch.compile(ours, mode=args.mode),
-           "stock": torch.compile(stock, mode=args.mode)}
+    fns = ({"ours": ours, "stock": stock_bf16} if args.eager else
+           {"ours": torch.compile(ours, mode=args.mode),
+            "stock": torch.compile(stock, mode=args.mode)})
     graphs = args.mode == "reduce-overhead"
     xs = {name: x.clone().requires_grad_() for name in fns}
 
@@ -129,7 +133,8 @@ def main():
             results[name].append(do_bench(steps[name], warmup=25, rep=200,
                                           grad_to_none=[xs[name]], return_mode="median"))
             hosts[name].append(host_ms(steps[name], xs[name]))
-    print(f"{args.rows}x{args.vocab} bf16, mode={args.mode}, fwd+bwd ms per round (do_bench "
+    mode = "eager (stock: bf16 F.cross_entropy)" if args.eager else f"mode={args.mode}"
+    print(f"{args.rows}x{args.vocab} bf16, {mode}, fwd+bwd ms per round (do_bench "
           f"medians), {args.rounds} rounds in alternation, pinned to CPU {cpu}")
     for name in fns:
         gpu = kernel_times(fns[name], x, t, dynamic=False, iters=20) if not graphs else {}
@@ -145,7 +150,7 @@ def main():
         q = statistics.quantiles(v, n=20)  # 5%, 10%, ..., 95%
         print(f"{name:6s} host us per step, {args.steps} steps taking turns: p10 {q[1]:.1f}, "
               f"p25 {q[4]:.1f}, median {q[9]:.1f}, p75 {q[14]:.1f}")
-    if not graphs:
+    if not graphs and not args.eager:
         guards = guard_us(fns, xs, t)
         print("Dynamo guard check per forward call (us): " +
               ", ".join(f"{name} {us:.1f}" for name, us in guards.items()))

@@ -218,3 +218,18 @@ def test_linear_against_float64(name, policy, compiled):
     for what, r, a, u in zip(("loss", "dh", "dW", "db"), ref, got, base):
         err, err_unfused = ((a - r).norm() / r.norm()).item(), ((u - r).norm() / r.norm()).item()
         assert err <= 2 * err_unfused + 1e-6, (what, err, err_unfused)
+
+
+def test_scale_kernel_exact():
+    """The fast policy's in-place scaling by the upstream g (scaling.py) on CUDA: bf16
+    products rounded once to nearest, exactly ATen's float32 product rounded; x untouched
+    where g == 1; ragged sizes."""
+    from inductor_ce import scaling
+    gen = torch.Generator(device=DEV).manual_seed(5)
+    for n in (1, scaling.BLOCK - 1, 3 * scaling.BLOCK + 17, 1 << 22):
+        x = (torch.randn(n, device=DEV, generator=gen) * 3).to(torch.bfloat16)
+        for gv in (1.0, 0.37, -2.5, 0.0, float("nan")):
+            y = x.clone()
+            torch.ops.inductor_ce.scale_(y, torch.tensor(gv, device=DEV))
+            want = x if gv == 1.0 else (x.float() * gv).to(torch.bfloat16)
+            torch.testing.assert_close(y, want, rtol=0, atol=0, equal_nan=True)
