@@ -20,6 +20,7 @@ others still run):
                        the model's F.cross_entropy, the logits still materialized
     ours/eager         inductor_ce.transformers.apply(model)
     ours/compile       inductor_ce.transformers.apply(model), then torch.compile(model)
+    ours/MODE:N        the same with apply(model, chunk_size=N)
     liger/eager        apply_liger_kernel_to_llama / _gemma2(model=model,
                        fused_linear_cross_entropy=True, every other Liger kernel off: the loss
                        is the only difference), if liger_kernel imports
@@ -108,8 +109,9 @@ def liger_patch(name, model):
 def prepare(contender, name, model):
     """The callable that runs the model for ``contender`` (patching ``model`` in place)."""
     kind, mode = contender.split("/")
+    mode, _, chunk = mode.partition(":")
     if kind == "ours":
-        ict.apply(model)
+        ict.apply(model, chunk_size=int(chunk) if chunk else None)
     elif kind == "liger":
         liger_patch(name, model)
     elif kind == "enable":
@@ -196,7 +198,7 @@ def run_model(name, args, overrides, bench):
                          if k in MODELS[name][1] or k in overrides.get(name, {})},
               "batch": args.batch, "seq": args.seq, "rows": []}
     ref = None
-    contenders = [c for c in args.contenders if c in CONTENDERS]
+    contenders = [c for c in args.contenders if c.partition(":")[0] in CONTENDERS]
     if "stock/compile" not in contenders:
         contenders.insert(0, "stock/compile")          # the reference of the agreement check
     contenders.sort(key=lambda c: c != "stock/compile")
@@ -249,7 +251,8 @@ def main():
     ap.add_argument("--out", help="write the results as JSON to this path")
     args = ap.parse_args()
     args.contenders = [c.strip() for c in args.contenders.split(",") if c.strip()]
-    unknown = [c for c in args.contenders if c not in CONTENDERS]
+    unknown = [c for c in args.contenders if c.partition(":")[0] not in CONTENDERS
+               or (":" in c and not c.startswith("ours/"))]
     if unknown:
         ap.error(f"unknown contenders {unknown}; known: {', '.join(CONTENDERS)}")
     overrides = {}

@@ -89,7 +89,8 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
     * ``final_logit_softcapping``: logits ``c * tanh(logits / c)`` (Gemma-2/3).
 
     Keyword extras, Liger's names: ``bias`` (the head's bias), ``ce_weight`` (class weights),
-    ``label_smoothing``, ``lse_square_scale`` (z-loss). Other keyword arguments (a model's
+    ``label_smoothing``, ``lse_square_scale`` (z-loss); and ours, ``chunk_size`` (rows per
+    chunk, see :func:`inductor_ce.linear_cross_entropy`). Other keyword arguments (a model's
     forward kwargs) are ignored, as transformers' and Liger's loss functions do; Liger's
     ``return_z_loss``, ``return_token_accuracy``, ``return_predicted_tokens`` and
     ``use_token_scaling`` are not supported (ValueError when set).
@@ -109,7 +110,8 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
         hidden, lm_head_weight, target, linear_bias=kwargs.get("bias"),
         weight=kwargs.get("ce_weight"), reduction=reduction, ignore_index=ignore_index,
         label_smoothing=kwargs.get("label_smoothing", 0.0),
-        z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping)
+        z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping,
+        chunk_size=kwargs.get("chunk_size"))
     if num_items_in_batch is not None:
         if isinstance(num_items_in_batch, Tensor):
             num_items_in_batch = num_items_in_batch.to(loss.device)  # (no .item(): no sync)
@@ -317,8 +319,9 @@ class _Patch:
     methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
     patched copy that runs on its own weights (a closure would still call the original)."""
 
-    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward):
+    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward, chunk_size):
         self.spec, self.labels_pos, self.head = spec, labels_pos, head
+        self.chunk_size = chunk_size
         self.old_forward, self.old_head_forward = old_forward, old_head_forward
         self.request = None
 
@@ -391,7 +394,8 @@ def _fused_head_forward(self, input, *args, **kwargs):
     loss = ForCausalLMLoss(input, weight, request.labels, input.shape[-1],
                            num_items_in_batch=request.num_items_in_batch,
                            ignore_index=request.ignore_index, shift_labels=request.shift_labels,
-                           final_logit_softcapping=request.softcap, bias=bias)
+                           final_logit_softcapping=request.softcap, bias=bias,
+                           chunk_size=patch.chunk_size)
     request.loss = loss
     return _connected_zero(loss, (1, 1, 1))  # the "logits", shape (1, 1, 1)
 
@@ -412,7 +416,7 @@ def _fused_loss_function(self, logits, labels=None, vocab_size=None, **kwargs):
     return request.loss + _connected_zero(logits.sum()).to(request.loss.dtype)
 
 
-def apply(model):
+def apply(model, *, chunk_size: Optional[int] = None):
     """Makes ``model`` (a transformers causal LM) compute its training loss with
     :func:`inductor_ce.linear_cross_entropy` from the final hidden states and the output
     embedding's weight (and bias), without a logits tensor; returns ``model``.
@@ -425,6 +429,10 @@ def apply(model):
     no labels) is the unpatched forward. Works under ``torch.compile(model)`` and with FSDP2
     (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
     ``copy.deepcopy`` of a patched model is patched and independent.
+
+    ``chunk_size``: rows per chunk of the fused loss (default: its own rule, see
+    :func:`inductor_ce.linear_cross_entropy`); smaller chunks lower the step's peak memory
+    by (rows x vocabulary) logits each, at some speed.
 
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
@@ -464,8 +472,11 @@ def apply(model):
         raise ValueError("the head is patched already (shared with another patched model)")
 
     names = list(inspect.signature(cls.forward).parameters)[1:]
+    if chunk_size is not None and (isinstance(chunk_size, bool) or
+                                   not isinstance(chunk_size, int) or chunk_size < 1):
+        raise ValueError(f"chunk_size must be a positive int or None, got {chunk_size!r}")
     patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
-                   vars(model).get("forward"), vars(head).get("forward"))
+                   vars(model).get("forward"), vars(head).get("forward"), chunk_size)
     # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
     # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
     model_forward = functools.wraps(cls.forward)(

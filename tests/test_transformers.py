@@ -169,6 +169,29 @@ def test_loss_and_every_gradient_match_the_unpatched_model(name, variant):
         torch.testing.assert_close(o.aux_loss.double(), r.aux_loss.double(), rtol=1e-5, atol=0)
 
 
+def test_chunk_size_reaches_the_fused_loss(monkeypatch):
+    """apply(model, chunk_size=N): the fused loss runs with N rows per chunk (several chunks
+    here, a ragged last one), same loss and gradients; a bad value is refused by name."""
+    seen = []
+    real = ict.linear_cross_entropy
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("chunk_size"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ict, "linear_cross_entropy", spy)
+    ref, ours = make_pair("llama")
+    ict.revert(ours)
+    ict.apply(ours, chunk_size=5)
+    r, o = run_both(ref, ours, make_batch())
+    assert seen == [5]
+    assert_loss_close(o.loss, r.loss)
+    assert_grads_close(ours, ref)
+    for bad in (0, -3, 2.5, True, "8"):
+        with pytest.raises(ValueError, match="chunk_size"):
+            ict.apply(make_pair("llama")[0].float(), chunk_size=bad)
+
+
 def test_the_reference_sees_what_the_tests_claim():
     """The comparisons are not vacuous: the softcap, the logit scale, num_items_in_batch and
     shift_labels each change the reference's loss, and the logits are not near-uniform."""
