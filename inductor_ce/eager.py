@@ -20,7 +20,10 @@ How a call gets there, and why:
 - Keyed on what decides the code: the op, device, dtypes, V, options, and the layout class of
   the logits (the number of row dimensions after merging the mergeable ones, whether the
   innermost one is dense, whether the class dimension has stride 1, whether the storage
-  offset is 0). The row dimensions are symbolic: no recompilation across row counts. Guards
+  offset is 0), and for the whole loss whether the call has at most ``FEW_ROWS`` rows: that
+  variant is lowered as for few rows (one partial per chunk, the backward's coefficients
+  inlined: two launches and three buffers less per step, where the host sets the pace). The
+  row dimensions are symbolic: no recompilation across row counts within a variant. Guards
   that Inductor's choices put on the row count (e.g. int32 indexing below 2^31 logits) are
   checked on every call; a call outside them compiles one more variant for that key.
 - Cached for the process (a dict; compiles serialized by a lock, so threads are safe) and
@@ -46,6 +49,8 @@ import torch
 from torch import Tensor
 from torch.autograd import forward_ad as _forward_ad
 from torch.compiler import is_compiling as _is_compiling
+
+from ._math import FEW_ROWS
 
 MIN_ELEMENTS = 1 << 20
 _MODES = ("auto", "compiled", "decomposition")
@@ -157,6 +162,18 @@ def _salt() -> str:
     return f"{lowering.SALT}-eager"
 
 
+def _compile_loss(fn, x, rowwise, static, few: bool):
+    """The loss's forward or backward graph, rows symbolic; ``few``: the variant for calls of
+    at most FEW_ROWS rows, lowered as for few rows (a launch and buffers less per step, see
+    lowering._few_static_rows), salted apart in Inductor's caches."""
+    from . import lowering
+    from ._inductor.standalone import compile_rows_dynamic
+    if not few:
+        return compile_rows_dynamic(fn, x, rowwise, static, _salt())
+    with lowering.few_rows_hint():
+        return compile_rows_dynamic(fn, x, rowwise, static, _salt() + "-few")
+
+
 def _dtype(t: Optional[Tensor]):
     return None if t is None else t.dtype
 
@@ -254,13 +271,13 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     training = input.requires_grad and torch.is_grad_enabled()
     spec = _LossSpec(ignore_index, reduction, float(label_smoothing), float(z_loss), softcap,
                      return_lse, input.shape[-1])
-    key = ("loss", input.device, input.dtype, input.shape[-1], layout, target.dtype,
-           _dtype(weight), spec, training)
     t = target if target.dim() == 1 and xm is input else target.reshape(xm.shape[:-1])
     t = t.contiguous()
-    from ._inductor.standalone import compile_rows_dynamic
-    entry = _guarded(key, lambda: compile_rows_dynamic(spec.forward(training), xm, [t],
-                                                       [weight], _salt()), xm)
+    few = t.numel() <= FEW_ROWS
+    key = ("loss", input.device, input.dtype, input.shape[-1], layout, target.dtype,
+           _dtype(weight), spec, training, few)
+    entry = _guarded(key, lambda: _compile_loss(spec.forward(training), xm, [t], [weight],
+                                                few), xm)
     if entry is None:
         return None
     if training:
@@ -364,7 +381,7 @@ class _LossSpec(tuple):
 
 class _Loss(torch.autograd.Function):
     """The compiled loss as one autograd node (see ``cross_entropy``); ``key`` is the
-    forward's cache key, its spec at ``key[7]``."""
+    forward's cache key, its spec at ``key[7]``, its few-rows flag at ``key[9]``."""
 
     @staticmethod
     def forward(ctx, x, t, w, entry, key):
@@ -389,9 +406,8 @@ class _Loss(torch.autograd.Function):
             rowwise.append(g_lse.reshape(rows).contiguous())
         static = [w] if per_row_g else [w, g]
         fn = spec.backward(per_row_g, return_lse)
-        from ._inductor.standalone import compile_rows_dynamic
-        entry = _guarded(("loss_bwd", ctx.key, g.dtype), lambda: compile_rows_dynamic(
-            fn, x, rowwise, static, _salt()), x)
+        entry = _guarded(("loss_bwd", ctx.key, g.dtype), lambda: _compile_loss(
+            fn, x, rowwise, static, ctx.key[9]), x)
         if entry is not None:
             grad, = _call(entry, x, *rowwise, *static)
         else:

@@ -34,9 +34,11 @@ rows and the C++ code generator makes two passes (max, then sum-exp), which is a
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import sys
+import threading
 
 import torch
 
@@ -120,10 +122,27 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
 
 
 def _few_static_rows(rows) -> bool:
-    """A static row count of at most FEW_ROWS: a step bound by the host, where a buffer or a
-    launch less per step matters more than a few instructions per element."""
+    """A static row count of at most FEW_ROWS, or symbolic rows under ``few_rows_hint``: a
+    step bound by the host, where a buffer or a launch less per step matters more than a few
+    instructions per element. (Either way the code is correct at any row count.)"""
+    if getattr(_HINT, "few", False):
+        return True
     n = ir.static_int(ir.numel(rows))
     return n is not None and n <= FEW_ROWS
+
+
+_HINT = threading.local()
+
+
+@contextlib.contextmanager
+def few_rows_hint():
+    """Lower symbolic rows as few static ones: the eager path's compile for calls of at most
+    FEW_ROWS rows, which it keys and salts apart from the one for more rows."""
+    _HINT.few = True
+    try:
+        yield
+    finally:
+        _HINT.few = False
 
 
 def _int32(expr):

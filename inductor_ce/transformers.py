@@ -63,6 +63,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .functional import linear_cross_entropy
+from .linear import lean_chunk_rows
 
 __all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]
 
@@ -90,7 +91,8 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
 
     Keyword extras, Liger's names: ``bias`` (the head's bias), ``ce_weight`` (class weights),
     ``label_smoothing``, ``lse_square_scale`` (z-loss); and ours, ``chunk_size`` (rows per
-    chunk, see :func:`inductor_ce.linear_cross_entropy`). Other keyword arguments (a model's
+    chunk; default ``inductor_ce.linear.lean_chunk_rows``: D / 2 rows within [2^27, 2^28]
+    logits, so that the loss adds little to a model's peak). Other keyword arguments (a model's
     forward kwargs) are ignored, as transformers' and Liger's loss functions do; Liger's
     ``return_z_loss``, ``return_token_accuracy``, ``return_predicted_tokens`` and
     ``use_token_scaling`` are not supported (ValueError when set).
@@ -111,7 +113,8 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
         weight=kwargs.get("ce_weight"), reduction=reduction, ignore_index=ignore_index,
         label_smoothing=kwargs.get("label_smoothing", 0.0),
         z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping,
-        chunk_size=kwargs.get("chunk_size"))
+        chunk_size=kwargs.get("chunk_size") or lean_chunk_rows(lm_head_weight.shape[0],
+                                                               hidden_size))
     if num_items_in_batch is not None:
         if isinstance(num_items_in_batch, Tensor):
             num_items_in_batch = num_items_in_batch.to(loss.device)  # (no .item(): no sync)
@@ -430,9 +433,9 @@ def apply(model, *, chunk_size: Optional[int] = None):
     (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
     ``copy.deepcopy`` of a patched model is patched and independent.
 
-    ``chunk_size``: rows per chunk of the fused loss (default: its own rule, see
-    :func:`inductor_ce.linear_cross_entropy`); smaller chunks lower the step's peak memory
-    by (rows x vocabulary) logits each, at some speed.
+    ``chunk_size``: rows per chunk of the fused loss (default: D / 2 rows within [2^27,
+    2^28] logits, ``ForCausalLMLoss``'s); smaller chunks lower the step's peak memory by
+    (rows x vocabulary) logits each, at some speed.
 
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).

@@ -63,11 +63,16 @@ def _options(name):
     return kw
 
 
+@pytest.mark.parametrize("variant", ["few_rows", "many_rows"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("options", list(OPTION_SETS))
-def test_loss_matches_float64(options, dtype):
+def test_loss_matches_float64(options, dtype, variant, monkeypatch):
+    """Both compiled variants of the loss: for at most FEW_ROWS rows (lowered as few rows)
+    and for more (here: FEW_ROWS set to 0, the tests' shapes being small)."""
     if dtype != torch.float32 and options not in ("plain", "all"):
         pytest.skip("other dtypes: two option sets (each is a compile)")
+    if variant == "many_rows":
+        monkeypatch.setattr(eager, "FEW_ROWS", 0)
     loss, grad, ref, ref_grad, compiled, _ = _ours_and_reference("2d", dtype, **_options(options))
     assert compiled == 2        # the loss: its forward graph and its backward graph
     assert loss.dtype == torch.float32
@@ -170,9 +175,11 @@ def test_ops_run_the_lowered_kernels(dtype):
 
 
 def test_no_recompilation_across_row_counts():
-    kw = dict(label_smoothing=0.1)
+    """One compile (forward and backward graphs) for all row counts up to FEW_ROWS, one more
+    for all counts above it."""
     calls = []
-    for rows in (24, 7, 1000, 2):
+    kw = dict(label_smoothing=0.05)   # (an option set no other test compiles)
+    for rows in (24, 7, 1000, 2, 1500, 1025, 3000):
         x = torch.randn(rows, 13, requires_grad=True)
         t = torch.randint(0, 13, (rows,))
         before = eager.compiles
@@ -180,7 +187,7 @@ def test_no_recompilation_across_row_counts():
         calls.append(eager.compiles - before)
         ref, ref_grad = run_reference(x, lambda v: v, t, **kw)
         assert_grad_close(x.grad, ref_grad)
-    assert calls[1:] == [0, 0, 0], calls
+    assert calls == [2, 0, 0, 0, 2, 0, 0], calls
 
 
 def test_independent_of_dynamo_state():
