@@ -380,11 +380,16 @@ def source_salt() -> str:
 SALT = None
 
 
+def cache_salt() -> str:
+    """What our lowering's code depends on besides the graph: sources and constants."""
+    return f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}"
+
+
 def ensure_cache_salt() -> None:
     """Called when our ops are traced (their fake kernels), so the salt is in place before
     Inductor computes a cache key, even if the user replaced the pass slot after import."""
     if SALT is not None:
-        cache.ensure_salt(f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}")
+        cache.ensure_salt(cache_salt())
 
 
 def register() -> bool:

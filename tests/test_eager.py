@@ -190,6 +190,29 @@ def test_no_recompilation_across_row_counts():
     assert calls == [2, 0, 0, 0, 2, 0, 0], calls
 
 
+def test_each_variant_compiles_under_its_own_salt(monkeypatch):
+    """Inductor's FX-graph cache key carries each eager compile's salt, the few-rows variant
+    its own: the graphs of the two variants are the same, only the lowering's choices
+    differ. (Our ops' fake kernels re-assert the lowering's salt while make_fx traces them;
+    they used to replace the eager one, and a cache hit handed one variant the other's code.)"""
+    import torch._inductor.compile_fx as compile_fx
+    from torch._inductor import config as inductor_config
+    salts, real = [], compile_fx.compile_fx_inner
+
+    def spy(*args, **kwargs):
+        salts.append(inductor_config.post_grad_custom_post_pass.salt)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compile_fx, "compile_fx_inner", spy)
+    kw = dict(label_smoothing=0.07)   # (an option set no other test compiles)
+    for few_rows in (eager.FEW_ROWS, 0):
+        monkeypatch.setattr(eager, "FEW_ROWS", few_rows)
+        x = torch.randn(6, 13, requires_grad=True)
+        inductor_ce.cross_entropy(x, torch.randint(0, 13, (6,)), **kw).backward()
+    base = eager._salt()
+    assert salts == [base + "-few"] * 2 + [base] * 2, salts
+
+
 def test_independent_of_dynamo_state():
     """Dynamo's reset, recompile limit and error_on_recompile do not touch the eager path."""
     x = torch.randn(24, 13, requires_grad=True)

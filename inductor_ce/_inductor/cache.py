@@ -39,10 +39,12 @@ class SaltPass(CustomGraphPass):
 
 def ensure_salt(salt: str) -> None:
     """Make sure Inductor's post-grad custom pass slot carries our salt (idempotent; wraps
-    a pass the user installed, also one installed after import)."""
+    a pass the user installed, also one installed after import). A more specific salt of
+    ours already there (``salt + "-..."``: the eager path's compiles, whose lowering choices
+    the graph alone does not show) is kept."""
     current = inductor_config.post_grad_custom_post_pass
     if isinstance(current, SaltPass):
-        if current.salt != salt:
+        if current.salt != salt and not current.salt.startswith(salt + "-"):
             current.salt = salt
         return
     inductor_config.post_grad_custom_post_pass = SaltPass(salt, current)
