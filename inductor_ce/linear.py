@@ -81,13 +81,13 @@ def fast_chunk_rows(rows: int, vocab: int, hidden: int) -> int:
 
 
 def lean_chunk_rows(vocab: int, hidden: int) -> int:
-    """Rows per "fast" chunk where the loss's peak adds to a model's (the transformers
-    integration's default): D / 2 rows (a chunk of logits half as large as W), kept within
-    [2^27, 2^28] logits, rounded down to a multiple of 256. From V and D only: under
-    torch.compile it puts no guard on the row count. Measured on the H200 (NOTES run 37),
-    transformers Llama (V 128256, D 2048) and Gemma-2 (V 256000, D 2304), both 1024 rows
-    here, batch 2 x 4096: eager 2.80 -> 2.55 GiB and 5.00 -> 4.51 GiB (Liger's eager: 2.52,
-    4.29), at +3% and +5% step time."""
+    """Rows per "fast" chunk where the loss's peak adds to an eager model's (the transformers
+    integration's eager default): D / 2 rows (a chunk of logits half as large as W), kept
+    within [2^27, 2^28] logits, rounded down to a multiple of 256. From V and D only (no
+    guard on the row count). Measured on the H200 (NOTES runs 38-39) in transformers Llama
+    (V 128256, D 2048) and Gemma-2 (V 256000, D 2304), both 1024 rows here, batch 2 x 4096,
+    eager: 2.80 -> 2.55 GiB and 5.00 -> 4.51 GiB (Liger's eager patch: 2.52, 4.29), at +3%
+    and +5% step time."""
     vocab = max(vocab, 1)
     r = min(max(hidden // 2, (1 << 27) // vocab), (1 << 28) // vocab)
     return max(MIN_CHUNK, r // MIN_CHUNK * MIN_CHUNK)

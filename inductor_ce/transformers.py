@@ -91,8 +91,9 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
 
     Keyword extras, Liger's names: ``bias`` (the head's bias), ``ce_weight`` (class weights),
     ``label_smoothing``, ``lse_square_scale`` (z-loss); and ours, ``chunk_size`` (rows per
-    chunk; default ``inductor_ce.linear.lean_chunk_rows``: D / 2 rows within [2^27, 2^28]
-    logits, so that the loss adds little to a model's peak). Other keyword arguments (a model's
+    chunk; default eagerly ``inductor_ce.linear.lean_chunk_rows``, D / 2 rows within [2^27,
+    2^28] logits, so that the loss adds little to an eager model's peak; under torch.compile
+    the op's own, D rows). Other keyword arguments (a model's
     forward kwargs) are ignored, as transformers' and Liger's loss functions do; Liger's
     ``return_z_loss``, ``return_token_accuracy``, ``return_predicted_tokens`` and
     ``use_token_scaling`` are not supported (ValueError when set).
@@ -113,13 +114,25 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
         weight=kwargs.get("ce_weight"), reduction=reduction, ignore_index=ignore_index,
         label_smoothing=kwargs.get("label_smoothing", 0.0),
         z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping,
-        chunk_size=kwargs.get("chunk_size") or lean_chunk_rows(lm_head_weight.shape[0],
-                                                               hidden_size))
+        chunk_size=kwargs.get("chunk_size") or _default_chunk(lm_head_weight, hidden_size))
     if num_items_in_batch is not None:
         if isinstance(num_items_in_batch, Tensor):
             num_items_in_batch = num_items_in_batch.to(loss.device)  # (no .item(): no sync)
         loss = loss / num_items_in_batch
     return loss
+
+
+def _default_chunk(weight: Tensor, hidden_size: int) -> Optional[int]:
+    """Eagerly, chunks of ``linear.lean_chunk_rows`` (D / 2 rows): an eager model's own
+    activations are larger when its loss runs, and the loss's chunk adds to them. Under
+    torch.compile, None (the op's own rule, D rows), whose peak is already below Liger's
+    eager one and which is faster. Measured on the H200 (benchmarks/NOTES.md, runs 38-39),
+    transformers Llama and Gemma-2 at batch 2 x 4096: eager D rows 2.80 / 5.00 GiB, D / 2
+    rows 2.55 / 4.51 (Liger's eager patch: 2.52 / 4.29); compiled D rows 38.6 ms, 2.42 GiB /
+    70.3 ms, 3.89 GiB, D / 2 rows 39.5 ms, 2.25 GiB / 72.9 ms, 3.89 GiB."""
+    if torch.compiler.is_compiling():
+        return None
+    return lean_chunk_rows(weight.shape[0], hidden_size)
 
 
 # ----------------------------------------------------------------------------- source check
@@ -433,9 +446,9 @@ def apply(model, *, chunk_size: Optional[int] = None):
     (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
     ``copy.deepcopy`` of a patched model is patched and independent.
 
-    ``chunk_size``: rows per chunk of the fused loss (default: D / 2 rows within [2^27,
-    2^28] logits, ``ForCausalLMLoss``'s); smaller chunks lower the step's peak memory by
-    (rows x vocabulary) logits each, at some speed.
+    ``chunk_size``: rows per chunk of the fused loss (default: ``ForCausalLMLoss``'s, D / 2
+    rows eagerly and D rows under torch.compile); smaller chunks lower the step's peak memory
+    by (rows x vocabulary) logits each, at some speed.
 
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).

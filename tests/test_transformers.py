@@ -172,7 +172,8 @@ def test_loss_and_every_gradient_match_the_unpatched_model(name, variant):
 
 def test_chunk_size_reaches_the_fused_loss(monkeypatch):
     """apply(model, chunk_size=N): the fused loss runs with N rows per chunk (several chunks
-    here, a ragged last one), same loss and gradients; a bad value is refused by name."""
+    here, a ragged last one), same loss and gradients; a bad value is refused by name. The
+    default: lean_chunk_rows eagerly, the op's own rule (None) under torch.compile."""
     seen = []
     real = ict.linear_cross_entropy
 
@@ -184,13 +185,18 @@ def test_chunk_size_reaches_the_fused_loss(monkeypatch):
     ref, ours = make_pair("llama")
     head = ours.get_output_embeddings().weight
     run_both(ref, ours, make_batch())
-    assert seen == [linear.lean_chunk_rows(*head.shape)]     # the default
+    assert seen == [linear.lean_chunk_rows(*head.shape)]     # the default, eagerly
     ict.revert(ours)
     ict.apply(ours, chunk_size=5)
     for p in (*ref.parameters(), *ours.parameters()):
         p.grad = None
     r, o = run_both(ref, ours, make_batch())
     assert seen[1:] == [5]
+    ict.revert(ours)
+    ict.apply(ours)
+    torch._dynamo.reset()
+    run_both(ref, ours, make_batch(), ours_fn=torch.compile(ours, backend="aot_eager"))
+    assert seen[2:] == [None]    # compiled: the op's own rule
     assert_loss_close(o.loss, r.loss)
     assert_grads_close(ours, ref)
     for bad in (0, -3, 2.5, True, "8"):
