@@ -1,0 +1,83 @@
+# forward of linear_cross_entropy(h, w, t, policy='compact')
+def call(args):
+    primals_1, primals_2, primals_3 = args
+    assert_size_stride(primals_1, (4096, 4096), (4096, 1))
+    assert_size_stride(primals_2, (128256, 4096), (4096, 1))
+    assert_size_stride(primals_3, (4096, ), (1, ))
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_1, primals_2, None, primals_3, None, -100, None, False, 0, 128256, 0)
+        buf1 = buf0[0]
+        assert_size_stride(buf1, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
+        assert_alignment(buf1, 16, 'torch.ops.inductor_ce.linear_ce_fwd.default')
+        buf2 = buf0[1]
+        assert_size_stride(buf2, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
+        assert_alignment(buf2, 16, 'torch.ops.inductor_ce.linear_ce_fwd.default')
+        del buf0
+        buf4 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf5 = empty_strided_cuda((), (), torch.float32)
+        buf6 = empty_strided_cuda((), (), torch.float32)
+        buf8 = buf5; del buf5  # reuse
+        triton_red_fused_0.run(buf8, primals_3, buf1, buf2, buf4, buf7, buf6, 1, 4096)
+        del buf2
+    return (buf8, primals_1, primals_2, primals_3, buf1, buf4, buf6, buf7, )
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton.jit
+def triton_red_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp3 = tl.full([1, 1], -100, tl.int64)
+        tmp4 = tmp0 != tmp3
+        tmp5 = tl.full([1, 1], 0.0, tl.float32)
+        tmp6 = tl.where(tmp4, tmp1, tmp5)
+        tmp7 = tl.where(tmp4, tmp2, tmp5)
+        tmp8 = triton_helpers.maximum(tmp7, tmp5)
+        tmp9 = tmp8 * tmp5
+        tmp10 = tmp6 + tmp9
+        tmp11 = tmp10 - tmp7
+        tmp12 = tl.full([1, 1], 1.0, tl.float32)
+        tmp13 = tmp11 * tmp12
+        tmp14 = tmp4.to(tl.float32)
+        tmp15 = tmp14 * tmp12
+        tmp16 = tl.full([1, 1], 20.0, tl.float32)
+        tmp17 = tmp11 > tmp16
+        tmp18 = libdevice.exp(tmp11)
+        tmp19 = libdevice.log1p(tmp18)
+        tmp20 = tl.where(tmp17, tmp11, tmp19)
+        tmp21 = tmp15 * tmp20
+        tmp22 = tl.where(tmp4, tmp21, tmp5)
+        tmp23 = tl.broadcast_to(tmp22, [XBLOCK, R0_BLOCK])
+        tmp24 = _tmp0 + tmp23
+        _tmp0 = tl.where(r0_mask, tmp24, _tmp0)
+        tmp25 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+        tmp26 = _tmp1 + tmp25
+        _tmp1 = tl.where(r0_mask, tmp26, _tmp1)
+        tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp13, r0_mask)
+    tmp27 = tl.sum(_tmp0, 1)[:, None]
+    tmp28 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp28, None)
+    tmp29 = (tmp27 / tmp28)
+    tl.debug_barrier()
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp29, None)
