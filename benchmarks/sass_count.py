@@ -4,7 +4,7 @@ Triton's wheel carries ptxas and nvdisasm, so a kernel from a CUDA codegen snaps
 compiled for sm_90 on any machine and its SASS counted. A persistent reduction has no loop,
 so the static count over the elements one program handles is what each element costs
 (Nsight Compute on the H200 measured 20.1 instructions per element for the forward kernel of
-the second session's snapshot, where this script counted 20.2).
+an early snapshot, where this script counted 20.2).
 
     python benchmarks/sass_count.py codegen_snapshots/torch2.11/cuda/plain.fwd.py \
         triton_unk_fused_ce_fwd_0 --elements 2048 [--warps 1] [--xblock 1]
