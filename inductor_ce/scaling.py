@@ -6,8 +6,7 @@ V x D tensor (2 GiB of traffic for a 128256 x 4096 bf16 gradient: ~0.45 ms at th
 bandwidth, 1.2% of that head's three GEMMs), spent on g == 1 in the common step
 ``loss.backward()``. The kernel below reads g on the device and skips the tensor when it is
 1 (the eager step at that shape: 1.058x the GEMMs in NOTES run 36, 1.033x in run 37): no
-host sync, and
-``x * 1`` is ``x`` exactly, so the result is the same either way.
+host sync, and ``x * 1`` is ``x`` exactly, so the result is the same either way.
 
 One op, ``inductor_ce::scale_`` (mutates ``x``), for the eager backward, which owns the
 saved buffers. A traced backward multiplies out of place instead: there the saved tensors
