@@ -213,6 +213,29 @@ def test_each_variant_compiles_under_its_own_salt(monkeypatch):
     assert salts == [base + "-few"] * 2 + [base] * 2, salts
 
 
+def test_few_rows_variant_inlines_the_backward_coefficients(monkeypatch):
+    """What the few-rows variant changes in the code (C++ here; on CUDA a launch and three
+    buffers less per step): its backward graph computes g times the per-row coefficients
+    inside the gradient kernel, the other variant in buffers of its own, one per
+    coefficient (a, b, c with smoothing)."""
+    import re
+    from torch._inductor.utils import run_and_get_code
+    monkeypatch.setattr(eager, "_CACHE", {})
+    per_row = r"empty_strided_cpu\(\(s\d+, \), \(1, \)"
+    counts = {}
+    for variant, few_rows in (("few", eager.FEW_ROWS), ("many", 0)):
+        monkeypatch.setattr(eager, "FEW_ROWS", few_rows)
+        x = torch.randn(40, 300, requires_grad=True)
+        t = torch.randint(0, 300, (40,))
+        _, codes = run_and_get_code(lambda: inductor_ce.cross_entropy(
+            x, t, label_smoothing=0.03).backward())
+        assert len(codes) == 2, len(codes)          # the forward graph, the backward graph
+        counts[variant] = len(re.findall(per_row, codes[1]))
+        _, ref_grad = run_reference(x, lambda v: v, t, label_smoothing=0.03)
+        assert_grad_close(x.grad, ref_grad)
+    assert counts == {"few": 0, "many": 3}, counts
+
+
 def test_independent_of_dynamo_state():
     """Dynamo's reset, recompile limit and error_on_recompile do not touch the eager path."""
     x = torch.randn(24, 13, requires_grad=True)
