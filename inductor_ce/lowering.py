@@ -138,11 +138,11 @@ _HINT = threading.local()
 def few_rows_hint():
     """Lower symbolic rows as few static ones: the eager path's compile for calls of at most
     FEW_ROWS rows, which it keys and salts apart from the one for more rows."""
-    _HINT.few = True
+    before, _HINT.few = getattr(_HINT, "few", False), True
     try:
         yield
     finally:
-        _HINT.few = False
+        _HINT.few = before
 
 
 def _int32(expr):

@@ -16,6 +16,7 @@ tensors, Inductor's ``x * g`` (``eager.scale_``).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import torch
@@ -51,13 +52,11 @@ def launch(x: Tensor, g: Tensor) -> None:
     runs on: CUDA, or its interpreter on the CPU)."""
     triton, kernel = _kernel()
     n = x.numel()
-    if not n:
-        return
-    if x.device.type == "cuda":
-        with torch.cuda.device(x.device):  # Triton launches on the current device's stream
+    # (Triton launches on the current device's stream: make it x's.)
+    on = torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
+    if n:
+        with on:
             kernel[(triton.cdiv(n, BLOCK),)](x, g, n, BLOCK=BLOCK, num_warps=4)
-    else:
-        kernel[(triton.cdiv(n, BLOCK),)](x, g, n, BLOCK=BLOCK, num_warps=4)
 
 
 @torch.library.custom_op(f"{LIB}::scale_", mutates_args=("x",))

@@ -8,7 +8,6 @@ float64 reference is computed from the same values (logits of float64 GEMMs).
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -20,8 +19,8 @@ import torch.nn.functional as F
 import inductor_ce
 from inductor_ce import decomposition, eager, linear
 from _reference import assert_grad_close, assert_loss_close, collapse_safe_reference, reference
+from test_lowering import TRITON_MISSING
 
-TRITON_MISSING = None if importlib.util.find_spec("triton") else "triton is not installed"
 
 N, D, V = 37, 16, 301
 CHUNK = {"fast": 10, "compact": 64}
