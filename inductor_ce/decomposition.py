@@ -163,20 +163,34 @@ def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
 
 
 def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-                  vocab_start, num_classes, chunk):
-    """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference)."""
+                  vocab_start, num_classes, chunk, with_grad):
+    """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference), and with
+    ``with_grad`` the sums u and s of the input's gradient (``linear.py``): ``ce_bwd``'s
+    weights with (a, b, c) = (1, 0, 0) and (0, 0, 1), times W."""
     check_target_range(target, ignore_index, num_classes)
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
-    return ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth)
+    cw = class_weight if smooth else None
+    stats = ce_fwd(z, local, cw, -1, softcap, smooth)
+    empty = input.new_empty(0)
+    if not with_grad:
+        return (*stats, empty, empty)
+    one, zero = torch.ones_like(stats[0]), torch.zeros_like(stats[0])
+
+    def times_w(a, b, c):
+        dz = ce_bwd(z, local, cw, stats[0], a, b, c, -1, softcap)
+        return (dz.reshape(-1, dz.shape[-1]) @ weight).view(input.shape)
+
+    s = times_w(zero, zero, one) if smooth and softcap is not None else empty
+    return (*stats, times_w(one, zero, None), s)
 
 
 def linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
                   softcap, vocab_start, chunk):
-    """``linear_ce_bwd`` as ATen: ``ce_bwd`` of the whole logits, then the linear's chain
-    rule (d input = dz W, d weight = dz^T input, d bias = sum of dz over rows)."""
+    """``linear_ce_bwd`` as ATen: ``ce_bwd`` of the whole logits, then the weight's chain
+    rule (d weight = dz^T input, d bias = sum of dz over rows)."""
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
     dz = ce_bwd(z, local, class_weight if c is not None else None, lse_nt, a, b, c, -1,
                 softcap)
     dz2, h2 = dz.reshape(-1, dz.shape[-1]), input.reshape(-1, input.shape[-1])
     db = input.new_empty(0, dtype=torch.float32) if bias is None else dz2.sum(0).to(bias.dtype)
-    return (dz2 @ weight).view(input.shape), dz2.t() @ h2, db
+    return dz2.t() @ h2, db

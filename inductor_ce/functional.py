@@ -140,8 +140,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             :func:`cross_entropy`.
         policy: ``"fast"`` (row chunks, the gradient computed in the forward: 3 GEMMs; a
             chunk of rows x V logits) or ``"compact"`` (vocabulary chunks, the backward
-            recomputes them: 4 GEMMs; a chunk of rows x C logits and a float32 copy of the
-            input's gradient). "fast" applies to a scalar loss (reduction "mean"/"sum")
+            recomputes them: 4 GEMMs; a chunk of rows x C logits beyond the gradients). "fast" applies to a scalar loss (reduction "mean"/"sum")
             without ``return_lse``; other calls run "compact".
         chunk_size: rows per chunk ("fast") or classes per chunk ("compact"); default:
             ``linear.fast_chunk_rows`` / ``linear.compact_chunk_classes``.
@@ -170,8 +169,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                                      reduction == "mean", chunk)[0]
     # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
     stats_of = decomposition.linear_ce_fwd if transformed else linear.linear_ce_fwd
+    # (with_grad: the forward also computes the sums that become the input's gradient.)
+    with_grad = not transformed and torch.is_grad_enabled() and input.requires_grad
     stats = stats_of(input, linear_weight, linear_bias, target, weight, ignore_index, softcap,
-                     label_smoothing > 0.0, 0, num_classes, chunk)
+                     label_smoothing > 0.0, 0, num_classes, chunk, with_grad)[:3]
     loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
                             num_classes)
     loss = reduce(loss, w_t, reduction)

@@ -7,23 +7,37 @@ loss math is the op's, and the per-row finish is ``_math.finish``, as for ``cros
 
 Two policies, named after what they trade (GEMMs counted in units of one N x D x V product):
 
-``"compact"``: vocabulary chunks, the backward recomputes (4 GEMMs; memory: one chunk of
-    N x C logits and a float32 N x D accumulator). Forward, for each chunk c of C classes:
+``"compact"``: vocabulary chunks, the backward recomputes the logits for dW (4 GEMMs; memory:
+    one chunk of logits, no buffer of the size of dh or dW beyond the gradients themselves).
+    The statistics of chunk c of C classes combine like the shards of the vocabulary-parallel
+    loss:
 
         z_c = h W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
-
-    and the chunks' statistics combine like the shards of the vocabulary-parallel loss:
-
         lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
 
-    The op returns exactly ``ce_fwd``'s statistics of the whole row, so autograd of the finish
-    hands its backward the same per-row coefficients (a, b, c) as ``ce_fwd``'s, and, chunk by
-    chunk, with the global lse_nt (a exp(z_j - lse_nt) is the chunk's share of the mass):
+    so the op returns exactly ``ce_fwd``'s statistics of the whole row, and autograd of the
+    finish hands the backward the same per-row coefficients (a, b, c) as ``ce_fwd``'s. With
+    ce_bwd's dz_j = (a exp(z_j - lse_nt) [j != t] + b [j = t] + c w_j) f'(z_j), the input's
+    gradient sum_j dz_j W_j splits into per-row coefficients times sums the forward computes:
+
+        dh = a u + b f'(z_t) W_t + c s,   u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j,
+                                          s = sum_j w_j f'(z_j) W_j   (= w^T W without softcap)
+
+    u is a softmax-weighted sum of W's rows, like attention's output with K = V = W: the
+    forward computes it by tiles of R rows x C classes with the online softmax (the float32
+    sum of a block of rows is rescaled when its running lse_nt grows; the tile's weights are
+    ce_bwd's with (a, b, c) = (1, 0, 0)), one more GEMM per tile, and stores it in the input's
+    dtype. The backward turns it into dh before dW exists: eagerly in place, compiled in one
+    fused kernel. The target's term stays apart, so dh keeps the collapse-safe form
+    a (u - f'(z_t) W_t) of the plain loss. Then it recomputes each chunk's logits over all
+    rows for dW:
 
         dz_c = ce_bwd(z_c, ...)              in place of z_c (one buffer per chunk)
         dW_c = dz_c^T h                      one GEMM over all rows: exact, no accumulation
-        dh  += dz_c W_c                      float32
         db_c = sum_rows dz_c
+
+    A forward without gradient (no_grad, a frozen input) computes the statistics alone, and a
+    frozen W skips the backward's chunks: 2 GEMMs in all.
 
 ``"fast"``: row chunks, the gradient in the forward (3 GEMMs; memory: one chunk of R x V
     logits). Only for a scalar loss (reduction "mean" or "sum"), whose gradient is known up to
@@ -60,7 +74,9 @@ _SCALE = torch.ops.inductor_ce.scale_.default
 # chunk side worth a GEMM of its own.
 FAST_CHUNK_ELEMENTS = 1 << 29          # R x V: at most 1 GiB of bf16 logits
 FAST_MIN_CHUNK_ELEMENTS = 1 << 28      # and at least 512 MiB, unless all rows are fewer
-COMPACT_CHUNK_ELEMENTS = 1 << 25       # N x C: 64 MiB of bf16 logits
+COMPACT_CHUNK_ELEMENTS = 1 << 24       # N x C, the backward's chunks: 32 MiB of bf16
+COMPACT_TILE_ELEMENTS = 1 << 25        # R x C, the forward's tiles (before dW exists)
+COMPACT_BLOCK_ROWS = 2048              # R: rows of the forward's tiles (a float32 R x D sum)
 MIN_CHUNK = 256
 
 
@@ -93,9 +109,16 @@ def lean_chunk_rows(vocab: int, hidden: int) -> int:
     return max(MIN_CHUNK, r // MIN_CHUNK * MIN_CHUNK)
 
 
-def compact_chunk_classes(rows: int, vocab: int) -> int:
-    c = COMPACT_CHUNK_ELEMENTS // max(rows, 1)
+def compact_chunk_classes(rows: int, vocab: int, elements: int = 0) -> int:
+    """Classes per "compact" chunk of ``rows`` rows: ``elements`` logits (default
+    COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes."""
+    c = (elements or COMPACT_CHUNK_ELEMENTS) // max(rows, 1)
     return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
+
+
+def compact_block_rows(rows: int) -> int:
+    """Rows per block of the "compact" forward's tiles (the float32 sum of u is R x D)."""
+    return max(1, min(rows, COMPACT_BLOCK_ROWS))
 
 
 def _flat(x: Tensor) -> Tensor:
@@ -124,98 +147,243 @@ def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
 
 # --- "compact": vocabulary chunks --------------------------------------------------------------
 
-@torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
-def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
-                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                  smooth: bool, vocab_start: int, num_classes: int,
-                  chunk: int) -> tuple[Tensor, Tensor, Tensor]:
-    """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
-    vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
-    ids, each in [0, num_classes) or ignore_index: asserted here, on the device), by chunks
-    of ``chunk`` classes (0: automatic). ``class_weight`` is this weight's slice."""
-    h, t = _flat(input), target.reshape(-1)
-    # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
-    # end the process on the C++ backend; see lowering._check_targets.)
-    check_target_range(t, ignore_index, num_classes)
+def _exp_shift(old: Tensor, new: Tensor) -> Tensor:
+    """exp(old - new) per row, the factor that moves a sum of exp(z - old) onto exp(z - new);
+    1 where both are -inf (no mass yet: nothing to move), nan where either is nan."""
+    return torch.where(old == new, 1.0, torch.exp(old - new))
+
+
+def _stats(h, weight, bias, keep_t, class_weight, softcap, smooth, step):
+    """ce_fwd's statistics of all rows, chunk by chunk of classes (one GEMM each)."""
     rows, vocab = h.shape[0], weight.shape[0]
-    c = chunk or compact_chunk_classes(rows, vocab)
     lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
     z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
-    keep_t = torch.where(t == ignore_index, -1, t - vocab_start)  # the target in this weight
-    for v0 in range(0, vocab, c):
-        v1 = min(vocab, v0 + c)
+    for v0 in range(0, vocab, step):
+        v1 = min(vocab, v0 + step)
         z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
         w = None if class_weight is None or not smooth else class_weight[v0:v1]
         part = _CE_FWD(z, _local_target(keep_t, v0, v1 - v0, -1), w, -1, softcap, smooth)
         del z
         lse_nt, z_t = torch.logaddexp(lse_nt, part[0]), torch.maximum(z_t, part[1])
         sum_wz = sum_wz + part[2]
+    return lse_nt, z_t, sum_wz
+
+
+def _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step, u, s):
+    """_stats, and the input gradient's parts that need a sweep over the classes (module doc):
+    u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j and, with softcap and label smoothing,
+    s = sum_j w_j f'(z_j) W_j, written into ``u`` / ``s`` (rows, D). By tiles of ``block``
+    rows x ``step`` classes; u accumulates in float32 for one block of rows, over a running
+    lse_nt (flash attention's online softmax: when lse_nt grows, the sum so far is rescaled)."""
+    rows, vocab = h.shape[0], weight.shape[0]
+    block = compact_block_rows(rows)
+    lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
+    z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
+    for r0 in range(0, rows, block):
+        r1 = min(rows, r0 + block)
+        h_r, t_r = h[r0:r1], keep_t[r0:r1]
+        lse_r, z_t_r, sum_wz_r = lse_nt[r0:r1], z_t[r0:r1], sum_wz[r0:r1]
+        one, zero = torch.ones_like(lse_r), torch.zeros_like(lse_r)
+        u_r = torch.zeros((r1 - r0, h.shape[1]), dtype=torch.float32, device=h.device)
+        s_r = None if s is None else torch.zeros_like(u_r)
+        for v0 in range(0, vocab, step):
+            v1 = min(vocab, v0 + step)
+            w_c, local = weight[v0:v1], _local_target(t_r, v0, v1 - v0, -1)
+            z = _logits(h_r, w_c, None if bias is None else bias[v0:v1])
+            cw = None if class_weight is None or not smooth else class_weight[v0:v1]
+            part = _CE_FWD(z, local, cw, -1, softcap, smooth)
+            new = torch.logaddexp(lse_r, part[0])
+            if s_r is not None:  # w_j f'(z_j): ce_bwd with (a, b, c) = (0, 0, 1)
+                zs = z.clone()
+                eager.ce_bwd_(zs, local, cw, new, zero, zero, one, -1, softcap)
+                _acc_mm(s_r, zs, w_c)
+                del zs
+            # exp(z_j - lse_nt) f'(z_j) off the target: ce_bwd with (a, b, c) = (1, 0, 0)
+            eager.ce_bwd_(z, local, None, new, one, zero, None, -1, softcap)
+            u_r.mul_(_exp_shift(lse_r, new).unsqueeze(1))
+            _acc_mm(u_r, z, w_c)
+            del z
+            lse_r.copy_(new)
+            z_t_r.copy_(torch.maximum(z_t_r, part[1]))
+            sum_wz_r.add_(part[2])
+        u[r0:r1] = u_r
+        if s is not None:
+            s[r0:r1] = s_r
+    return lse_nt, z_t, sum_wz
+
+
+@torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
+def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  smooth: bool, vocab_start: int, num_classes: int, chunk: int,
+                  with_grad: bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
+    vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
+    ids, each in [0, num_classes) or ignore_index: asserted here, on the device), by chunks
+    of ``chunk`` classes (0: automatic), and, with ``with_grad``, the parts u and s of the
+    input's gradient (module doc; s only with softcap and label smoothing, else empty):
+    outputs for the op's backward, not differentiable, which an eager backward overwrites.
+    ``class_weight`` is this weight's slice."""
+    h, t = _flat(input), target.reshape(-1)
+    # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
+    # end the process on the C++ backend; see lowering._check_targets.)
+    check_target_range(t, ignore_index, num_classes)
+    rows, vocab = h.shape[0], weight.shape[0]
+    keep_t = torch.where(t == ignore_index, -1, t - vocab_start)  # the target in this weight
+    u, s = _mass_buffers(input, with_grad, smooth, softcap)
+    if with_grad:
+        step = chunk or compact_chunk_classes(compact_block_rows(rows), vocab,
+                                              COMPACT_TILE_ELEMENTS)
+        stats = _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
+                                u.view(h.shape), s.view(h.shape) if s.numel() else None)
+    else:
+        step = chunk or compact_chunk_classes(rows, vocab)
+        stats = _stats(h, weight, bias, keep_t, class_weight, softcap, smooth, step)
     shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
-    return lse_nt.reshape(shape).clone(), z_t.reshape(shape).clone(), sum_wz.reshape(shape).clone()
+    return (*(v.reshape(shape).clone() for v in stats), u, s)
+
+
+def _mass_buffers(input, with_grad, smooth, softcap):
+    """(u, s) of ``linear_ce_fwd``: input's shape and dtype, or empty where not computed."""
+    def buf(wanted):
+        return input.new_empty(input.shape if wanted else (0,))
+    return buf(with_grad), buf(with_grad and smooth and softcap is not None)
 
 
 @linear_ce_fwd.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      num_classes, chunk):
-    return tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
+      num_classes, chunk, with_grad):
+    stats = tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
+    return (*stats, *_mass_buffers(input, with_grad, smooth, softcap))
 
 
 @torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
 def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], lse_nt: Tensor, a: Tensor, b: Tensor,
                   c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                  vocab_start: int, chunk: int) -> tuple[Tensor, Tensor, Tensor]:
-    """(d input, d weight, d bias) from ``ce_bwd``'s per-row coefficients; d bias is empty
-    without a bias."""
+                  vocab_start: int, chunk: int) -> tuple[Tensor, Tensor]:
+    """(d weight, d bias) from ``ce_bwd``'s per-row coefficients; d bias is empty without a
+    bias. One GEMM per chunk of classes over all rows: exact, nothing accumulates."""
     h, t = _flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
     step = chunk or compact_chunk_classes(rows, vocab)
-    dh = torch.zeros(input.shape, dtype=torch.float32, device=h.device)
-    dh_rows = dh.view(h.shape)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
     keep_t = torch.where(t == ignore_index, -1, t - vocab_start)
     for v0 in range(0, vocab, step):
         v1 = min(vocab, v0 + step)
-        w_c = weight[v0:v1]
-        z = _logits(h, w_c, None if bias is None else bias[v0:v1])
+        z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
         eager.ce_bwd_(z, _local_target(keep_t, v0, v1 - v0, -1), cw, *per_row, c, -1, softcap)
         torch.mm(z.t(), h, out=dw[v0:v1])
-        _acc_mm(dh_rows, z, w_c)
         if bias is not None:
             db[v0:v1] = z.sum(0, dtype=torch.float32)
         del z
-    db = db if bias is None else db.to(bias.dtype)
-    return (dh if input.dtype == torch.float32 else dh.to(input.dtype)), dw, db
+    return dw, (db if bias is None else db.to(bias.dtype))
 
 
 @linear_ce_bwd.register_fake
 def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, softcap,
       vocab_start, chunk):
     db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
-    return (torch.empty(input.shape, dtype=input.dtype, device=input.device),
-            torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db)
+    return torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db
+
+
+def input_grad(u: Tensor, s: Optional[Tensor], a: Tensor, b_t: Tensor, w_t: Tensor,
+               c: Optional[Tensor], s_all: Optional[Tensor]) -> Tensor:
+    """d input of rows (module doc): a u + b f'(z_t) W_t + c s, in float32, rounded once.
+    ``b_t`` is b f'(z_t) (0 where the target is not in this weight), ``w_t`` the target's
+    rows of W, ``s_all`` the s shared by every row (no softcap: sum_j w_j W_j) when ``s`` is
+    None. One pointwise expression: Inductor fuses it, the gather of W_t included; eagerly it
+    runs by blocks of rows, in place in u (``_dh``)."""
+    g = a.unsqueeze(1) * u.float() + b_t.unsqueeze(1) * w_t.float()
+    if c is not None:
+        g = g + c.unsqueeze(1) * (s.float() if s is not None else s_all.unsqueeze(0))
+    return g.to(u.dtype)
 
 
 def _fwd_setup(ctx, inputs, output):
     (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
-     chunk) = inputs
-    ctx.save_for_backward(input, weight, bias, target, class_weight, output[0])
-    ctx.options = (ignore_index, softcap, smooth, start, chunk)
+     chunk, with_grad) = inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, *output)
+    ctx.options = (ignore_index, softcap, smooth, start, chunk, with_grad)
+    # u and s are the backward's: no gradient flows through them, and an eager backward
+    # turns u into the input's gradient in place. (Not materialized, their missing upstream
+    # gradients would be zeros of dh's size in an eager backward.)
+    ctx.mark_non_differentiable(*output[3:])
+    ctx.set_materialize_grads(False)
 
 
-def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
-    input, weight, bias, target, class_weight, lse_nt = ctx.saved_tensors
-    ignore_index, softcap, smooth, start, chunk = ctx.options
+def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
+    input, weight, bias, target, class_weight, lse_nt, z_t, _, u, s = ctx.saved_tensors
+    ignore_index, softcap, smooth, start, chunk, with_grad = ctx.options
     a = torch.zeros_like(lse_nt) if g_lse_nt is None else g_lse_nt
     b = torch.zeros_like(lse_nt) if g_z_t is None else g_z_t
     c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
-    dh, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
+    dw = db = dh = None
+    # dh first: its temporaries come and go before dW exists.
+    if ctx.needs_input_grad[0]:
+        if not with_grad:   # (the forward ran where no gradient was wanted)
+            u, s = linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index,
+                                 softcap, smooth, start, weight.shape[0], chunk, True)[3:]
+        dh = _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
+                 start)
+    if ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2]):
+        dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
                                ignore_index, softcap, start, chunk)
-    return dh, dw, (db if bias is not None else None), *([None] * 8)
+    return dh, dw, (db if bias is not None else None), *([None] * 9)
+
+
+def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap, start):
+    t = target.reshape(-1)
+    h_shape, rows = u.shape, t.numel()
+    u, a, b, z_t = u.reshape(rows, -1), a.reshape(-1), b.reshape(-1), z_t.reshape(-1)
+    c = None if c is None else c.reshape(-1)
+    s = s.reshape(rows, -1) if s.numel() else None
+    local = torch.where(t == ignore_index, -1, t - start)
+    here = (local >= 0) & (local < weight.shape[0])
+    idx = torch.where(here, local, 0)
+    f_t = 1.0 if softcap is None else 1.0 - (z_t.where(here, 0.0) / softcap) ** 2
+    b_t = (b * f_t).where(here, 0.0)
+    traced = type(u) is not Tensor or torch._C._len_torch_dispatch_stack()
+    s_all = None
+    if c is not None and s is None:
+        s_all = _weighted_rows_sum(weight, class_weight, traced)
+    if traced or _keeps_graph():
+        # Traced (AOTAutograd), or a backward that may run again: out of place.
+        return input_grad(u, s, a, b_t, weight[idx], c, s_all).view(h_shape)
+    # Eager: in place in the saved u (this backward runs once), by blocks of rows.
+    step = max(1, (1 << 20) // max(1, u.shape[1]))   # float32 temporaries of 4 MiB
+    for r0 in range(0, rows, step):
+        r = slice(r0, min(rows, r0 + step))
+        u[r] = input_grad(u[r], None if s is None else s[r], a[r], b_t[r], weight[idx[r]],
+                          None if c is None else c[r], s_all)
+    return u.view(h_shape)
+
+
+def _weighted_rows_sum(weight: Tensor, class_weight: Optional[Tensor], traced) -> Tensor:
+    """sum_j w_j W_j in float32 (w = 1 without class weights), never a float32 copy of W:
+    traced, one reduction Inductor fuses with the cast; eagerly, by chunks of rows."""
+    def part(w_rows, cw):
+        rows = w_rows.float()
+        return (rows if cw is None else rows * cw.float().unsqueeze(1)).sum(0)
+    if traced:
+        return part(weight, class_weight)
+    step = max(1, (1 << 22) // max(1, weight.shape[1]))   # float32 chunks of 16 MiB
+    total = weight.new_zeros(weight.shape[1], dtype=torch.float32)
+    for v0 in range(0, weight.shape[0], step):
+        v1 = min(weight.shape[0], v0 + step)
+        total += part(weight[v0:v1], None if class_weight is None else class_weight[v0:v1])
+    return total
+
+
+def _keeps_graph() -> bool:
+    """Whether the running backward keeps the graph (retain_graph=True): then saved tensors
+    are read again and must stay unchanged. Unknown (an older torch): assume so."""
+    keeps = getattr(torch._C._autograd, "_get_current_graph_task_keep_graph", None)
+    return True if keeps is None else keeps()
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)

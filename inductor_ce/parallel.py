@@ -273,9 +273,10 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     local_class_weight = weight[vocab_start:vocab_start + v_local] \
         if smooth and weight is not None else None
     h = _ReplicatedInput.apply(input, group)
+    with_grad = torch.is_grad_enabled() and h.requires_grad
     stats = linear.linear_ce_fwd(h, local_weight, linear_bias, target, local_class_weight,
                                  ignore_index, softcap, smooth, vocab_start, num_classes,
-                                 chunk_size or 0)
+                                 chunk_size or 0, with_grad)[:3]
     lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)

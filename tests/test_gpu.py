@@ -220,6 +220,36 @@ def test_linear_against_float64(name, policy, compiled):
         assert err <= 2 * err_unfused + 1e-6, (what, err, err_unfused)
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_compact_peak_is_the_gradients_and_one_chunk(compiled):
+    """policy="compact": a step's peak above its inputs is dh + dW + one chunk of logits (and
+    per-row vectors): no float32 buffer of dh's size, no second buffer of dh or dW."""
+    if DEV != "cuda":
+        pytest.skip("CUDA's memory statistics")
+    from inductor_ce import linear
+    gen = torch.Generator(device=DEV).manual_seed(6)
+    n, d, v = 8192, 1024, 32768
+    h = torch.randn(n, d, device=DEV, generator=gen, dtype=torch.bfloat16)
+    w = (torch.randn(v, d, device=DEV, generator=gen) * 0.05).to(torch.bfloat16)
+    t = torch.randint(0, v, (n,), device=DEV, generator=gen)
+
+    def step(h, w, t):
+        return inductor_ce.linear_cross_entropy(h, w, t, policy="compact")
+
+    fn = torch.compile(step) if compiled else step
+    for _ in range(2):   # the first call compiles
+        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+        fn(hh, ww, t).backward()
+        torch.cuda.synchronize()
+        peak = torch.cuda.max_memory_allocated() - base
+    grads = (n * d + v * d) * 2
+    chunk = linear.COMPACT_CHUNK_ELEMENTS * 2
+    assert peak <= grads + chunk + (2 << 20), (peak / 2**20, grads / 2**20, chunk / 2**20)
+
+
 def test_scale_kernel_exact():
     """The fast policy's in-place scaling by the upstream g (scaling.py) on CUDA: bf16
     products rounded once to nearest, exactly ATen's float32 product rounded; x untouched

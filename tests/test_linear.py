@@ -176,29 +176,44 @@ def test_opcheck():
     cw = torch.rand(V) + 0.5
     leaves = [x.clone().requires_grad_() for x in (h, w, b)]
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
-                          (*leaves, t, cw, -100, 5.0, True, 0, V, 64))
+                          (*leaves, t, cw, -100, 5.0, True, 0, V, 64, False))
+    # With with_grad, the outputs u and s are the backward's, which eagerly overwrites u with
+    # the input's gradient: opcheck's comparison of the outputs after a backward does not
+    # apply (the losses and gradients of both modes are compared in the tests above).
+    torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
+                          (*leaves, t, cw, -100, 5.0, True, 0, V, 64, True),
+                          test_utils=("test_schema", "test_autograd_registration",
+                                      "test_faketensor"))
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fast.default,
                           (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, 4))
-    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0)
+    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0, False)
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
-                          (h, w, b, t, cw, stats[0], *stats, -100, 5.0, 0, 64))
+                          (h, w, b, t, cw, stats[0], *stats[:3], -100, 5.0, 0, 64))
 
 
-def test_ops_match_their_decomposition():
-    """(sum_wz adds terms of both signs: chunks sum them in another order, so it is compared
-    at the scale of the terms, 1e-5.)"""
+@pytest.mark.parametrize("block", [37, 8], ids=["one-block", "blocks"])
+@pytest.mark.parametrize("softcap", [None, 5.0])
+def test_ops_match_their_decomposition(monkeypatch, block, softcap):
+    """The forward's statistics and its sums u, s (tiles of ``block`` rows x 64 classes: the
+    online softmax over ragged chunks and blocks), and the backward's dW, db.
+    (sum_wz adds terms of both signs: chunks sum them in another order, so it is compared
+    at the scale of the terms, 1e-5; u and s likewise, at the scale of W's rows.)"""
+    monkeypatch.setattr(linear, "COMPACT_BLOCK_ROWS", block)
     h, w, b, t = _data("decomp", bias=True, ignore_index=3)
     cw = torch.rand(V) + 0.5
-    for got, want in zip(linear.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, V, 64),
-                         decomposition.linear_ce_fwd(h, w, b, t, cw, 3, 5.0, True, 0, V, 0)):
-        torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-5)
+    got = linear.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 64, True)
+    want = decomposition.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 0, True)
+    assert got[4].numel() == (0 if softcap is None else h.numel())
+    for g_, w_ in zip(got, want):
+        torch.testing.assert_close(g_, w_, rtol=1e-6, atol=1e-5)
     gen = torch.Generator().manual_seed(3)
     g = [torch.randn(N, generator=gen) for _ in range(3)]
     # (chunks add the products of their classes in another order: compared, like the
     # statistics, at the scale of the gradient, since a cancelling element has no bound on
     # its relative error in any summation order)
-    for got, want in zip(linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 64),
-                         decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, 5.0, 0, 0)):
+    for got, want in zip(linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0, 64),
+                         decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0,
+                                                     0)):
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5 * want.abs().max().item())
 
 
@@ -252,6 +267,41 @@ def test_all_rows_ignored():
         assert torch.isnan(inductor_ce.linear_cross_entropy(h, w, t, policy=policy))
         out, grads = _run(_ours(policy), h, w, None, t, reduction="sum")
         assert out == 0 and all(bool((g == 0).all()) for g in grads)
+
+
+def test_compact_backward_runs_what_is_needed(monkeypatch):
+    """"compact": the eager backward writes the input's gradient into the forward's sum u
+    (no second buffer of its size), out of place when the graph is kept; a frozen W runs no
+    chunk of the backward, a frozen input computes no u."""
+    calls = []
+    dh_of = linear._dh
+    bwd_of = linear.linear_ce_bwd
+
+    def dh_spy(u, *args):
+        out = dh_of(u, *args)
+        calls.append(("dh", out.data_ptr() == u.data_ptr()))
+        return out
+
+    def bwd_spy(*args):
+        calls.append(("dW",))
+        return bwd_of(*args)
+
+    monkeypatch.setattr(linear, "_dh", dh_spy)
+    monkeypatch.setattr(linear, "linear_ce_bwd", bwd_spy)
+    h, w, b, t = _data("needed")
+    for frozen, retain, want in [(None, False, [("dh", True), ("dW",)]),
+                                 (None, True, [("dh", False), ("dW",)]),
+                                 ("w", False, [("dh", True)]),
+                                 ("h", False, [("dW",)])]:
+        calls.clear()
+        hh, ww = h.clone().requires_grad_(frozen != "h"), w.clone().requires_grad_(frozen != "w")
+        loss = inductor_ce.linear_cross_entropy(hh, ww, t, policy="compact", chunk_size=64)
+        loss.backward(retain_graph=retain)
+        assert calls == want, (frozen, retain, calls)
+        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t)
+        for leaf, want_grad in zip((hh, ww), ref_grads):
+            if leaf.requires_grad:
+                assert_grad_close(leaf.grad, want_grad)
 
 
 def test_retain_graph():

@@ -1,40 +1,43 @@
 # backward of linear_cross_entropy(h, w, t, policy='compact')
 def call(args):
-    primals_1, primals_2, primals_3, getitem, ne, sum_2, mul_5, tangents_1 = args
+    primals_1, primals_2, primals_3, getitem, getitem_3, ne, sum_2, mul_5, tangents_1 = args
     assert_size_stride(mul_5, (4096, ), (1, ), 'input')
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
+    assert_size_stride(getitem_3, (4096, 4096), (4096, 1), 'input')
+    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
+    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
     buf1 = mul_5; del mul_5  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf4 = getitem_3; del getitem_3  # reuse
     assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
-    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
-    assert_size_stride(primals_3, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    cpp_fused_ce_bwd_0(buf1, ne, tangents_1, sum_2, buf2, buf3)
+    cpp_fused_0(buf1, buf4, ne, tangents_1, sum_2, primals_3, primals_1, buf2, buf3)
     del buf1
     del ne
     del sum_2
     del tangents_1
-    buf4 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf2, buf3, None, -100, None, 0, 0)
+    buf5 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf3, buf2, None, -100, None, 0, 0)
     del buf2
     del buf3
     del getitem
     del primals_1
     del primals_2
     del primals_3
-    buf5 = buf4[0]
-    assert_size_stride(buf5, (4096, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
-    buf6 = buf4[1]
+    buf6 = buf5[0]
     assert_size_stride(buf6, (128256, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
-    return (buf6, buf5, None, )
+    return (buf6, buf4, None, )
 
 
-extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
+extern "C"  void  cpp_fused_0(float* in_out_ptr0,
+                       at::BFloat16* in_out_ptr1,
                        const bool* in_ptr1,
                        const float* in_ptr2,
                        const float* in_ptr3,
+                       const int64_t* in_ptr4,
+                       const at::BFloat16* in_ptr5,
                        float* out_ptr1,
                        float* out_ptr2)
 {
@@ -73,11 +76,62 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                         auto tmp19 = tmp4 + tmp15;
                         auto tmp20 = tmp18 / tmp19;
                         auto tmp21 = decltype(tmp17)::blendv(tmp20, tmp17, tmp7.template cast<float,1>());
-                        auto tmp22 = decltype(tmp21)::blendv(tmp11, tmp21, tmp1.template cast<float,1>());
-                        auto tmp23 = tmp21.neg();
-                        auto tmp24 = decltype(tmp23)::blendv(tmp11, tmp23, tmp1.template cast<float,1>());
-                        tmp22.store(out_ptr1 + static_cast<int64_t>(x0));
+                        auto tmp22 = tmp21.neg();
+                        auto tmp23 = decltype(tmp22)::blendv(tmp11, tmp22, tmp1.template cast<float,1>());
+                        auto tmp24 = decltype(tmp21)::blendv(tmp11, tmp21, tmp1.template cast<float,1>());
+                        tmp23.store(out_ptr1 + static_cast<int64_t>(x0));
                         tmp24.store(out_ptr2 + static_cast<int64_t>(x0));
+                    }
+                }
+            }
+        }
+        {
+            #pragma omp for
+            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(4096L); x0+=static_cast<int64_t>(1L))
+            {
+                for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(4096L); x1+=static_cast<int64_t>(16L))
+                {
+                    {
+                        if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(4096L)))
+                        {
+                            auto tmp0 = out_ptr2[static_cast<int64_t>(x0)];
+                            auto tmp4 = at::vec::Vectorized<at::BFloat16>::loadu(in_out_ptr1 + static_cast<int64_t>(x1 + 4096L*x0), static_cast<int64_t>(16));
+                            auto tmp1 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp16 = out_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp4);
+                            auto tmp6 = at::vec::VectorizedN<float,2>(tmp0);
+                            auto tmp7 = tmp6 * tmp5;
+                            auto tmp2 = static_cast<int64_t>(-100);
+                            auto tmp3 = tmp1 == tmp2;
+                            auto tmp8 = static_cast<int64_t>(0);
+                            auto tmp9 = int64_t(tmp1 - tmp8);
+                            auto tmp10 = static_cast<int64_t>(-1);
+                            auto tmp11 = tmp3 ? tmp10 : tmp9;
+                            auto tmp12 = tmp11 >= tmp8;
+                            auto tmp13 = static_cast<int64_t>(128256);
+                            auto tmp14 = tmp11 < tmp13;
+                            auto tmp15 = decltype(tmp12)(tmp12 & tmp14);
+                            auto tmp17 = static_cast<float>(1.0);
+                            auto tmp18 = float(tmp16 * tmp17);
+                            auto tmp19 = static_cast<float>(0.0);
+                            auto tmp20 = tmp15 ? tmp18 : tmp19;
+                            auto tmp21 = tmp15 ? tmp11 : tmp8;
+                            auto tmp22 = 128256L;
+                            auto tmp23 = c10::convert<int64_t>(tmp22);
+                            auto tmp24 = int64_t(tmp21 + tmp23);
+                            auto tmp25 = tmp21 < 0;
+                            auto tmp26 = tmp25 ? tmp24 : tmp21;
+                            auto tmp27 = tmp26;
+                            auto tmp28 = c10::convert<int64_t>(tmp27);
+                            TORCH_CHECK((0 <= tmp28) & (tmp28 < 128256L), "index out of bounds: 0 <= tmp28 < 128256L");
+                            auto tmp29 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr5 + static_cast<int64_t>(x1 + 4096L*tmp26), static_cast<int64_t>(16));
+                            auto tmp30 = at::vec::convert<float,2,at::BFloat16,1>(tmp29);
+                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp20);
+                            auto tmp32 = tmp31 * tmp30;
+                            auto tmp33 = tmp7 + tmp32;
+                            auto tmp34 = at::vec::convert<at::BFloat16,1,float,2>(tmp33);
+                            tmp34.store(in_out_ptr1 + static_cast<int64_t>(x1 + 4096L*x0), static_cast<int64_t>(16));
+                        }
                     }
                 }
             }

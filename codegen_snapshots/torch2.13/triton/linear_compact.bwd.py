@@ -1,34 +1,35 @@
 # backward of linear_cross_entropy(h, w, t, policy='compact')
 def call(args):
-    primals_1, primals_2, primals_3, getitem, ne, sum_2, mul_5, tangents_1 = args
+    primals_1, primals_2, primals_3, getitem, getitem_3, ne, sum_2, mul_5, tangents_1 = args
     assert_size_stride(mul_5, (4096, ), (1, ), 'input')
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     buf1 = mul_5; del mul_5  # reuse
-    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_ce_bwd_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, 4096)
-    del buf1
-    del ne
+    buf4 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_poi_fused_ce_bwd_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf3, buf4, 4096)
     del sum_2
     del tangents_1
-    assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
-    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
+    assert_size_stride(getitem_3, (4096, 4096), (4096, 1), 'input')
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
+    assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
+    buf2 = getitem_3; del getitem_3  # reuse
+    triton_poi_fused_1.run(buf2, ne, buf1, primals_3, primals_1, 16777216)
+    del buf1
+    del ne
+    assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    buf4 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf2, buf3, None, -100, None, 0, 0)
-    del buf2
+    buf5 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf3, buf4, None, -100, None, 0, 0)
     del buf3
+    del buf4
     del getitem
     del primals_1
     del primals_2
     del primals_3
-    buf5 = buf4[0]
-    assert_size_stride(buf5, (4096, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
-    buf6 = buf4[1]
+    buf6 = buf5[0]
     assert_size_stride(buf6, (128256, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_bwd.default')
-    return (buf6, buf5, None, )
+    return (buf6, buf2, None, )
 
 
 @triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
@@ -60,5 +61,53 @@ def triton_poi_fused_ce_bwd_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, 
     tmp18 = tl.where(tmp1, tmp17, tmp8)
     tmp19 = -tmp17
     tmp20 = tl.where(tmp1, tmp19, tmp8)
+    tl.store(in_out_ptr0 + (x0), tmp17, None)
     tl.store(out_ptr1 + (x0), tmp18, None)
     tl.store(out_ptr2 + (x0), tmp20, None)
+
+
+@triton_heuristics.pointwise(size_hints={'x': 16777216})  # in_out_ptr0: *bf16, in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16
+@triton.jit
+def triton_poi_fused_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 16777216
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x1 = xindex // 4096
+    x2 = xindex
+    x0 = (xindex % 4096)
+    tmp0 = tl.load(in_ptr0 + (x1), None, eviction_policy='evict_last').to(tl.int1)
+    tmp1 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_out_ptr0 + (x2), None).to(tl.float32)
+    tmp3 = tl.load(in_ptr2 + (x1), None, eviction_policy='evict_last')
+    tmp4 = tl.full([1], 0.0, tl.float32)
+    tmp5 = tl.where(tmp0, tmp1, tmp4)
+    tmp6 = tmp2.to(tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = tl.full([1], -100, tl.int64)
+    tmp9 = tmp3 == tmp8
+    tmp10 = tl.full([1], 0, tl.int64)
+    tmp11 = tmp3 - tmp10
+    tmp12 = tl.full([1], -1, tl.int64)
+    tmp13 = tl.where(tmp9, tmp12, tmp11)
+    tmp14 = tmp13 >= tmp10
+    tmp15 = tl.full([1], 128256, tl.int64)
+    tmp16 = tmp13 < tmp15
+    tmp17 = tmp14 & tmp16
+    tmp18 = -tmp1
+    tmp19 = tl.where(tmp0, tmp18, tmp4)
+    tmp20 = tl.full([1], 1.0, tl.float32)
+    tmp21 = tmp19 * tmp20
+    tmp22 = tl.where(tmp17, tmp21, tmp4)
+    tmp23 = tl.where(tmp17, tmp13, tmp10)
+    tmp24 = (tl.full([XBLOCK], 128256, tl.int32)).to(tl.int32)
+    tmp25 = tmp23 + tmp24
+    tmp26 = tmp23 < 0
+    tmp27 = tl.where(tmp26, tmp25, tmp23)
+    tl.device_assert((0 <= tmp27) & (tmp27 < 128256), "index out of bounds: 0 <= tmp27 < 128256")
+    tmp28 = tl.load(in_ptr3 + (x0 + 4096*tmp27), None).to(tl.float32)
+    tmp29 = tmp28.to(tl.float32)
+    tmp30 = tmp22 * tmp29
+    tmp31 = tmp7 + tmp30
+    tmp32 = tmp31.to(tl.float32)
+    tl.store(in_out_ptr0 + (x2), tmp32, None)

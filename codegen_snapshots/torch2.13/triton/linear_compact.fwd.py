@@ -4,19 +4,21 @@ def call(args):
     assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
     assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
-    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 0)
+    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 0, True)
     buf1 = buf0[0]
     assert_size_stride(buf1, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
     buf2 = buf0[1]
     assert_size_stride(buf2, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
+    buf4 = buf0[3]
+    assert_size_stride(buf4, (4096, 4096), (4096, 1), 'torch.ops.inductor_ce.linear_ce_fwd.default')
     del buf0
-    buf4 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf5 = empty_strided_cpu((), (), torch.float32)
-    buf6 = empty_strided_cpu((), (), torch.float32)
-    buf8 = buf5; del buf5  # reuse
-    triton_red_fused_0.run(buf8, primals_3, buf1, buf2, buf4, buf7, buf6, 1, 4096)
-    return (buf8, primals_1, primals_2, primals_3, buf1, buf4, buf6, buf7, )
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = empty_strided_cpu((), (), torch.float32)
+    buf8 = empty_strided_cpu((), (), torch.float32)
+    buf10 = buf7; del buf7  # reuse
+    triton_red_fused_0.run(buf10, primals_3, buf1, buf2, buf6, buf9, buf8, 1, 4096)
+    return (buf10, primals_1, primals_2, primals_3, buf1, buf4, buf6, buf8, buf9, )
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
