@@ -140,10 +140,12 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             :func:`cross_entropy`.
         policy: ``"fast"`` (row chunks, the gradient computed in the forward: 3 GEMMs; a
             chunk of rows x V logits) or ``"compact"`` (vocabulary chunks, the backward
-            recomputes them: 4 GEMMs; a chunk of rows x C logits beyond the gradients). "fast" applies to a scalar loss (reduction "mean"/"sum")
-            without ``return_lse``; other calls run "compact".
-        chunk_size: rows per chunk ("fast") or classes per chunk ("compact"); default:
-            ``linear.fast_chunk_rows`` / ``linear.compact_chunk_classes``.
+            recomputes them: 4 GEMMs; a chunk of rows x C logits beyond the gradients).
+            "fast" applies to a scalar loss (reduction "mean"/"sum") without
+            ``return_lse``; other calls run "compact".
+        chunk_size: rows per chunk ("fast") or classes per chunk ("compact", its forward's
+            tiles and its backward's chunks); default: ``linear.fast_chunk_rows`` /
+            ``linear.compact_chunk_classes`` (2^25 and 2^24 logits).
     """
     from . import linear
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):

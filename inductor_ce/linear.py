@@ -75,7 +75,7 @@ _SCALE = torch.ops.inductor_ce.scale_.default
 FAST_CHUNK_ELEMENTS = 1 << 29          # R x V: at most 1 GiB of bf16 logits
 FAST_MIN_CHUNK_ELEMENTS = 1 << 28      # and at least 512 MiB, unless all rows are fewer
 COMPACT_CHUNK_ELEMENTS = 1 << 24       # N x C, the backward's chunks: 32 MiB of bf16
-COMPACT_TILE_ELEMENTS = 1 << 25        # R x C, the forward's tiles (before dW exists)
+COMPACT_TILE_ELEMENTS = 1 << 26        # R x C, the forward's tiles (before dW exists)
 COMPACT_BLOCK_ROWS = 2048              # R: rows of the forward's tiles (a float32 R x D sum)
 MIN_CHUNK = 256
 
@@ -130,10 +130,25 @@ def _logits(h: Tensor, w: Tensor, b: Optional[Tensor]) -> Tensor:
     return torch.mm(h, w.t()) if b is None else torch.addmm(b, h, w.t())
 
 
-def _local_target(target: Tensor, start: int, size: int, ignore_index: int) -> Tensor:
-    """The target's column within classes [start, start + size), or -1 ("not here")."""
-    inside = (target >= start) & (target < start + size) & (target != ignore_index)
-    return torch.where(inside, target - start, -1)
+class _ChunkTargets:
+    """Each row's target located once for chunks of ``step`` classes of this weight (``keep_t``:
+    the target's index in the weight, -1 for ignored rows): ``of(c)``, the target's column in
+    chunk c or -1, is two small kernels per chunk instead of five (the chunk loops are host-bound
+    where D is small)."""
+
+    def __init__(self, keep_t: Tensor, step: int, vocab: int):
+        here = (keep_t >= 0) & (keep_t < vocab)
+        self.chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
+        self.col = keep_t - self.chunk * step
+        self.step = step
+
+    def rows(self, r0: int, r1: int) -> "_ChunkTargets":
+        part = object.__new__(_ChunkTargets)
+        part.chunk, part.col, part.step = self.chunk[r0:r1], self.col[r0:r1], self.step
+        return part
+
+    def of(self, v0: int) -> Tensor:
+        return torch.where(self.chunk == v0 // self.step, self.col, -1)
 
 
 def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
@@ -158,11 +173,12 @@ def _stats(h, weight, bias, keep_t, class_weight, softcap, smooth, step):
     rows, vocab = h.shape[0], weight.shape[0]
     lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
     z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
+    targets = _ChunkTargets(keep_t, step, vocab)
     for v0 in range(0, vocab, step):
         v1 = min(vocab, v0 + step)
         z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
         w = None if class_weight is None or not smooth else class_weight[v0:v1]
-        part = _CE_FWD(z, _local_target(keep_t, v0, v1 - v0, -1), w, -1, softcap, smooth)
+        part = _CE_FWD(z, targets.of(v0), w, -1, softcap, smooth)
         del z
         lse_nt, z_t = torch.logaddexp(lse_nt, part[0]), torch.maximum(z_t, part[1])
         sum_wz = sum_wz + part[2]
@@ -179,16 +195,17 @@ def _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step
     block = compact_block_rows(rows)
     lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
     z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
+    targets = _ChunkTargets(keep_t, step, vocab)
     for r0 in range(0, rows, block):
         r1 = min(rows, r0 + block)
-        h_r, t_r = h[r0:r1], keep_t[r0:r1]
+        h_r, t_r = h[r0:r1], targets.rows(r0, r1)
         lse_r, z_t_r, sum_wz_r = lse_nt[r0:r1], z_t[r0:r1], sum_wz[r0:r1]
         one, zero = torch.ones_like(lse_r), torch.zeros_like(lse_r)
         u_r = torch.zeros((r1 - r0, h.shape[1]), dtype=torch.float32, device=h.device)
         s_r = None if s is None else torch.zeros_like(u_r)
         for v0 in range(0, vocab, step):
             v1 = min(vocab, v0 + step)
-            w_c, local = weight[v0:v1], _local_target(t_r, v0, v1 - v0, -1)
+            w_c, local = weight[v0:v1], t_r.of(v0)
             z = _logits(h_r, w_c, None if bias is None else bias[v0:v1])
             cw = None if class_weight is None or not smooth else class_weight[v0:v1]
             part = _CE_FWD(z, local, cw, -1, softcap, smooth)
@@ -204,7 +221,7 @@ def _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step
             _acc_mm(u_r, z, w_c)
             del z
             lse_r.copy_(new)
-            z_t_r.copy_(torch.maximum(z_t_r, part[1]))
+            torch.maximum(z_t_r, part[1], out=z_t_r)
             sum_wz_r.add_(part[2])
         u[r0:r1] = u_r
         if s is not None:
@@ -232,8 +249,9 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     keep_t = torch.where(t == ignore_index, -1, t - vocab_start)  # the target in this weight
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
-        step = chunk or compact_chunk_classes(compact_block_rows(rows), vocab,
-                                              COMPACT_TILE_ELEMENTS)
+        # (Tiles of at most W's size: the forward's working set stays below the backward's.)
+        tile = min(COMPACT_TILE_ELEMENTS, vocab * h.shape[1])
+        step = chunk or compact_chunk_classes(compact_block_rows(rows), vocab, tile)
         stats = _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
                                 u.view(h.shape), s.view(h.shape) if s.numel() else None)
     else:
@@ -271,12 +289,12 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     step = chunk or compact_chunk_classes(rows, vocab)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    keep_t = torch.where(t == ignore_index, -1, t - vocab_start)
+    targets = _ChunkTargets(torch.where(t == ignore_index, -1, t - vocab_start), step, vocab)
     for v0 in range(0, vocab, step):
         v1 = min(vocab, v0 + step)
         z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
-        eager.ce_bwd_(z, _local_target(keep_t, v0, v1 - v0, -1), cw, *per_row, c, -1, softcap)
+        eager.ce_bwd_(z, targets.of(v0), cw, *per_row, c, -1, softcap)
         torch.mm(z.t(), h, out=dw[v0:v1])
         if bias is not None:
             db[v0:v1] = z.sum(0, dtype=torch.float32)

@@ -269,6 +269,36 @@ def test_all_rows_ignored():
         assert out == 0 and all(bool((g == 0).all()) for g in grads)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_non_finite_logits_as_unfused(policy):
+    """Masked classes (-inf bias: a whole chunk, and a target among them), a +inf logit, a nan
+    row: loss and gradients as the unfused loss's, nan and inf where it has them (the
+    compact forward's running sums start from, and pass through, chunks with no mass)."""
+    g = torch.Generator().manual_seed(8)
+    h, w = torch.randn(N, D, generator=g), torch.randn(V, D, generator=g) * 0.5
+    b = torch.zeros(V)
+    b[:64], b[100:110] = float("-inf"), float("-inf")
+    t = torch.randint(64, V, (N,), generator=g)
+    t[3], t[4] = 5, -100
+    for bad in (None, "inf", "nan"):
+        if bad == "inf":
+            b[200] = float("inf")
+        if bad == "nan":
+            h[7] = float("nan")
+        reduction = "sum" if policy == "fast" else "none"
+        results = []
+        for fused in (True, False):
+            hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+            out = (inductor_ce.linear_cross_entropy(hh, ww, t, linear_bias=b, policy=policy,
+                                                    chunk_size=CHUNK[policy],
+                                                    reduction=reduction) if fused else
+                   inductor_ce.cross_entropy(F.linear(hh, ww, b), t, reduction=reduction))
+            out.sum().backward()
+            results.append((out.detach(), hh.grad, ww.grad))
+        for x, y in zip(*results):
+            torch.testing.assert_close(x, y, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
 def test_compact_backward_runs_what_is_needed(monkeypatch):
     """"compact": the eager backward writes the input's gradient into the forward's sum u
     (no second buffer of its size), out of place when the graph is kept; a frozen W runs no
