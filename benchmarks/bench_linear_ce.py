@@ -2,6 +2,7 @@
 
     python benchmarks/bench_linear_ce.py                       # the four shapes, results/
     python benchmarks/bench_linear_ce.py --shapes 8192x4096x128256 --candidates
+    python benchmarks/bench_linear_ce.py --plot results/linear-ce-NVIDIA-H200-torch2.11.0.json
 
 Contenders (bf16 h of randn, W of randn * 0.02, uniform targets, every 7th ignored):
     gemms              the three cuBLAS GEMMs of the step (h W^T; dz W; dz^T h): the yardstick
@@ -155,6 +156,49 @@ def measure(name, fn, T, D, V, softcap, ref):
     return row
 
 
+def plot(rows, path):
+    """Per shape, each contender's step time (x the GEMMs) against its peak memory; the
+    GEMMs' own point (their time, the gradients' size) is the corner both axes start from.
+    Ours eager filled, compiled hollow. False without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    shapes = list(dict.fromkeys(r["shape"] for r in rows))
+    cols = min(2, len(shapes))
+    fig, axes = plt.subplots(-(-len(shapes) // cols), cols, figsize=(5.2 * cols, 3.6 * (
+        -(-len(shapes) // cols))), squeeze=False)
+    for ax, shape in zip(axes.flat, shapes):
+        for r in rows:
+            if r["shape"] != shape or "ms" not in r or "chunk=" in r["impl"]:
+                continue
+            name = r["impl"]
+            ours, compiled = name.startswith("ours"), name.endswith(" compiled")
+            yard = name == "3 cuBLAS GEMMs"
+            color = "k" if yard else ("C0" if ours else "C3")
+            ax.scatter(r["peak_gib"], r["x_gemms"], s=30, zorder=3, marker="*" if yard else
+                       ("o" if ours else "s"), facecolors="none" if ours and compiled and
+                       "unfused" not in name else color, edgecolors=color)
+            if not (ours and compiled and "unfused" not in name):
+                label = name.replace("ours ", "ours: ").replace("3 cuBLAS GEMMs", "GEMMs")
+                ax.annotate(label, (r["peak_gib"], r["x_gemms"]), fontsize=7, xytext=(4, 3),
+                            textcoords="offset points")
+        t, d, v = shape.split(":")[0].split("x")
+        ax.set_title(f"T {t}, D {d}, V {v}" + (", softcap 30" if ":" in shape else ""),
+                     fontsize=9)
+        ax.set_xlabel("peak above the inputs, GiB", fontsize=8)
+        ax.set_ylabel("step / the 3 cuBLAS GEMMs", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, lw=0.3)
+    for ax in list(axes.flat)[len(shapes):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--shapes", nargs="*", default=SHAPES, help="TxDxV[:softcap]")
@@ -163,7 +207,12 @@ def main():
                    help="float64 references for T up to this (they need ~4 T V 8 bytes)")
     p.add_argument("--only", nargs="*", default=None, help="contender name prefixes")
     p.add_argument("--out", default=os.path.join(RESULTS, "linear-ce-{gpu}-torch{torch}"))
+    p.add_argument("--plot", metavar="JSON", help="only draw the picture of a results file")
     args = p.parse_args()
+    if args.plot:
+        with open(args.plot) as f:
+            plot(json.load(f)["rows"], os.path.splitext(args.plot)[0] + ".png")
+        return
     gpu = torch.cuda.get_device_name().replace(" ", "-")
     out = args.out.format(gpu=gpu, torch=torch.__version__.split("+")[0])
     meta = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__,
@@ -208,6 +257,7 @@ def main():
                      f"{r['peak_gib']:.2f} | {' | '.join(errs)} |")
     with open(out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
+    plot(rows, out + ".png")
     print("\n".join(lines))
 
 
