@@ -111,7 +111,11 @@ def lean_chunk_rows(vocab: int, hidden: int) -> int:
 
 def compact_chunk_classes(rows: int, vocab: int, elements: int = 0) -> int:
     """Classes per "compact" chunk of ``rows`` rows: ``elements`` logits (default
-    COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes."""
+    COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes. Why 2^24 for the backward's chunks:
+    they are all of the step's peak beyond the gradients (H200, NOTES run 48: 1.07 GiB at
+    (8192, 4096, 128256), Liger 1.10, CCE 1.04). Why 2^26 for the forward's tiles: they come
+    before dW exists, and smaller GEMMs are host-bound where D is small (run 47: with tiles of
+    2^25 and five kernels per chunk for the target, 82 ms at (8192, 2304, 256000); 67 now)."""
     c = (elements or COMPACT_CHUNK_ELEMENTS) // max(rows, 1)
     return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
 
@@ -131,21 +135,22 @@ def _logits(h: Tensor, w: Tensor, b: Optional[Tensor]) -> Tensor:
 
 
 class _ChunkTargets:
-    """Each row's target located once for chunks of ``step`` classes of this weight (``keep_t``:
-    the target's index in the weight, -1 for ignored rows): ``of(c)``, the target's column in
-    chunk c or -1, is two small kernels per chunk instead of five (the chunk loops are host-bound
-    where D is small)."""
+    """Each row's target located once for chunks of ``step`` classes: ``of(v0)``, its column
+    in the chunk starting at class v0, or -1, is then two small kernels per chunk instead of
+    five (the chunk loops are host-bound where D is small)."""
 
-    def __init__(self, keep_t: Tensor, step: int, vocab: int):
+    def __init__(self, chunk: Tensor, col: Tensor, step: int):
+        self.chunk, self.col, self.step = chunk, col, step
+
+    @classmethod
+    def locate(cls, keep_t: Tensor, step: int, vocab: int) -> "_ChunkTargets":
+        """``keep_t``: the target's index in this weight, -1 for ignored rows."""
         here = (keep_t >= 0) & (keep_t < vocab)
-        self.chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
-        self.col = keep_t - self.chunk * step
-        self.step = step
+        chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
+        return cls(chunk, keep_t - chunk * step, step)
 
     def rows(self, r0: int, r1: int) -> "_ChunkTargets":
-        part = object.__new__(_ChunkTargets)
-        part.chunk, part.col, part.step = self.chunk[r0:r1], self.col[r0:r1], self.step
-        return part
+        return _ChunkTargets(self.chunk[r0:r1], self.col[r0:r1], self.step)
 
     def of(self, v0: int) -> Tensor:
         return torch.where(self.chunk == v0 // self.step, self.col, -1)
@@ -168,40 +173,24 @@ def _exp_shift(old: Tensor, new: Tensor) -> Tensor:
     return torch.where(old == new, 1.0, torch.exp(old - new))
 
 
-def _stats(h, weight, bias, keep_t, class_weight, softcap, smooth, step):
-    """ce_fwd's statistics of all rows, chunk by chunk of classes (one GEMM each)."""
+def _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block, u, s):
+    """ce_fwd's statistics of all rows, by tiles of ``block`` rows x ``step`` classes (one
+    GEMM each), combined over the chunks of classes as shards combine (module doc). With ``u``
+    (and ``s``), also the input gradient's parts that need the sweep over the classes,
+    written into them (rows, D): u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j and, with
+    softcap and label smoothing, s = sum_j w_j f'(z_j) W_j, one more GEMM per tile each. u
+    accumulates in float32 for one block of rows over its running lse_nt: flash attention's
+    online softmax, the sum so far rescaled when lse_nt grows."""
     rows, vocab = h.shape[0], weight.shape[0]
     lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
     z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
-    targets = _ChunkTargets(keep_t, step, vocab)
-    for v0 in range(0, vocab, step):
-        v1 = min(vocab, v0 + step)
-        z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
-        w = None if class_weight is None or not smooth else class_weight[v0:v1]
-        part = _CE_FWD(z, targets.of(v0), w, -1, softcap, smooth)
-        del z
-        lse_nt, z_t = torch.logaddexp(lse_nt, part[0]), torch.maximum(z_t, part[1])
-        sum_wz = sum_wz + part[2]
-    return lse_nt, z_t, sum_wz
-
-
-def _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step, u, s):
-    """_stats, and the input gradient's parts that need a sweep over the classes (module doc):
-    u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j and, with softcap and label smoothing,
-    s = sum_j w_j f'(z_j) W_j, written into ``u`` / ``s`` (rows, D). By tiles of ``block``
-    rows x ``step`` classes; u accumulates in float32 for one block of rows, over a running
-    lse_nt (flash attention's online softmax: when lse_nt grows, the sum so far is rescaled)."""
-    rows, vocab = h.shape[0], weight.shape[0]
-    block = compact_block_rows(rows)
-    lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
-    z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
-    targets = _ChunkTargets(keep_t, step, vocab)
+    targets = _ChunkTargets.locate(keep_t, step, vocab)
     for r0 in range(0, rows, block):
         r1 = min(rows, r0 + block)
         h_r, t_r = h[r0:r1], targets.rows(r0, r1)
         lse_r, z_t_r, sum_wz_r = lse_nt[r0:r1], z_t[r0:r1], sum_wz[r0:r1]
         one, zero = torch.ones_like(lse_r), torch.zeros_like(lse_r)
-        u_r = torch.zeros((r1 - r0, h.shape[1]), dtype=torch.float32, device=h.device)
+        u_r = None if u is None else h.new_zeros((r1 - r0, h.shape[1]), dtype=torch.float32)
         s_r = None if s is None else torch.zeros_like(u_r)
         for v0 in range(0, vocab, step):
             v1 = min(vocab, v0 + step)
@@ -215,15 +204,16 @@ def _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step
                 eager.ce_bwd_(zs, local, cw, new, zero, zero, one, -1, softcap)
                 _acc_mm(s_r, zs, w_c)
                 del zs
-            # exp(z_j - lse_nt) f'(z_j) off the target: ce_bwd with (a, b, c) = (1, 0, 0)
-            eager.ce_bwd_(z, local, None, new, one, zero, None, -1, softcap)
-            u_r.mul_(_exp_shift(lse_r, new).unsqueeze(1))
-            _acc_mm(u_r, z, w_c)
+            if u_r is not None:  # exp(z_j - lse_nt) f'(z_j) off the target: (1, 0, 0)
+                eager.ce_bwd_(z, local, None, new, one, zero, None, -1, softcap)
+                u_r.mul_(_exp_shift(lse_r, new).unsqueeze(1))
+                _acc_mm(u_r, z, w_c)
             del z
             lse_r.copy_(new)
             torch.maximum(z_t_r, part[1], out=z_t_r)
             sum_wz_r.add_(part[2])
-        u[r0:r1] = u_r
+        if u is not None:
+            u[r0:r1] = u_r
         if s is not None:
             s[r0:r1] = s_r
     return lse_nt, z_t, sum_wz
@@ -250,13 +240,15 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
         # (Tiles of at most W's size: the forward's working set stays below the backward's.)
+        block = compact_block_rows(rows)
         tile = min(COMPACT_TILE_ELEMENTS, vocab * h.shape[1])
-        step = chunk or compact_chunk_classes(compact_block_rows(rows), vocab, tile)
-        stats = _stats_and_mass(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
-                                u.view(h.shape), s.view(h.shape) if s.numel() else None)
-    else:
+        step = chunk or compact_chunk_classes(block, vocab, tile)
+        stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block,
+                       u.view(h.shape), s.view(h.shape) if s.numel() else None)
+    else:  # the statistics alone: all rows per chunk
         step = chunk or compact_chunk_classes(rows, vocab)
-        stats = _stats(h, weight, bias, keep_t, class_weight, softcap, smooth, step)
+        stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
+                       max(rows, 1), None, None)
     shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
     return (*(v.reshape(shape).clone() for v in stats), u, s)
 
@@ -289,7 +281,8 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     step = chunk or compact_chunk_classes(rows, vocab)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    targets = _ChunkTargets(torch.where(t == ignore_index, -1, t - vocab_start), step, vocab)
+    targets = _ChunkTargets.locate(torch.where(t == ignore_index, -1, t - vocab_start), step,
+                                   vocab)
     for v0 in range(0, vocab, step):
         v1 = min(vocab, v0 + step)
         z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
