@@ -368,11 +368,20 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     return ir.pointwise(device, out_dtype, grad, ir.size(logits))
 
 
+def salted_modules() -> tuple:
+    """The modules whose sources decide the code compiled for a graph with our ops: the
+    lowering and its parts, and the autograd formulas of our custom ops, which AOTAutograd
+    traces after Dynamo (Dynamo's graph, part of every cache key, only holds the op's call:
+    without them a changed formula would load a cached backward of the old one)."""
+    from . import decomposition, linear, ops, scaling
+    return (sys.modules[__name__], ir, launch, partitioner, decomposition, ops, linear, scaling)
+
+
 def source_salt() -> str:
     """Hash of everything that decides the code we emit (version and sources)."""
-    from . import __version__, decomposition
+    from . import __version__
     digest = hashlib.sha256(__version__.encode())
-    for module in (sys.modules[__name__], ir, launch, partitioner, decomposition):
+    for module in salted_modules():
         digest.update(inspect.getsource(module).encode())
     return digest.hexdigest()[:16]
 

@@ -30,6 +30,7 @@ OPTIONS = {
     "smooth+ignore+sum": dict(label_smoothing=0.1, ignore_index=3, reduction="sum"),
     "weight+zloss+none": dict(weighted=True, z_loss=1e-2, reduction="none"),
     "softcap+lse": dict(softcap=5.0, return_lse=True),
+    "weight+smooth+lse": dict(weighted=True, label_smoothing=0.2, return_lse=True),
     "all+bias": dict(weighted=True, label_smoothing=0.1, z_loss=1e-2, softcap=5.0,
                      ignore_index=3, bias=True),
 }
@@ -161,6 +162,25 @@ def test_compiled_rows_dynamic_no_recompile(policy):
     # (The first compile may count twice: Dynamo restarts once to specialize the float
     # options a custom op takes. What matters: nothing after it.)
     assert frames[1:] == [frames[0]] * 2, frames
+
+
+@pytest.mark.parametrize("options", list(OPTIONS))
+def test_compiled_compact_matches_float64(options):
+    """"compact" under torch.compile: the backward's input gradient is traced (one pointwise
+    expression over u, the target's rows of W and s), every option against float64."""
+    kw, bias = _options(options)
+    h, w, b, t = _data(("compiled-compact", options), (N,), bias,
+                       ignore_index=kw.get("ignore_index", -100))
+    fn = torch.compile(_ours("compact"), fullgraph=True)
+    out, grads = _run(fn, h, w, b, t, **kw)
+    ref, ref_grads = _run(_ref64, h.double(), w.double(), None if b is None else b.double(), t,
+                          **kw)
+    if kw.get("return_lse"):
+        assert_loss_close(out[1], ref[1], rtol=1e-6, atol=1e-6)
+        out, ref = out[0], ref[0]
+    assert_loss_close(out, ref)
+    for got, want in zip(grads, ref_grads):
+        assert_grad_close(got, want)
 
 
 @pytest.mark.parametrize("policy", POLICIES)

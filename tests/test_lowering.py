@@ -426,6 +426,21 @@ def test_changed_lowering_misses_the_cache(monkeypatch):
         assert hits == 0 and misses >= 1, "a changed lowering reused a cached graph"
 
 
+def test_salt_covers_every_autograd_formula():
+    """AOTAutograd traces our custom ops' registered backward functions after Dynamo, so a
+    cached compile does not see them change: every module of the package that registers one
+    is part of the cache salt (a stale compiled backward is a wrong gradient)."""
+    root = os.path.dirname(inductor_ce.__file__)
+    salted = {os.path.relpath(m.__file__, root) for m in lowering.salted_modules()}
+    registering = set()
+    for folder, _, files in os.walk(root):
+        for name in files:
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and ".register_autograd(" in open(path).read():
+                registering.add(os.path.relpath(path, root))
+    assert registering and registering <= salted, registering - salted
+
+
 # --- 8. versions: without the private API the ops fall back, with one warning ----------------
 
 def test_missing_inductor_api_falls_back_with_one_warning(monkeypatch):
