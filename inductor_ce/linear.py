@@ -464,7 +464,6 @@ def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_sm
 def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
     ctx.save_for_backward(*output[1:])
-    ctx.used = False
     # The gradient outputs get no upstream gradient; materialized, those would be zeros of
     # their size: a second h and W in memory at the start of the backward (measured on the
     # H200: 1.04 GiB at 8192 x 4096 x 128256, the step's peak in eager mode).
@@ -474,20 +473,18 @@ def _fast_setup(ctx, inputs, output):
 def _fast_backward(ctx, g_loss, *unused):
     if g_loss is None:
         return (None,) * 11
-    if ctx.used:
-        raise RuntimeError("inductor_ce.linear_cross_entropy(policy='fast') computes its "
-                           "gradient in the forward and scales it in place once: a second "
-                           "backward (retain_graph=True) needs policy='compact'")
     dh, dw, db = ctx.saved_tensors
-    if type(dw) is Tensor and not torch._C._len_torch_dispatch_stack():
-        ctx.used = True  # eager: scale the saved buffers in place (no second V x D buffer);
-        for grad in (dh, dw, db):  # on CUDA skipped where g == 1 (scaling.py)
+    if type(dw) is Tensor and not torch._C._len_torch_dispatch_stack() and not _keeps_graph():
+        # Eager, a backward that runs once: scale the saved buffers in place (no second V x D
+        # buffer); on CUDA skipped where g == 1 (scaling.py).
+        for grad in (dh, dw, db):
             _SCALE(grad, g_loss)
         grads = (dh, dw, db)
     else:
         # Traced (AOTAutograd): out of place. Inductor writes the product into the dead
         # saved buffer; the in-place op would be functionalized into a copy of it first
-        # (the saved tensor is a graph input, never mutated in the functional graph).
+        # (the saved tensor is a graph input, never mutated in the functional graph). Eager
+        # with retain_graph=True: the saved gradients must stay for the next backward.
         grads = (dh * g_loss, dw * g_loss, db * g_loss)
     return grads[0], grads[1], (grads[2] if ctx.has_bias else None), *([None] * 8)
 

@@ -355,18 +355,18 @@ def test_compact_backward_runs_what_is_needed(monkeypatch):
 
 
 def test_retain_graph():
+    """A second backward through a kept graph adds the same gradients again: the eager
+    backwards then leave their saved buffers untouched (out of place)."""
     h, w, b, t = _data("retain")
     for policy in POLICIES:
-        hh = h.clone().requires_grad_()
-        loss = inductor_ce.linear_cross_entropy(hh, w, t, policy=policy)
-        loss.backward(retain_graph=True)
-        if policy == "compact":
-            first = hh.grad.clone()
-            loss.backward()
-            torch.testing.assert_close(hh.grad, 2 * first)
-        else:
-            with pytest.raises(RuntimeError, match="policy='compact'"):
-                loss.backward()
+        _, once = _run(_ours(policy), h, w, None, t)
+        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+        loss = inductor_ce.linear_cross_entropy(hh, ww, t, policy=policy,
+                                                chunk_size=CHUNK[policy])
+        (0.5 * loss).backward(retain_graph=True)   # (a scaling in place would show here)
+        (2 * loss).backward()
+        torch.testing.assert_close(hh.grad, 2.5 * once[0])
+        torch.testing.assert_close(ww.grad, 2.5 * once[1])
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
