@@ -49,7 +49,8 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
     The first line is one compiled graph (``eager.loss_chunk``: the eager loss's forward).
     dW accumulates in W's dtype (cuBLAS accumulates each product in float32 and rounds once
     per chunk); the backward multiplies the saved gradients by g on the device (no host
-    sync; eagerly in place, skipped on CUDA where g == 1: ``scaling.py``).
+    sync; eagerly in place, skipped on CUDA where g == 1: ``scaling.py``; out of place where
+    the graph is kept for another backward).
     "mean" divides by the kept rows' total class weight, computed before the loop.
 
 Both are custom ops of our namespace (functional, with fake kernels and registered autograd):
