@@ -157,6 +157,18 @@ class _ChunkTargets:
         return torch.where(self.chunk == v0 // self.step, self.col, -1)
 
 
+def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
+    """The target's index among this weight's classes (global id - vocab_start), -1 for
+    ignored rows; other shards' targets fall outside [0, V)."""
+    return torch.where(target == ignore_index, -1, target - vocab_start)
+
+
+def _traced(t: Tensor) -> bool:
+    """Whether a backward runs traced (AOTAutograd's fake/functional tensors, or under a
+    dispatch mode) rather than eagerly on the real saved buffers."""
+    return type(t) is not Tensor or bool(torch._C._len_torch_dispatch_stack())
+
+
 def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
     """out32 += a @ b, with a float32 result for low-precision a, b (CUDA: cuBLAS with a
     float32 output, no rounding of the product; elsewhere in float32)."""
@@ -190,7 +202,8 @@ def _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block, 
         r1 = min(rows, r0 + block)
         h_r, t_r = h[r0:r1], targets.rows(r0, r1)
         lse_r, z_t_r, sum_wz_r = lse_nt[r0:r1], z_t[r0:r1], sum_wz[r0:r1]
-        one, zero = torch.ones_like(lse_r), torch.zeros_like(lse_r)
+        if u is not None:   # ce_bwd's coefficients for the sums' weights
+            one, zero = torch.ones_like(lse_r), torch.zeros_like(lse_r)
         u_r = None if u is None else h.new_zeros((r1 - r0, h.shape[1]), dtype=torch.float32)
         s_r = None if s is None else torch.zeros_like(u_r)
         for v0 in range(0, vocab, step):
@@ -237,7 +250,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     # end the process on the C++ backend; see lowering._check_targets.)
     check_target_range(t, ignore_index, num_classes)
     rows, vocab = h.shape[0], weight.shape[0]
-    keep_t = torch.where(t == ignore_index, -1, t - vocab_start)  # the target in this weight
+    keep_t = _target_in_weight(t, ignore_index, vocab_start)
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
         # (Tiles of at most W's size: the forward's working set stays below the backward's.)
@@ -282,8 +295,7 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     step = chunk or compact_chunk_classes(rows, vocab)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    targets = _ChunkTargets.locate(torch.where(t == ignore_index, -1, t - vocab_start), step,
-                                   vocab)
+    targets = _ChunkTargets.locate(_target_in_weight(t, ignore_index, vocab_start), step, vocab)
     for v0 in range(0, vocab, step):
         v1 = min(vocab, v0 + step)
         z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
@@ -354,12 +366,12 @@ def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
     u, a, b, z_t = u.reshape(rows, -1), a.reshape(-1), b.reshape(-1), z_t.reshape(-1)
     c = None if c is None else c.reshape(-1)
     s = s.reshape(rows, -1) if s.numel() else None
-    local = torch.where(t == ignore_index, -1, t - start)
+    local = _target_in_weight(t, ignore_index, start)
     here = (local >= 0) & (local < weight.shape[0])
     idx = torch.where(here, local, 0)
     f_t = 1.0 if softcap is None else 1.0 - (z_t.where(here, 0.0) / softcap) ** 2
     b_t = (b * f_t).where(here, 0.0)
-    traced = type(u) is not Tensor or torch._C._len_torch_dispatch_stack()
+    traced = _traced(u)
     s_all = None
     if c is not None and s is None:
         s_all = _weighted_rows_sum(weight, class_weight, traced)
@@ -475,7 +487,7 @@ def _fast_backward(ctx, g_loss, *unused):
     if g_loss is None:
         return (None,) * 11
     dh, dw, db = ctx.saved_tensors
-    if type(dw) is Tensor and not torch._C._len_torch_dispatch_stack() and not _keeps_graph():
+    if not _traced(dw) and not _keeps_graph():
         # Eager, a backward that runs once: scale the saved buffers in place (no second V x D
         # buffer); on CUDA skipped where g == 1 (scaling.py).
         for grad in (dh, dw, db):

@@ -83,9 +83,14 @@ def _options(name):
 @pytest.mark.parametrize("options", list(OPTIONS))
 @pytest.mark.parametrize("policy", POLICIES)
 def test_matches_float64(policy, options, shape):
+    _check_float64(_ours(policy), options, shape, (options, shape))
+
+
+def _check_float64(fn, options, shape, key):
+    """fn's loss (and lse) and gradients against float64, with OPTIONS[options]."""
     kw, bias = _options(options)
-    h, w, b, t = _data((options, shape), shape, bias, ignore_index=kw.get("ignore_index", -100))
-    out, grads = _run(_ours(policy), h, w, b, t, **kw)
+    h, w, b, t = _data(key, shape, bias, ignore_index=kw.get("ignore_index", -100))
+    out, grads = _run(fn, h, w, b, t, **kw)
     ref, ref_grads = _run(_ref64, h.double(), w.double(), None if b is None else b.double(), t,
                           **kw)
     if kw.get("return_lse"):
@@ -168,19 +173,8 @@ def test_compiled_rows_dynamic_no_recompile(policy):
 def test_compiled_compact_matches_float64(options):
     """"compact" under torch.compile: the backward's input gradient is traced (one pointwise
     expression over u, the target's rows of W and s), every option against float64."""
-    kw, bias = _options(options)
-    h, w, b, t = _data(("compiled-compact", options), (N,), bias,
-                       ignore_index=kw.get("ignore_index", -100))
-    fn = torch.compile(_ours("compact"), fullgraph=True)
-    out, grads = _run(fn, h, w, b, t, **kw)
-    ref, ref_grads = _run(_ref64, h.double(), w.double(), None if b is None else b.double(), t,
-                          **kw)
-    if kw.get("return_lse"):
-        assert_loss_close(out[1], ref[1], rtol=1e-6, atol=1e-6)
-        out, ref = out[0], ref[0]
-    assert_loss_close(out, ref)
-    for got, want in zip(grads, ref_grads):
-        assert_grad_close(got, want)
+    _check_float64(torch.compile(_ours("compact"), fullgraph=True), options, (N,),
+                   ("compiled-compact", options))
 
 
 @pytest.mark.parametrize("policy", POLICIES)
