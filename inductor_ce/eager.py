@@ -65,12 +65,14 @@ _STATE = threading.local()           # .busy: inside a compile or a compiled cal
 compiles = 0                         # how many graphs this process compiled (tests assert it)
 
 
-def _wanted(x: Tensor, *others) -> bool:
-    """Whether this eager call should take the compiled path. (At a few rows every
-    microsecond of this counts: module-level names, no imports, no generators.)"""
+def _wanted(x: Tensor, *others, any_size: bool = False) -> bool:
+    """Whether this eager call should take the compiled path (``any_size``: whatever its
+    size). (At a few rows every microsecond of this counts: module-level names, no imports,
+    no generators.)"""
     if MODE == "decomposition" or getattr(_STATE, "busy", False):
         return False
-    if not _PACKAGE.LOWERING_ACTIVE or (MODE == "auto" and x.numel() < MIN_ELEMENTS):
+    if not _PACKAGE.LOWERING_ACTIVE or (
+            MODE == "auto" and not any_size and x.numel() < MIN_ELEMENTS):
         return False
     if type(x) is not Tensor or _is_wrapped(x):
         return False  # a subclass (DTensor, FakeTensor, Parameter...) keeps the plain op path
@@ -220,18 +222,26 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     merged = merged_rows(x)
     if merged is None:
         return None
-    out = _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
+    weight = weight if c is not None else None
+    key = _bwd_key(merged, target, weight, c, ignore_index, softcap, False, False)
+    out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
                         in_place=False)
     return None if out is None else out[0].view(x.shape)
 
 
-def _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap, in_place):
-    """``ce_bwd`` of the merged logits through its compiled function (``in_place``: written
-    over the logits), or None where that key failed to compile."""
+def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns):
     xm, layout = merged
-    weight = weight if c is not None else None     # the backward reads it only to smooth
-    key = ("ce_bwd_" if in_place else "ce_bwd", xm.device, xm.dtype, xm.shape[-1], layout,
-           target.dtype, _dtype(weight), c is not None, ignore_index, softcap)
+    return ("ce_bwd_" if in_place else "ce_bwd", xm.device, xm.dtype,
+            None if columns else xm.shape[-1], layout, target.dtype, _dtype(weight),
+            c is not None, ignore_index, softcap)
+
+
+def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
+                  in_place, columns=False):
+    """``ce_bwd`` of the merged logits through its compiled function for ``key``
+    (``in_place``: written over the logits; ``columns``: V symbolic, and ``weight`` the
+    logits' classes' slice), or None where that key failed to compile."""
+    xm, _ = merged
     op = torch.ops.inductor_ce.ce_bwd.default
     rows = xm.shape[:-1]
     per_row = _per_row(rows, lse_nt, a, b, c)
@@ -247,7 +257,7 @@ def _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap
     t = target.reshape(rows).contiguous()
     from ._inductor.standalone import compile_rows_dynamic
     entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
-                                                       _salt()), xm)
+                                                       _salt(), columns), xm)
     return None if entry is None else _call(entry, xm, t, *per_row, weight)
 
 
@@ -418,17 +428,24 @@ class _Loss(torch.autograd.Function):
         return grad, None, None, None, None
 
 
-def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> None:
+def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
+            columns: bool = False) -> None:
     """``x.copy_(ce_bwd(x, ...))`` without a second (rows, V) buffer: the fused linear +
     cross-entropy's chunks of logits are its own, and their gradient takes their storage. The
     compiled kernel reads and writes each element at the same index (Inductor fuses the copy
     into the kernel's store); the decomposition, where the compiled path does not apply,
-    computes into a temporary first."""
+    computes into a temporary first. ``columns``: one compile for chunks of any width (V
+    symbolic, ``weight`` the chunk's slice), used at any size once compiled (a chunk of a
+    few classes then costs one launch, not the decomposition's ten)."""
     out = None
-    merged = merged_rows(x) if _wanted(x, target, weight, lse_nt, a, b, c) else None
+    weight = weight if c is not None else None     # the backward reads it only to smooth
+    merged = merged_rows(x) if _wanted(x, target, weight, lse_nt, a, b, c,
+                                       any_size=columns) else None
     if merged is not None and merged[1][1:] == (True, True, True):
-        out = _compiled_bwd(merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
-                            in_place=True)
+        key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns)
+        if not columns or MODE != "auto" or x.numel() >= MIN_ELEMENTS or _CACHE.get(key):
+            out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index,
+                                softcap, in_place=True, columns=columns)
     if out is None:
         from . import decomposition
         x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,

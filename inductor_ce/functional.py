@@ -140,12 +140,14 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             :func:`cross_entropy`.
         policy: ``"fast"`` (row chunks, the gradient computed in the forward: 3 GEMMs; a
             chunk of rows x V logits) or ``"compact"`` (vocabulary chunks, the backward
-            recomputes them: 4 GEMMs; a chunk of rows x C logits beyond the gradients).
+            recomputes them: 4 GEMMs; beyond the gradients, 512 KiB and a few vectors of
+            the rows' size: the backward's chunks live in dW's rows not written yet).
             "fast" applies to a scalar loss (reduction "mean"/"sum") without
             ``return_lse``; other calls run "compact".
         chunk_size: rows per chunk ("fast") or classes per chunk ("compact", its forward's
-            tiles and its backward's chunks); default: ``linear.fast_chunk_rows`` /
-            ``linear.compact_chunk_classes`` (2^25 and 2^24 logits).
+            tiles and its backward's chunks, which shrink near the end); default:
+            ``linear.fast_chunk_rows`` / ``linear.compact_chunk_classes`` (2^28-2^29 and
+            2^26 logits).
     """
     from . import linear
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):

@@ -8,7 +8,7 @@ loss math is the op's, and the per-row finish is ``_math.finish``, as for ``cros
 Two policies, named after what they trade (GEMMs counted in units of one N x D x V product):
 
 ``"compact"``: vocabulary chunks, the backward recomputes the logits for dW (4 GEMMs; memory:
-    one chunk of logits, no buffer of the size of dh or dW beyond the gradients themselves).
+    the gradients themselves, 512 KiB and vectors of the rows' size).
     The statistics of chunk c of C classes combine like the shards of the vocabulary-parallel
     loss:
 
@@ -32,11 +32,14 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
     a (u - f'(z_t) W_t) of the plain loss. Then it recomputes each chunk's logits over all
     rows for dW:
 
-        dz_c = ce_bwd(z_c, ...)              in place of z_c (one buffer per chunk)
+        dz_c = ce_bwd(z_c, ...)              in place of z_c
         dW_c = dz_c^T h                      one GEMM over all rows: exact, no accumulation
         db_c = sum_rows dz_c
 
-    A forward without gradient (no_grad, a frozen input) computes the statistics alone, and a
+    z_c lives in dW's rows after chunk c, which no chunk has written yet (the last chunks,
+    too narrow to fit there, share a buffer of 512 KiB: ``compact_backward_chunks``). So the
+    backward holds nothing of its own beyond the gradients, and the forward's tiles stay
+    below dW's size. A forward without gradient (no_grad, a frozen input) computes the statistics alone, and a
     frozen W skips the backward's chunks: 2 GEMMs in all.
 
 ``"fast"``: row chunks, the gradient in the forward (3 GEMMs; memory: one chunk of R x V
@@ -59,6 +62,7 @@ so a symbolic row count needs no unrolled loop and no recompilation.
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import torch
@@ -75,7 +79,10 @@ _SCALE = torch.ops.inductor_ce.scale_.default
 # chunk side worth a GEMM of its own.
 FAST_CHUNK_ELEMENTS = 1 << 29          # R x V: at most 1 GiB of bf16 logits
 FAST_MIN_CHUNK_ELEMENTS = 1 << 28      # and at least 512 MiB, unless all rows are fewer
-COMPACT_CHUNK_ELEMENTS = 1 << 24       # N x C, the backward's chunks: 32 MiB of bf16
+COMPACT_CHUNK_ELEMENTS = 1 << 26       # N x C, the backward's chunks (in dW's unwritten rows)
+COMPACT_SPARE_ELEMENTS = 1 << 18       # the last chunks' buffer of their own: 512 KiB of bf16
+COMPACT_MAX_NARROW = 64                # chunks narrower than the first (each reads h twice)
+COMPACT_OWN_MAX_ELEMENTS = 1 << 24     # and that buffer's size where more would be narrow
 COMPACT_TILE_ELEMENTS = 1 << 26        # R x C, the forward's tiles (before dW exists)
 COMPACT_BLOCK_ROWS = 2048              # R: rows of the forward's tiles (a float32 R x D sum)
 MIN_CHUNK = 256
@@ -112,13 +119,52 @@ def lean_chunk_rows(vocab: int, hidden: int) -> int:
 
 def compact_chunk_classes(rows: int, vocab: int, elements: int = 0) -> int:
     """Classes per "compact" chunk of ``rows`` rows: ``elements`` logits (default
-    COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes. Why 2^24 for the backward's chunks:
-    they are all of the step's peak beyond the gradients (H200, NOTES run 48: 1.07 GiB at
-    (8192, 4096, 128256), Liger 1.10, CCE 1.04). Why 2^26 for the forward's tiles: they come
-    before dW exists, and smaller GEMMs are host-bound where D is small (run 47: with tiles of
-    2^25 and five kernels per chunk for the target, 82 ms at (8192, 2304, 256000); 67 now)."""
+    COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes. Why 2^26 for the forward's tiles: they
+    come before dW exists, and smaller GEMMs are host-bound where D is small (run 47: with
+    tiles of 2^25 and five kernels per chunk for the target, 82 ms at (8192, 2304, 256000);
+    67 then). The backward's chunks cost no memory of their own (``compact_backward_chunks``),
+    so they are as large."""
     c = (elements or COMPACT_CHUNK_ELEMENTS) // max(rows, 1)
     return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
+
+
+@functools.lru_cache(maxsize=64)
+def compact_backward_chunks(rows: int, vocab: int, hidden: int, chunk: int = 0):
+    """The "compact" backward's chunks of classes, ([(v0, v1, hosted)] in order, the width of
+    the last chunks' buffer of their own). A chunk's logits (rows x C) are written where
+    nothing lives yet: in dW's rows after the chunk, which later chunks overwrite with their
+    gradient (``hosted``), as long as they fit: rows C <= (V - v0 - C) D. So the widths
+    shrink geometrically near the end (to D / (rows + D) of what is left), and the last
+    classes, once a fitting chunk would be narrower than ``own``, go through a buffer of
+    their own: the backward's peak is the gradients and that buffer. ``own`` is 8 classes or
+    COMPACT_SPARE_ELEMENTS logits (512 KiB at most), doubled while more than
+    COMPACT_MAX_NARROW chunks are narrower than the first: each reads h twice, so where
+    rows >> D the buffer grows instead, up to COMPACT_OWN_MAX_ELEMENTS logits (32 MiB of
+    bf16, the chunk of every class before chunks lived in dW).
+    Widths are multiples of 64 (of 8 below 64) except the last ones; all of them share one
+    compile (V symbolic)."""
+    base = chunk or compact_chunk_classes(rows, vocab)
+    own = max(8, min(base // 16, COMPACT_SPARE_ELEMENTS // max(rows, 1)))
+    while True:
+        chunks, v0 = [], 0
+        while v0 < vocab:
+            fit = min(base, (vocab - v0) * hidden // (rows + hidden) if hidden else 0)
+            fit = fit // 64 * 64 if fit >= 64 else fit // 8 * 8
+            if fit < own:
+                break
+            chunks.append((v0, v0 + fit, True))
+            v0 += fit
+        left = vocab - v0
+        n = -(-left // own)
+        for i in range(n):    # the rest in n near-equal pieces of at most `own` classes
+            w = left // n + (i < left % n)
+            chunks.append((v0, v0 + w, False))
+            v0 += w
+        narrow = sum(v1 - v0 < base for v0, v1, _ in chunks)
+        grown = min(own * 2, base, max(8, COMPACT_OWN_MAX_ELEMENTS // max(rows, 1)))
+        if narrow <= COMPACT_MAX_NARROW or grown <= own:
+            return chunks, min(own, left)
+        own = grown
 
 
 def compact_block_rows(rows: int) -> int:
@@ -136,25 +182,30 @@ def _logits(h: Tensor, w: Tensor, b: Optional[Tensor]) -> Tensor:
 
 
 class _ChunkTargets:
-    """Each row's target located once for chunks of ``step`` classes: ``of(v0)``, its column
-    in the chunk starting at class v0, or -1, is then two small kernels per chunk instead of
-    five (the chunk loops are host-bound where D is small)."""
+    """Each row's target located once for chunks of ``step`` classes: ``of(v0, v1)``, its
+    column in the chunk of classes [v0, v1), or -1, is then two small kernels per chunk
+    instead of five (the chunk loops are host-bound where D is small); five for a chunk off
+    that grid. (int32: a few bytes per row fewer at the backward's peak.)"""
 
-    def __init__(self, chunk: Tensor, col: Tensor, step: int):
-        self.chunk, self.col, self.step = chunk, col, step
+    def __init__(self, keep_t: Tensor, chunk: Tensor, col: Tensor, step: int, vocab: int):
+        self.keep_t, self.chunk, self.col, self.step, self.vocab = keep_t, chunk, col, step, \
+            vocab
 
     @classmethod
     def locate(cls, keep_t: Tensor, step: int, vocab: int) -> "_ChunkTargets":
         """``keep_t``: the target's index in this weight, -1 for ignored rows."""
         here = (keep_t >= 0) & (keep_t < vocab)
         chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
-        return cls(chunk, keep_t - chunk * step, step)
+        return cls(keep_t.int(), chunk.int(), (keep_t - chunk * step).int(), step, vocab)
 
     def rows(self, r0: int, r1: int) -> "_ChunkTargets":
-        return _ChunkTargets(self.chunk[r0:r1], self.col[r0:r1], self.step)
+        return _ChunkTargets(self.keep_t[r0:r1], self.chunk[r0:r1], self.col[r0:r1],
+                             self.step, self.vocab)
 
-    def of(self, v0: int) -> Tensor:
-        return torch.where(self.chunk == v0 // self.step, self.col, -1)
+    def of(self, v0: int, v1: int) -> Tensor:
+        if v0 % self.step == 0 and v1 in (v0 + self.step, self.vocab):
+            return torch.where(self.chunk == v0 // self.step, self.col, -1)
+        return torch.where((self.keep_t >= v0) & (self.keep_t < v1), self.keep_t - v0, -1)
 
 
 def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
@@ -208,18 +259,20 @@ def _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block, 
         s_r = None if s is None else torch.zeros_like(u_r)
         for v0 in range(0, vocab, step):
             v1 = min(vocab, v0 + step)
-            w_c, local = weight[v0:v1], t_r.of(v0)
+            w_c, local = weight[v0:v1], t_r.of(v0, v1)
             z = _logits(h_r, w_c, None if bias is None else bias[v0:v1])
             cw = None if class_weight is None or not smooth else class_weight[v0:v1]
             part = _CE_FWD(z, local, cw, -1, softcap, smooth)
             new = torch.logaddexp(lse_r, part[0])
             if s_r is not None:  # w_j f'(z_j): ce_bwd with (a, b, c) = (0, 0, 1)
                 zs = z.clone()
-                eager.ce_bwd_(zs, local, cw, new, zero, zero, one, -1, softcap)
+                eager.ce_bwd_(zs, local, cw, new, zero, zero, one, -1, softcap,
+                              columns=True)
                 _acc_mm(s_r, zs, w_c)
                 del zs
             if u_r is not None:  # exp(z_j - lse_nt) f'(z_j) off the target: (1, 0, 0)
-                eager.ce_bwd_(z, local, None, new, one, zero, None, -1, softcap)
+                eager.ce_bwd_(z, local, None, new, one, zero, None, -1, softcap,
+                              columns=True)
                 u_r.mul_(_exp_shift(lse_r, new).unsqueeze(1))
                 _acc_mm(u_r, z, w_c)
             del z
@@ -252,17 +305,15 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     rows, vocab = h.shape[0], weight.shape[0]
     keep_t = _target_in_weight(t, ignore_index, vocab_start)
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
-    if with_grad:
-        # (Tiles of at most W's size: the forward's working set stays below the backward's.)
-        block = compact_block_rows(rows)
-        tile = min(COMPACT_TILE_ELEMENTS, vocab * h.shape[1])
-        step = chunk or compact_chunk_classes(block, vocab, tile)
-        stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block,
-                       u.view(h.shape), s.view(h.shape) if s.numel() else None)
-    else:  # the statistics alone: all rows per chunk
-        step = chunk or compact_chunk_classes(rows, vocab)
-        stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
-                       max(rows, 1), None, None)
+    # Tiles of at most half of W's size (the forward's working set, a tile and a float32 sum
+    # of a block of rows, stays below dW), of widths that do not depend on the row count: no
+    # compile at a new one. Without a gradient, the statistics alone, by the same tiles.
+    block = compact_block_rows(rows)
+    step = chunk or compact_chunk_classes(block, vocab,
+                                          min(COMPACT_TILE_ELEMENTS, vocab * h.shape[1] // 2))
+    stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block,
+                   u.view(h.shape) if with_grad else None,
+                   s.view(h.shape) if s.numel() else None)
     shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
     return (*(v.reshape(shape).clone() for v in stats), u, s)
 
@@ -292,15 +343,23 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     rows, vocab = h.shape[0], weight.shape[0]
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
-    step = chunk or compact_chunk_classes(rows, vocab)
+    chunks, own = compact_backward_chunks(rows, vocab, h.shape[1], chunk)
+    targets = _ChunkTargets.locate(_target_in_weight(t, ignore_index, vocab_start),
+                                   chunks[0][1] if chunks else 1, vocab)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    targets = _ChunkTargets.locate(_target_in_weight(t, ignore_index, vocab_start), step, vocab)
-    for v0 in range(0, vocab, step):
-        v1 = min(vocab, v0 + step)
-        z = _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1])
+    flat = dw.view(-1)
+    spare = None if all(hosted for *_, hosted in chunks) else h.new_empty(rows * own)
+    for v0, v1, hosted in chunks:
+        # The chunk's logits: in dW's rows from v1 on (unwritten yet), or the spare buffer.
+        n = rows * (v1 - v0)
+        z = (flat[v1 * h.shape[1]:][:n] if hosted else spare[:n]).view(rows, v1 - v0)
+        if bias is None:
+            torch.mm(h, weight[v0:v1].t(), out=z)
+        else:
+            torch.addmm(bias[v0:v1], h, weight[v0:v1].t(), out=z)
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
-        eager.ce_bwd_(z, targets.of(v0), cw, *per_row, c, -1, softcap)
+        eager.ce_bwd_(z, targets.of(v0, v1), cw, *per_row, c, -1, softcap, columns=True)
         torch.mm(z.t(), h, out=dw[v0:v1])
         if bias is not None:
             db[v0:v1] = z.sum(0, dtype=torch.float32)

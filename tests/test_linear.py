@@ -445,17 +445,46 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
     """At any size (forced here), each chunk's ce_fwd and its in-place ce_bwd run the
     lowering's kernels: "fast" compiles them once (its chunks' rows are symbolic) and one
     kernel scaling the gradients by the upstream scalar (dh and dW share it: rows symbolic,
-    D fixed); "compact" compiles them for the full and the ragged last chunk (a V each)."""
+    D fixed); "compact" compiles ce_fwd for the full and the ragged last tile (a V each) and
+    ce_bwd once for chunks of every width (its backward's shrink near the end: V symbolic).
+    Other row counts compile nothing more."""
     monkeypatch.setattr(eager, "MODE", "compiled")
     for policy in POLICIES:
-        h, w, b, t = _data(("compiled-eager", policy))
         before = eager.compiles
-        out, grads = _run(_ours(policy), h, w, None, t, softcap=3.0)
-        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, softcap=3.0)
-        assert_loss_close(out, ref)
-        for got, want in zip(grads, ref_grads):
-            assert_grad_close(got, want)
-        assert eager.compiles - before == (3 if policy == "fast" else 4)
+        for rows in (N, 20, 64):
+            h, w, b, t = _data(("compiled-eager", policy, rows), (rows,))
+            out, grads = _run(_ours(policy), h, w, None, t, softcap=3.0)
+            ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, softcap=3.0)
+            assert_loss_close(out, ref)
+            for got, want in zip(grads, ref_grads):
+                assert_grad_close(got, want)
+            assert eager.compiles - before == 3, (policy, rows)
+
+
+@pytest.mark.parametrize("rows,hidden,vocab", [
+    (8192, 4096, 128256), (32768, 4096, 128256), (8192, 2304, 256000), (16384, 4096, 151936),
+    (N, D, V), (100000, 1024, 50000), (3, 16, 5), (0, 16, 300), (64, 0, 300),
+])
+def test_compact_backward_chunks_fit_in_dw(rows, hidden, vocab):
+    """The backward's chunks cover the classes in order; each hosted chunk's logits fit in
+    dW's rows after it (which no chunk has written yet), the others in the buffer of their
+    own: at most COMPACT_SPARE_ELEMENTS logits (or 8 classes) where that leaves at most
+    COMPACT_MAX_NARROW narrow chunks (the benchmark shapes), else at most
+    COMPACT_OWN_MAX_ELEMENTS (rows >> D)."""
+    chunks, own = linear.compact_backward_chunks(rows, vocab, hidden)
+    assert [c[0] for c in chunks] == [0] + [c[1] for c in chunks[:-1]]
+    assert chunks[-1][1] == vocab and all(v1 > v0 for v0, v1, _ in chunks)
+    for v0, v1, hosted in chunks:
+        if hosted:
+            assert rows * (v1 - v0) <= (vocab - v1) * hidden
+        else:
+            assert v1 - v0 <= own
+    narrow = sum(v1 - v0 < chunks[0][1] for v0, v1, _ in chunks)
+    if narrow <= linear.COMPACT_MAX_NARROW and rows <= 32768:
+        assert rows * own <= max(linear.COMPACT_SPARE_ELEMENTS, 8 * rows), own
+    assert rows * own <= max(linear.COMPACT_OWN_MAX_ELEMENTS, 8 * rows), own
+    if rows >= 8192:   # the first chunk in dW, as wide as a chunk or as fits
+        assert chunks[0][2] and chunks[0][1] <= linear.compact_chunk_classes(rows, vocab)
 
 
 @pytest.mark.parametrize("rows,hidden,vocab,expected", [

@@ -67,14 +67,16 @@ def _has(config, dotted: str) -> bool:
 
 
 def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[torch.Tensor],
-                         static: Sequence, salt: str) -> Compiled:
+                         static: Sequence, salt: str, columns: bool = False) -> Compiled:
     """Compile ``fn(logits, *rowwise, *static)``: ``logits`` (rows..., V) with every row
-    dimension symbolic (V, its last, static; strides and storage offset symbolic where they
-    do not follow from the sizes), ``rowwise`` tensors of shape rows (contiguous, sharing the
-    logits' row symbols), ``static`` tensors (or None) of fixed shape. The result is called
-    with real tensors of the same kinds, in the same order; it computes no gradient, but
-    ``fn`` may call ``torch.autograd.grad`` (of a part it makes differentiable itself): the
-    graph is traced at the ATen level (``make_fx``), where a backward is ops like any other."""
+    dimension symbolic (V, its last, static unless ``columns``; strides and storage offset
+    symbolic where they do not follow from the sizes), ``rowwise`` tensors of shape rows
+    (contiguous, sharing the logits' row symbols), ``static`` tensors (or None) of fixed
+    shape, except that with ``columns`` they are of shape (V,) and share its symbol. The
+    result is called with real tensors of the same kinds, in the same order; it computes
+    no gradient, but ``fn`` may call ``torch.autograd.grad`` (of a part it makes
+    differentiable itself): the graph is traced at the ATen level (``make_fx``), where a
+    backward is ops like any other."""
     from torch._guards import TracingContext, tracing
     from torch._inductor.compile_fx import compile_fx_inner
     from torch._inductor.decomposition import select_decomp_table
@@ -82,15 +84,20 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
 
     shape_env = ShapeEnv(duck_shape=False)  # no two dims share a symbol because equal once
     fake_mode = FakeTensorMode(shape_env=shape_env)
-    dims = [DimDynamic.DYNAMIC] * (logits.dim() - 1) + [DimDynamic.STATIC]
+    dims = [DimDynamic.DYNAMIC] * (logits.dim() - 1) + \
+        [DimDynamic.DYNAMIC if columns else DimDynamic.STATIC]
     with torch.inference_mode(False), torch.no_grad():
         fake_x = fake_mode.from_tensor(logits.detach(), symbolic_context=StatelessSymbolicContext(
             dynamic_sizes=dims))
         with fake_mode:
             fake_rows = [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
                          for r in rowwise]
-        fake_static = [None if s is None else fake_mode.from_tensor(
-            s.detach(), static_shapes=True) for s in static]
+            if columns:
+                fake_static = [None if s is None else torch.empty(
+                    fake_x.shape[-1:], dtype=s.dtype, device=s.device) for s in static]
+        if not columns:
+            fake_static = [None if s is None else fake_mode.from_tensor(
+                s.detach(), static_shapes=True) for s in static]
         args = [fake_x, *fake_rows, *[s for s in fake_static if s is not None]]
         present = [s is not None for s in static]
 
