@@ -348,12 +348,11 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                                    chunks[0][1] if chunks else 1, vocab)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    flat = dw.view(-1)
     spare = None if all(hosted for *_, hosted in chunks) else h.new_empty(rows * own)
     for v0, v1, hosted in chunks:
         # The chunk's logits: in dW's rows from v1 on (unwritten yet), or the spare buffer.
-        n = rows * (v1 - v0)
-        z = (flat[v1 * h.shape[1]:][:n] if hosted else spare[:n]).view(rows, v1 - v0)
+        z = _scratch(dw, v1 * h.shape[1], rows, v1 - v0) if hosted else \
+            spare[:rows * (v1 - v0)].view(rows, v1 - v0)
         if bias is None:
             torch.mm(h, weight[v0:v1].t(), out=z)
         else:
@@ -365,6 +364,18 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
             db[v0:v1] = z.sum(0, dtype=torch.float32)
         del z
     return dw, (db if bias is None else db.to(bias.dtype))
+
+
+def _scratch(buf: Tensor, start: int, rows: int, cols: int) -> Tensor:
+    """A (rows, cols) tensor over the contiguous ``buf``'s elements from ``start`` on, with
+    a storage of its own that begins there (a slice of buf's, which it keeps alive): offset
+    0, like a fresh buffer, so the compiled kernels' layout (and their aligned vector loads:
+    Inductor cannot assume alignment of a symbolic storage offset) and one compile serve
+    it."""
+    size = buf.element_size()
+    first = (buf.storage_offset() + start) * size
+    storage = buf.untyped_storage()[first:first + rows * cols * size]
+    return buf.new_empty(0).set_(storage, 0, (rows, cols), (cols, 1))
 
 
 @linear_ce_bwd.register_fake

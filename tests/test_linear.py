@@ -446,9 +446,14 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
     lowering's kernels: "fast" compiles them once (its chunks' rows are symbolic) and one
     kernel scaling the gradients by the upstream scalar (dh and dW share it: rows symbolic,
     D fixed); "compact" compiles ce_fwd for the full and the ragged last tile (a V each) and
-    ce_bwd once for chunks of every width (its backward's shrink near the end: V symbolic).
-    Other row counts compile nothing more."""
+    ce_bwd once for chunks of every width (its backward's shrink near the end: V symbolic),
+    inside dW or not. Other row counts compile nothing more, and no chunk falls back to the
+    decomposition."""
     monkeypatch.setattr(eager, "MODE", "compiled")
+
+    def no_decomposition(*args, **kwargs):
+        raise AssertionError("a chunk ran ce_bwd's decomposition")
+    monkeypatch.setattr(decomposition, "ce_bwd", no_decomposition)
     for policy in POLICIES:
         before = eager.compiles
         for rows in (N, 20, 64):
