@@ -140,7 +140,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             :func:`cross_entropy`.
         policy: ``"fast"`` (row chunks, the gradient computed in the forward: 3 GEMMs; a
             chunk of rows x V logits) or ``"compact"`` (vocabulary chunks, the backward
-            recomputes them: 4 GEMMs; beyond the gradients, 512 KiB and a few vectors of
+            recomputes them: 4 GEMMs; beyond the gradients, 256 KiB and a few vectors of
             the rows' size: the backward's chunks live in dW's rows not written yet).
             "fast" applies to a scalar loss (reduction "mean"/"sum") without
             ``return_lse``; other calls run "compact".

@@ -8,7 +8,7 @@ loss math is the op's, and the per-row finish is ``_math.finish``, as for ``cros
 Two policies, named after what they trade (GEMMs counted in units of one N x D x V product):
 
 ``"compact"``: vocabulary chunks, the backward recomputes the logits for dW (4 GEMMs; memory:
-    the gradients themselves, 512 KiB and vectors of the rows' size).
+    the gradients themselves, 256 KiB and vectors of the rows' size).
     The statistics of chunk c of C classes combine like the shards of the vocabulary-parallel
     loss:
 
@@ -37,7 +37,7 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
         db_c = sum_rows dz_c
 
     z_c lives in dW's rows after chunk c, which no chunk has written yet (the last chunks,
-    too narrow to fit there, share a buffer of 512 KiB: ``compact_backward_chunks``). So the
+    too narrow to fit there, share a buffer of 256 KiB: ``compact_backward_chunks``). So the
     backward holds nothing of its own beyond the gradients, and the forward's tiles stay
     below dW's size. A forward without gradient (no_grad, a frozen input) computes the statistics alone, and a
     frozen W skips the backward's chunks: 2 GEMMs in all.
@@ -80,8 +80,8 @@ _SCALE = torch.ops.inductor_ce.scale_.default
 FAST_CHUNK_ELEMENTS = 1 << 29          # R x V: at most 1 GiB of bf16 logits
 FAST_MIN_CHUNK_ELEMENTS = 1 << 28      # and at least 512 MiB, unless all rows are fewer
 COMPACT_CHUNK_ELEMENTS = 1 << 26       # N x C, the backward's chunks (in dW's unwritten rows)
-COMPACT_SPARE_ELEMENTS = 1 << 18       # the last chunks' buffer of their own: 512 KiB of bf16
-COMPACT_MAX_NARROW = 64                # chunks narrower than the first (each reads h twice)
+COMPACT_SPARE_ELEMENTS = 1 << 17       # the last chunks' buffer of their own: 256 KiB of bf16
+COMPACT_MAX_NARROW = 96                # chunks narrower than the first (each reads h twice)
 COMPACT_OWN_MAX_ELEMENTS = 1 << 24     # and that buffer's size where more would be narrow
 COMPACT_TILE_ELEMENTS = 1 << 26        # R x C, the forward's tiles (before dW exists)
 COMPACT_BLOCK_ROWS = 2048              # R: rows of the forward's tiles (a float32 R x D sum)
@@ -136,20 +136,20 @@ def compact_backward_chunks(rows: int, vocab: int, hidden: int, chunk: int = 0):
     gradient (``hosted``), as long as they fit: rows C <= (V - v0 - C) D. So the widths
     shrink geometrically near the end (to D / (rows + D) of what is left), and the last
     classes, once a fitting chunk would be narrower than ``own``, go through a buffer of
-    their own: the backward's peak is the gradients and that buffer. ``own`` is 8 classes or
-    COMPACT_SPARE_ELEMENTS logits (512 KiB at most), doubled while more than
+    their own: the backward's peak is the gradients and that buffer. ``own`` is 4 classes or
+    COMPACT_SPARE_ELEMENTS logits (256 KiB at most), doubled while more than
     COMPACT_MAX_NARROW chunks are narrower than the first: each reads h twice, so where
     rows >> D the buffer grows instead, up to COMPACT_OWN_MAX_ELEMENTS logits (32 MiB of
     bf16, the chunk of every class before chunks lived in dW).
-    Widths are multiples of 64 (of 8 below 64) except the last ones; all of them share one
+    Widths are multiples of 64 (of 4 below 64) except the last ones; all of them share one
     compile (V symbolic)."""
     base = chunk or compact_chunk_classes(rows, vocab)
-    own = max(8, min(base // 16, COMPACT_SPARE_ELEMENTS // max(rows, 1)))
+    own = max(4, min(base // 16, COMPACT_SPARE_ELEMENTS // max(rows, 1)))
     while True:
         chunks, v0 = [], 0
         while v0 < vocab:
             fit = min(base, (vocab - v0) * hidden // (rows + hidden) if hidden else 0)
-            fit = fit // 64 * 64 if fit >= 64 else fit // 8 * 8
+            fit = fit // 64 * 64 if fit >= 64 else fit // 4 * 4
             if fit < own:
                 break
             chunks.append((v0, v0 + fit, True))
@@ -161,7 +161,7 @@ def compact_backward_chunks(rows: int, vocab: int, hidden: int, chunk: int = 0):
             chunks.append((v0, v0 + w, False))
             v0 += w
         narrow = sum(v1 - v0 < base for v0, v1, _ in chunks)
-        grown = min(own * 2, base, max(8, COMPACT_OWN_MAX_ELEMENTS // max(rows, 1)))
+        grown = min(own * 2, base, max(4, COMPACT_OWN_MAX_ELEMENTS // max(rows, 1)))
         if narrow <= COMPACT_MAX_NARROW or grown <= own:
             return chunks, min(own, left)
         own = grown
@@ -182,30 +182,30 @@ def _logits(h: Tensor, w: Tensor, b: Optional[Tensor]) -> Tensor:
 
 
 class _ChunkTargets:
-    """Each row's target located once for chunks of ``step`` classes: ``of(v0, v1)``, its
-    column in the chunk of classes [v0, v1), or -1, is then two small kernels per chunk
-    instead of five (the chunk loops are host-bound where D is small); five for a chunk off
-    that grid. (int32: a few bytes per row fewer at the backward's peak.)"""
+    """Each row's target located once for chunks of ``step`` classes: ``of(v0)``, its column
+    in the chunk starting at class v0, or -1, is then two small kernels per chunk instead of
+    five (the forward's loops are host-bound where D is small)."""
 
-    def __init__(self, keep_t: Tensor, chunk: Tensor, col: Tensor, step: int, vocab: int):
-        self.keep_t, self.chunk, self.col, self.step, self.vocab = keep_t, chunk, col, step, \
-            vocab
+    def __init__(self, chunk: Tensor, col: Tensor, step: int):
+        self.chunk, self.col, self.step = chunk, col, step
 
     @classmethod
     def locate(cls, keep_t: Tensor, step: int, vocab: int) -> "_ChunkTargets":
         """``keep_t``: the target's index in this weight, -1 for ignored rows."""
         here = (keep_t >= 0) & (keep_t < vocab)
         chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
-        return cls(keep_t.int(), chunk.int(), (keep_t - chunk * step).int(), step, vocab)
+        return cls(chunk.int(), (keep_t - chunk * step).int(), step)
 
     def rows(self, r0: int, r1: int) -> "_ChunkTargets":
-        return _ChunkTargets(self.keep_t[r0:r1], self.chunk[r0:r1], self.col[r0:r1],
-                             self.step, self.vocab)
+        return _ChunkTargets(self.chunk[r0:r1], self.col[r0:r1], self.step)
 
-    def of(self, v0: int, v1: int) -> Tensor:
-        if v0 % self.step == 0 and v1 in (v0 + self.step, self.vocab):
-            return torch.where(self.chunk == v0 // self.step, self.col, -1)
-        return torch.where((self.keep_t >= v0) & (self.keep_t < v1), self.keep_t - v0, -1)
+    def of(self, v0: int) -> Tensor:
+        return torch.where(self.chunk == v0 // self.step, self.col, -1)
+
+
+def _column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
+    """The target's column in classes [v0, v1), -1 where it is not among them."""
+    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
 
 
 def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
@@ -259,7 +259,7 @@ def _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block, 
         s_r = None if s is None else torch.zeros_like(u_r)
         for v0 in range(0, vocab, step):
             v1 = min(vocab, v0 + step)
-            w_c, local = weight[v0:v1], t_r.of(v0, v1)
+            w_c, local = weight[v0:v1], t_r.of(v0)
             z = _logits(h_r, w_c, None if bias is None else bias[v0:v1])
             cw = None if class_weight is None or not smooth else class_weight[v0:v1]
             part = _CE_FWD(z, local, cw, -1, softcap, smooth)
@@ -344,8 +344,9 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
     chunks, own = compact_backward_chunks(rows, vocab, h.shape[1], chunk)
-    targets = _ChunkTargets.locate(_target_in_weight(t, ignore_index, vocab_start),
-                                   chunks[0][1] if chunks else 1, vocab)
+    # (Each chunk's target column from the target's index alone: 4 bytes per row at the
+    # peak, for three small kernels more per chunk than _ChunkTargets' two.)
+    keep_t = _target_in_weight(t, ignore_index, vocab_start).int()
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
     spare = None if all(hosted for *_, hosted in chunks) else h.new_empty(rows * own)
@@ -358,7 +359,8 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         else:
             torch.addmm(bias[v0:v1], h, weight[v0:v1].t(), out=z)
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
-        eager.ce_bwd_(z, targets.of(v0, v1), cw, *per_row, c, -1, softcap, columns=True)
+        eager.ce_bwd_(z, _column(keep_t, v0, v1), cw, *per_row, c, -1, softcap,
+                      columns=True)
         torch.mm(z.t(), h, out=dw[v0:v1])
         if bias is not None:
             db[v0:v1] = z.sum(0, dtype=torch.float32)

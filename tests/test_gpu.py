@@ -223,7 +223,7 @@ def test_linear_against_float64(name, policy, compiled):
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 def test_compact_peak_is_the_gradients(compiled):
     """policy="compact": a step's peak above its inputs is dh + dW, the last chunks' spare
-    buffer (512 KiB here) and per-row vectors: the backward's chunks of logits live in dW's
+    buffer (256 KiB here) and per-row vectors: the backward's chunks of logits live in dW's
     unwritten rows, the forward's tiles stay below dW, and there is no float32 buffer of dh's
     size, no second buffer of dh or dW."""
     if DEV != "cuda":

@@ -473,7 +473,7 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
 def test_compact_backward_chunks_fit_in_dw(rows, hidden, vocab):
     """The backward's chunks cover the classes in order; each hosted chunk's logits fit in
     dW's rows after it (which no chunk has written yet), the others in the buffer of their
-    own: at most COMPACT_SPARE_ELEMENTS logits (or 8 classes) where that leaves at most
+    own: at most COMPACT_SPARE_ELEMENTS logits (or 4 classes) where that leaves at most
     COMPACT_MAX_NARROW narrow chunks (the benchmark shapes), else at most
     COMPACT_OWN_MAX_ELEMENTS (rows >> D)."""
     chunks, own = linear.compact_backward_chunks(rows, vocab, hidden)
@@ -486,8 +486,8 @@ def test_compact_backward_chunks_fit_in_dw(rows, hidden, vocab):
             assert v1 - v0 <= own
     narrow = sum(v1 - v0 < chunks[0][1] for v0, v1, _ in chunks)
     if narrow <= linear.COMPACT_MAX_NARROW and rows <= 32768:
-        assert rows * own <= max(linear.COMPACT_SPARE_ELEMENTS, 8 * rows), own
-    assert rows * own <= max(linear.COMPACT_OWN_MAX_ELEMENTS, 8 * rows), own
+        assert rows * own <= max(linear.COMPACT_SPARE_ELEMENTS, 4 * rows), own
+    assert rows * own <= max(linear.COMPACT_OWN_MAX_ELEMENTS, 4 * rows), own
     if rows >= 8192:   # the first chunk in dW, as wide as a chunk or as fits
         assert chunks[0][2] and chunks[0][1] <= linear.compact_chunk_classes(rows, vocab)
 
