@@ -229,46 +229,36 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     return None if out is None else out[0].view(x.shape)
 
 
-# Chunks of any width share one compile (V symbolic); those of a multiple of this many
-# classes another, which knows their rows aligned: on the H200, with V symbolic alone, the
-# kernel took 1.6x the time of V static (NOTES run 50).
-COLUMN_BLOCK = 64
-
-
 def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns):
     xm, layout = merged
     return ("ce_bwd_" if in_place else "ce_bwd", xm.device, xm.dtype,
-            ("columns", columns) if columns else xm.shape[-1], layout, target.dtype,
-            _dtype(weight), c is not None, ignore_index, softcap)
+            None if columns else xm.shape[-1], layout, target.dtype, _dtype(weight),
+            c is not None, ignore_index, softcap)
 
 
 def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
-                  in_place, columns=0):
+                  in_place, columns=False):
     """``ce_bwd`` of the merged logits through its compiled function for ``key``
-    (``in_place``: written over the logits; ``columns``: V symbolic, a multiple of it, and
-    ``weight`` the logits' classes' slice; see standalone.compile_rows_dynamic), or None
-    where that key failed to compile."""
+    (``in_place``: written over the logits; ``columns``: V symbolic, and ``weight`` the
+    logits' classes' slice), or None where that key failed to compile."""
     xm, _ = merged
     op = torch.ops.inductor_ce.ce_bwd.default
     rows = xm.shape[:-1]
     per_row = _per_row(rows, lse_nt, a, b, c)
-    split = columns > 1
-    x_in = xm.view(*rows, xm.shape[-1] // columns, columns) if split else xm
 
     def fn(x, t, lse_nt, a, b, *rest):
         c_ = rest[0] if c is not None else None
-        grad = op(x.flatten(-2) if split else x, t, rest[-1], lse_nt, a, b, c_, ignore_index,
-                  softcap)
+        grad = op(x, t, rest[-1], lse_nt, a, b, c_, ignore_index, softcap)
         if not in_place:
             return (grad,)
-        x.copy_(grad.view(x.shape))
+        x.copy_(grad)
         return (lse_nt,)
 
     t = target.reshape(rows).contiguous()
     from ._inductor.standalone import compile_rows_dynamic
-    entry = _guarded(key, lambda: compile_rows_dynamic(fn, x_in, [t, *per_row], [weight],
-                                                       _salt(), columns), x_in)
-    return None if entry is None else _call(entry, x_in, t, *per_row, weight)
+    entry = _guarded(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
+                                                       _salt(), columns), xm)
+    return None if entry is None else _call(entry, xm, t, *per_row, weight)
 
 
 # --- the whole loss -----------------------------------------------------------------------------
@@ -444,23 +434,18 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
     cross-entropy's chunks of logits are its own, and their gradient takes their storage. The
     compiled kernel reads and writes each element at the same index (Inductor fuses the copy
     into the kernel's store); the decomposition, where the compiled path does not apply,
-    computes into a temporary first. ``columns``: compiled for chunks of any width (V
-    symbolic, ``weight`` the chunk's slice; one compile for widths that are multiples of
-    COLUMN_BLOCK, one for the others), used at any size once compiled (a chunk of a few
-    classes then costs one launch, not the decomposition's ten)."""
+    computes into a temporary first. ``columns``: one compile for chunks of any width (V
+    symbolic, ``weight`` the chunk's slice), used at any size once compiled (a chunk of a
+    few classes then costs one launch, not the decomposition's ten)."""
     out = None
     weight = weight if c is not None else None     # the backward reads it only to smooth
     merged = merged_rows(x) if _wanted(x, target, weight, lse_nt, a, b, c,
                                        any_size=columns) else None
     if merged is not None and merged[1][1:] == (True, True, True):
-        # (Not one block: a size-1 dimension would be specialized, a compile of its own.)
-        v = x.shape[-1]
-        block = 0 if not columns else \
-            COLUMN_BLOCK if v % COLUMN_BLOCK == 0 and v > COLUMN_BLOCK else 1
-        key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, block)
-        if not block or MODE != "auto" or x.numel() >= MIN_ELEMENTS or _CACHE.get(key):
+        key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns)
+        if not columns or MODE != "auto" or x.numel() >= MIN_ELEMENTS or _CACHE.get(key):
             out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index,
-                                softcap, in_place=True, columns=block)
+                                softcap, in_place=True, columns=columns)
     if out is None:
         from . import decomposition
         x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,

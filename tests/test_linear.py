@@ -446,9 +446,8 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
     lowering's kernels: "fast" compiles them once (its chunks' rows are symbolic) and one
     kernel scaling the gradients by the upstream scalar (dh and dW share it: rows symbolic,
     D fixed); "compact" compiles ce_fwd for the full and the ragged last tile (a V each) and
-    ce_bwd for chunks of every width (its backward's shrink near the end: V symbolic), one
-    compile for multiples of eager.COLUMN_BLOCK classes and one for the others, inside dW or
-    not. Other row counts compile nothing more, and no chunk falls back to the
+    ce_bwd once for chunks of every width (its backward's shrink near the end: V symbolic),
+    inside dW or not. Other row counts compile nothing more, and no chunk falls back to the
     decomposition."""
     monkeypatch.setattr(eager, "MODE", "compiled")
 
@@ -464,7 +463,7 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
             assert_loss_close(out, ref)
             for got, want in zip(grads, ref_grads):
                 assert_grad_close(got, want)
-            assert eager.compiles - before == (3 if policy == "fast" else 4), (policy, rows)
+            assert eager.compiles - before == 3, (policy, rows)
 
 
 @pytest.mark.parametrize("rows,hidden,vocab", [

@@ -385,7 +385,7 @@ def call(args):
     arg0_1_size = arg0_1.size()
     s26 = arg0_1_size[0]
     s49 = arg0_1_size[1]
-    assert_size_stride(arg0_1, (s26, s49, 64), (64*s49, 64, 1), 'input')
+    assert_size_stride(arg0_1, (s26, s49), (s49, 1), 'input')
     assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
     assert_size_stride(arg2_1, (s26, ), (1, ), 'input')
     assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
@@ -416,12 +416,12 @@ extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
             #pragma omp for
             for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(1L))
             {
-                for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(64L*ks1); x1+=static_cast<int64_t>(32L))
+                for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(ks1); x1+=static_cast<int64_t>(32L))
                 {
                     {
-                        if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(64L*ks1)))
+                        if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L))))))
                         {
-                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + 64L*ks1*x0), static_cast<int64_t>(32));
+                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(32));
                             auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
                             auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
                             auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
@@ -432,7 +432,7 @@ extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
                             auto tmp8 = tmp6 != tmp7;
                             auto tmp9 = static_cast<int64_t>(0);
                             auto tmp10 = tmp6 >= tmp9;
-                            auto tmp11 = 64L*ks1;
+                            auto tmp11 = ks1;
                             auto tmp12 = c10::convert<int64_t>(tmp11);
                             auto tmp13 = tmp6 < tmp12;
                             auto tmp14 = tmp10 && tmp13;
@@ -460,7 +460,50 @@ extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
                             auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
                             auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
                             auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
-                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + 64L*ks1*x0), static_cast<int64_t>(32));
+                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(32));
+                        }
+                        if(C10_UNLIKELY(x1 >= static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L)))) && x1 < static_cast<int64_t>(ks1)))
+                        {
+                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-32L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L)))));
+                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
+                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
+                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
+                            auto tmp6 = c10::convert<int64_t>(tmp1);
+                            auto tmp7 = static_cast<int64_t>(-1);
+                            auto tmp8 = tmp6 != tmp7;
+                            auto tmp9 = static_cast<int64_t>(0);
+                            auto tmp10 = tmp6 >= tmp9;
+                            auto tmp11 = ks1;
+                            auto tmp12 = c10::convert<int64_t>(tmp11);
+                            auto tmp13 = tmp6 < tmp12;
+                            auto tmp14 = tmp10 && tmp13;
+                            auto tmp15 = tmp8 && tmp14;
+                            auto tmp16 = c10::convert<int32_t>(tmp6);
+                            auto tmp17 = static_cast<int32_t>(-1);
+                            auto tmp18 = tmp15 ? tmp16 : tmp17;
+                            auto tmp19 = x1;
+                            auto tmp20 = c10::convert<int32_t>(tmp19);
+                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
+                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
+                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
+                            auto tmp24 = -std::numeric_limits<float>::infinity();
+                            auto tmp25 = tmp2 == tmp24;
+                            auto tmp26 = static_cast<float>(0.0);
+                            auto tmp27 = tmp25 ? tmp26 : tmp2;
+                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
+                            auto tmp29 = tmp5 - tmp28;
+                            auto tmp30 = static_cast<float>(1.4426950408889634);
+                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
+                            auto tmp32 = tmp29 * tmp31;
+                            auto tmp33 = tmp32.exp2();
+                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
+                            auto tmp35 = tmp34 * tmp33;
+                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
+                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
+                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
+                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-32L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L)))));
                         }
                     }
                 }
@@ -841,142 +884,6 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                             auto tmp0 = static_cast<float>(0.0);
                             auto tmp2 = at::vec::Vectorized<float>(tmp0);
                             tmp2.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    inductor_cpu_integer_div_error_flag = nullptr;
-    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
-}
-
-
-# --- compiled graph 3
-def call(args):
-    arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
-    arg0_1_size = arg0_1.size()
-    s26 = arg0_1_size[0]
-    s49 = arg0_1_size[1]
-    assert_size_stride(arg0_1, (s26, s49), (s49, 1), 'input')
-    assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg2_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg3_1, (s26, ), (1, ), 'input')
-    cpp_fused_0(arg0_1, arg1_1, arg2_1, arg4_1, arg3_1, arg0_1, s26, s49)
-    del arg0_1
-    del arg1_1
-    del arg3_1
-    del arg4_1
-    return (arg2_1, )
-
-
-extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
-                       const int32_t* in_ptr1,
-                       const float* in_ptr2,
-                       const float* in_ptr3,
-                       const float* in_ptr4,
-                       at::BFloat16* out_ptr1,
-                       const int64_t ks0,
-                       const int64_t ks1)
-{
-    std::atomic<int> inductor_cpu_integer_div_error{0};
-    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
-    #pragma omp parallel
-    {
-        int tid = omp_get_thread_num();
-        {
-            #pragma omp for
-            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(1L))
-            {
-                for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(ks1); x1+=static_cast<int64_t>(32L))
-                {
-                    {
-                        if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L))))))
-                        {
-                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(32));
-                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
-                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
-                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
-                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
-                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                            auto tmp6 = c10::convert<int64_t>(tmp1);
-                            auto tmp7 = static_cast<int64_t>(-1);
-                            auto tmp8 = tmp6 != tmp7;
-                            auto tmp9 = static_cast<int64_t>(0);
-                            auto tmp10 = tmp6 >= tmp9;
-                            auto tmp11 = ks1;
-                            auto tmp12 = c10::convert<int64_t>(tmp11);
-                            auto tmp13 = tmp6 < tmp12;
-                            auto tmp14 = tmp10 && tmp13;
-                            auto tmp15 = tmp8 && tmp14;
-                            auto tmp16 = c10::convert<int32_t>(tmp6);
-                            auto tmp17 = static_cast<int32_t>(-1);
-                            auto tmp18 = tmp15 ? tmp16 : tmp17;
-                            auto tmp19 = x1;
-                            auto tmp20 = c10::convert<int32_t>(tmp19);
-                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
-                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
-                            auto tmp24 = -std::numeric_limits<float>::infinity();
-                            auto tmp25 = tmp2 == tmp24;
-                            auto tmp26 = static_cast<float>(0.0);
-                            auto tmp27 = tmp25 ? tmp26 : tmp2;
-                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
-                            auto tmp29 = tmp5 - tmp28;
-                            auto tmp30 = static_cast<float>(1.4426950408889634);
-                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
-                            auto tmp32 = tmp29 * tmp31;
-                            auto tmp33 = tmp32.exp2();
-                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
-                            auto tmp35 = tmp34 * tmp33;
-                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
-                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
-                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
-                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(32));
-                        }
-                        if(C10_UNLIKELY(x1 >= static_cast<int64_t>(32L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L)))) && x1 < static_cast<int64_t>(ks1)))
-                        {
-                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-32L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L)))));
-                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
-                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
-                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
-                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
-                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                            auto tmp6 = c10::convert<int64_t>(tmp1);
-                            auto tmp7 = static_cast<int64_t>(-1);
-                            auto tmp8 = tmp6 != tmp7;
-                            auto tmp9 = static_cast<int64_t>(0);
-                            auto tmp10 = tmp6 >= tmp9;
-                            auto tmp11 = ks1;
-                            auto tmp12 = c10::convert<int64_t>(tmp11);
-                            auto tmp13 = tmp6 < tmp12;
-                            auto tmp14 = tmp10 && tmp13;
-                            auto tmp15 = tmp8 && tmp14;
-                            auto tmp16 = c10::convert<int32_t>(tmp6);
-                            auto tmp17 = static_cast<int32_t>(-1);
-                            auto tmp18 = tmp15 ? tmp16 : tmp17;
-                            auto tmp19 = x1;
-                            auto tmp20 = c10::convert<int32_t>(tmp19);
-                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
-                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
-                            auto tmp24 = -std::numeric_limits<float>::infinity();
-                            auto tmp25 = tmp2 == tmp24;
-                            auto tmp26 = static_cast<float>(0.0);
-                            auto tmp27 = tmp25 ? tmp26 : tmp2;
-                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
-                            auto tmp29 = tmp5 - tmp28;
-                            auto tmp30 = static_cast<float>(1.4426950408889634);
-                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
-                            auto tmp32 = tmp29 * tmp31;
-                            auto tmp33 = tmp32.exp2();
-                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
-                            auto tmp35 = tmp34 * tmp33;
-                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
-                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
-                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
-                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-32L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(32L)))));
                         }
                     }
                 }
