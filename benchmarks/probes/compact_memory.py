@@ -76,8 +76,9 @@ def main():
         rec["grad_is_u"] = hh.grad.data_ptr() == rec["u"]
         print(json.dumps({k: x for k, x in rec.items() if k not in ("base", "u", "last")}),
               flush=True)
-    print(f"gradients {(n + v) * d * 2 / 2**20:.1f} MiB, a backward chunk "
-          f"{linear.COMPACT_CHUNK_ELEMENTS * 2 / 2**20:.1f} MiB")
+    own = linear.compact_backward_chunks(n, v, d)[1]
+    print(f"gradients {(n + v) * d * 2 / 2**20:.1f} MiB, the backward's buffer of its own "
+          f"{n * own * 2 / 2**20:.2f} MiB (its other chunks live in dW)")
 
 
 if __name__ == "__main__":
