@@ -17,7 +17,8 @@ How a call gets there, and why:
 - No recursion. The compiled code runs Inductor's kernels, not the op. Should Inductor ever
   fall back to calling the op (an extern kernel), a thread-local flag sends that call, and
   any call made while we compile, to the decomposition.
-- Keyed on what decides the code: the op, device, dtypes, V, options, and the layout class of
+- Keyed on what decides the code: the op, device, dtypes, V (symbolic for the in-place
+  ``ce_bwd_`` of the fused linear's chunks, whose widths vary), options, and the layout class of
   the logits (the number of row dimensions after merging the mergeable ones, whether the
   innermost one is dense, whether the class dimension has stride 1, whether the storage
   offset is 0), and for the whole loss whether the call has at most ``FEW_ROWS`` rows: that

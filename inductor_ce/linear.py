@@ -39,8 +39,8 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
     z_c lives in dW's rows after chunk c, which no chunk has written yet (the last chunks,
     too narrow to fit there, share a buffer of 256 KiB: ``compact_backward_chunks``). So the
     backward holds nothing of its own beyond the gradients, and the forward's tiles stay
-    below dW's size. A forward without gradient (no_grad, a frozen input) computes the statistics alone, and a
-    frozen W skips the backward's chunks: 2 GEMMs in all.
+    below dW's size. A forward without gradient (no_grad, a frozen input) computes the
+    statistics alone, and a frozen W skips the backward's chunks: 2 GEMMs in all.
 
 ``"fast"``: row chunks, the gradient in the forward (3 GEMMs; memory: one chunk of R x V
     logits). Only for a scalar loss (reduction "mean" or "sum"), whose gradient is known up to
@@ -140,9 +140,8 @@ def compact_backward_chunks(rows: int, vocab: int, hidden: int, chunk: int = 0):
     COMPACT_SPARE_ELEMENTS logits (256 KiB at most), doubled while more than
     COMPACT_MAX_NARROW chunks are narrower than the first: each reads h twice, so where
     rows >> D the buffer grows instead, up to COMPACT_OWN_MAX_ELEMENTS logits (32 MiB of
-    bf16, the chunk of every class before chunks lived in dW).
-    Widths are multiples of 64 (of 4 below 64) except the last ones; all of them share one
-    compile (V symbolic)."""
+    bf16). Widths are multiples of 64 (of 4 below 64) except the last ones; all of them share
+    one compile (V symbolic)."""
     base = chunk or compact_chunk_classes(rows, vocab)
     own = max(4, min(base // 16, COMPACT_SPARE_ELEMENTS // max(rows, 1)))
     while True:
@@ -176,9 +175,9 @@ def _flat(x: Tensor) -> Tensor:
     return x.reshape(-1, x.shape[-1])
 
 
-def _logits(h: Tensor, w: Tensor, b: Optional[Tensor]) -> Tensor:
-    """h @ w.T (+ b): one cuBLAS GEMM (the bias added in its epilogue)."""
-    return torch.mm(h, w.t()) if b is None else torch.addmm(b, h, w.t())
+def _logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None) -> Tensor:
+    """h @ w.T (+ b): one cuBLAS GEMM (the bias added in its epilogue), into ``out``."""
+    return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)
 
 
 class _ChunkTargets:
@@ -354,10 +353,7 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         # The chunk's logits: in dW's rows from v1 on (unwritten yet), or the spare buffer.
         z = _scratch(dw, v1 * h.shape[1], rows, v1 - v0) if hosted else \
             spare[:rows * (v1 - v0)].view(rows, v1 - v0)
-        if bias is None:
-            torch.mm(h, weight[v0:v1].t(), out=z)
-        else:
-            torch.addmm(bias[v0:v1], h, weight[v0:v1].t(), out=z)
+        _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1], out=z)
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
         eager.ce_bwd_(z, _column(keep_t, v0, v1), cw, *per_row, c, -1, softcap,
                       columns=True)
