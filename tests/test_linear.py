@@ -466,6 +466,38 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
             assert eager.compiles - before == 3, (policy, rows)
 
 
+@pytest.mark.parametrize("bias", [False, True])
+def test_compact_backward_chunks_live_in_dw(monkeypatch, bias):
+    """The backward's chunks of logits are dW's own memory where the plan hosts them (the
+    rows just after each chunk), the others share one buffer: the step holds nothing of the
+    chunks' size beyond the gradients. (Compared by address: dW is W.grad itself.)"""
+    h, w, b, t = _data("in-dw", bias=bias)
+    leaves = [p.clone().requires_grad_() for p in (h, w) + ((b,) if bias else ())]
+    loss = inductor_ce.linear_cross_entropy(*leaves[:2], t, linear_bias=leaves[2] if bias
+                                            else None, policy="compact",
+                                            chunk_size=CHUNK["compact"])
+    seen, real = [], eager.ce_bwd_
+
+    def spy(x, *args, **kwargs):
+        seen.append((x.data_ptr(), tuple(x.shape)))
+        return real(x, *args, **kwargs)
+    monkeypatch.setattr(eager, "ce_bwd_", spy)
+    loss.backward()
+    chunks, own = linear.compact_backward_chunks(N, V, D, CHUNK["compact"])
+    assert any(hosted for *_, hosted in chunks) and not all(hosted for *_, hosted in chunks)
+    assert len(seen) == len(chunks)
+    dw, size = leaves[1].grad, leaves[1].grad.element_size()
+    spare = {ptr for (ptr, _), c in zip(seen, chunks) if not c[2]}
+    assert len(spare) == 1
+    for (ptr, shape), (v0, v1, hosted) in zip(seen, chunks):
+        assert shape == (N, v1 - v0)
+        assert (ptr == dw.data_ptr() + v1 * D * size) if hosted else ptr in spare
+    ref, ref_grads = _run(_ref64, h.double(), w.double(), b.double() if bias else None, t)
+    assert_loss_close(loss, ref)
+    for got, want in zip([p.grad for p in leaves], ref_grads):
+        assert_grad_close(got, want)
+
+
 @pytest.mark.parametrize("rows,hidden,vocab", [
     (8192, 4096, 128256), (32768, 4096, 128256), (8192, 2304, 256000), (16384, 4096, 151936),
     (N, D, V), (100000, 1024, 50000), (3, 16, 5), (0, 16, 300), (64, 0, 300),
