@@ -441,10 +441,11 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
     out = None
     weight = weight if c is not None else None     # the backward reads it only to smooth
     merged = merged_rows(x) if _wanted(x, target, weight, lse_nt, a, b, c,
-                                       any_size=columns) else None
+                                       any_size=True) else None
     if merged is not None and merged[1][1:] == (True, True, True):
         key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns)
-        if not columns or MODE != "auto" or x.numel() >= MIN_ELEMENTS or _CACHE.get(key):
+        small = MODE == "auto" and x.numel() < MIN_ELEMENTS
+        if not small or (columns and _CACHE.get(key)):
             out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index,
                                 softcap, in_place=True, columns=columns)
     if out is None:
