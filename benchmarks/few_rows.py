@@ -13,7 +13,8 @@ guard check per call. With --profile N it also prints, per contender, the N func
 the host spends most of its own time (cProfile over 500 steps, microseconds per step). With
 --mode reduce-overhead both are compiled with CUDA graphs, where the host drops out. With
 --eager nothing is compiled by the caller: ours eagerly (its compiled kernels, eager.py)
-against bf16 ``F.cross_entropy`` eagerly.
+against bf16 ``F.cross_entropy`` eagerly (``INDUCTOR_CE_CUDA_GRAPHS=0``: ours without its
+CUDA graphs).
 """
 from __future__ import annotations
 
@@ -163,6 +164,12 @@ def main():
         print(f"ours / stock per round, {what}: {[round(v, 3) for v in ratios]}, median "
               f"{statistics.median(ratios):.3f}, ours lower in {sum(v < 1 for v in ratios)} "
               f"of {len(ratios)}")
+    if args.eager:
+        from inductor_ce import eager, graphs
+        replays = list(eager._REPLAYS.values())
+        print(f"ours: CUDA graphs {'on' if graphs.ENABLED else 'off'}, "
+              f"{sum(r.replayed for r in replays)} replays from "
+              f"{sum(len(r.graphs) for r in replays)} graphs of {len(replays)} functions")
     if args.profile:
         for name in fns:
             print(f"{name}:")

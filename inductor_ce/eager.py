@@ -36,6 +36,10 @@ How a call gets there, and why:
   forward-mode AD, or no lowering (torch without the API). A compile that fails warns once
   per key and that key keeps the decomposition.
 
+At most FEW_ROWS rows on CUDA, the loss's two compiled functions replay from CUDA graphs
+(``graphs.py``; the backward writes the gradient into a tensor it allocates, which a graph can
+take as an argument).
+
 ``INDUCTOR_CE_EAGER=decomposition`` disables the compiled path; ``=compiled`` uses it at any
 size (the tests do); default ``auto``.
 """
@@ -88,6 +92,7 @@ def _wanted(x: Tensor, *others, any_size: bool = False) -> bool:
 _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor   # under a torch.func transform
 _dispatch_modes = torch._C._len_torch_dispatch_stack
 _PACKAGE = sys.modules[__package__]     # (its LOWERING_ACTIVE is set after this imports)
+from . import graphs as _GRAPHS  # noqa: E402
 
 
 # --- layouts ----------------------------------------------------------------------------------
@@ -168,16 +173,37 @@ def _salt() -> str:
     return f"{lowering.cache_salt()}-eager"
 
 
-def _compile_loss(fn, x, rowwise, static, few: bool):
+def _compile_loss(fn, x, rowwise, static, few: bool, outputs: int = 0):
     """The loss's forward or backward graph, rows symbolic; ``few``: the variant for calls of
     at most FEW_ROWS rows, lowered as for few rows (a launch and three buffers less per step,
     see lowering._few_static_rows), salted apart in Inductor's caches."""
     from . import lowering
     from ._inductor.standalone import compile_rows_dynamic
     if not few:
-        return compile_rows_dynamic(fn, x, rowwise, static, _salt())
+        return compile_rows_dynamic(fn, x, rowwise, static, _salt(), outputs=outputs)
     with lowering.few_rows_hint():
-        return compile_rows_dynamic(fn, x, rowwise, static, _salt() + "-few")
+        return compile_rows_dynamic(fn, x, rowwise, static, _salt() + "-few", outputs=outputs)
+
+
+_REPLAYS: dict = {}   # compiled function -> its graphs.Replays
+
+
+def _runner(entry, copies: bool):
+    """``entry`` as a call replayed from CUDA graphs (graphs.py): what the few-rows calls on
+    CUDA run, where the host sets the pace."""
+    replays = _REPLAYS.get(entry)
+    if replays is None:
+        from .graphs import Replays
+        replays = _REPLAYS[entry] = Replays(entry, copies)
+    return replays
+
+
+def _graphed(xm, layout, weight, few: bool) -> bool:
+    """Whether this call of the loss replays CUDA graphs: few rows on CUDA, the logits one
+    dense (rows, V) block and the weight contiguous, so that the addresses and the row count
+    alone tell its tensors apart (graphs.py)."""
+    return (few and _GRAPHS.ENABLED and xm.is_cuda and layout == (1, True, True, True)
+            and (weight is None or weight.is_contiguous()))
 
 
 def _dtype(t: Optional[Tensor]):
@@ -294,10 +320,12 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
                                                 few), xm)
     if entry is None:
         return None
+    graphed = _graphed(xm, layout, weight, few)
+    run = _runner(entry, True) if graphed else entry
     if training:
-        out = _Loss.apply(xm, t, weight, entry, key)
+        out = _Loss.apply(xm, t, weight, run, key, graphed)
     else:
-        out = _call(entry, xm, t, weight)
+        out = _call(run, xm, t, weight)
     loss = out[0].view(target.shape) if reduction == "none" else out[0]
     return (loss, out[1].view(target.shape)) if return_lse else loss
 
@@ -367,14 +395,17 @@ class _LossSpec(tuple):
         return fn
 
     def backward(self, per_row_g: bool, with_lse: bool):
-        """The backward graph's function of (x, t, lse_nt, the loss's coefficients[, lse's],
-        g if per_row_g, g_lse if with_lse, w, g if not per_row_g): rows-wise inputs first,
-        then the fixed-shape ones, as ``compile_rows_dynamic`` takes them."""
+        """The backward graph's function of (x, out, t, lse_nt, the loss's coefficients[,
+        lse's], g if per_row_g, g_lse if with_lse, w, g if not per_row_g): the gradient,
+        written into ``out`` (a tensor of x's shape and dtype, contiguous; Inductor stores
+        into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
+        ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
+        tensor is what lets a CUDA graph replay it: see graphs.py.)"""
         ignore_index, _, label_smoothing, _, softcap, _, _ = self
         n = 2 + (label_smoothing > 0.0)
         op = torch.ops.inductor_ce.ce_bwd.default
 
-        def fn(x, t, lse_nt, *rest):
+        def fn(x, out, t, lse_nt, *rest):
             coefs, rest = rest[:n], rest[n:]
             lse_coefs, rest = (rest[:2], rest[2:]) if with_lse else ((), rest)
             if per_row_g:
@@ -388,21 +419,23 @@ class _LossSpec(tuple):
             a, b, *c = (g * k for k in coefs)
             if with_lse:
                 a, b = a + g_lse * lse_coefs[0], b + g_lse * lse_coefs[1]
-            return (op(x, t, w, lse_nt, a, b, c[0] if c else None, ignore_index, softcap),)
+            out.copy_(op(x, t, w, lse_nt, a, b, c[0] if c else None, ignore_index, softcap))
+            return (out,)
 
         return fn
 
 
 class _Loss(torch.autograd.Function):
     """The compiled loss as one autograd node (see ``cross_entropy``); ``key`` is the
-    forward's cache key, its spec at ``key[7]``, its few-rows flag at ``key[9]``."""
+    forward's cache key, its spec at ``key[7]``, its few-rows flag at ``key[9]``;
+    ``graphed``: the backward too replays CUDA graphs."""
 
     @staticmethod
-    def forward(ctx, x, t, w, entry, key):
-        out = _call(entry, x, t, w)
+    def forward(ctx, x, t, w, run, key, graphed):
+        out = _call(run, x, t, w)
         n = 1 + key[7][5]
         ctx.save_for_backward(x, t, w, *out[n:])
-        ctx.key = key
+        ctx.key, ctx.graphed = key, graphed
         return out[:n] if n > 1 else (out[0],)
 
     @staticmethod
@@ -421,12 +454,13 @@ class _Loss(torch.autograd.Function):
         static = [w] if per_row_g else [w, g]
         fn = spec.backward(per_row_g, return_lse)
         entry = _guarded(("loss_bwd", ctx.key, g.dtype), lambda: _compile_loss(
-            fn, x, rowwise, static, ctx.key[9]), x)
+            fn, x, rowwise, static, ctx.key[9], outputs=1), x)
+        grad = torch.empty(x.shape, dtype=x.dtype, device=x.device)
         if entry is not None:
-            grad, = _call(entry, x, *rowwise, *static)
+            _call(_runner(entry, False) if ctx.graphed else entry, x, grad, *rowwise, *static)
         else:
-            grad, = fn(x, *rowwise, *static)   # the ops' own (decomposition) path
-        return grad, None, None, None, None
+            fn(x, grad, *rowwise, *static)   # the ops' own (decomposition) path
+        return grad, None, None, None, None, None
 
 
 def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,

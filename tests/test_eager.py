@@ -217,7 +217,8 @@ def test_few_rows_variant_inlines_the_backward_coefficients(monkeypatch):
     """What the few-rows variant changes in the code (C++ here; on CUDA a launch and three
     buffers less per step): its backward graph computes g times the per-row coefficients
     inside the gradient kernel, the other variant in buffers of its own, one per
-    coefficient (a, b, c with smoothing)."""
+    coefficient (a, b, c with smoothing). Both write the gradient into the tensor the
+    caller passes."""
     import re
     from torch._inductor.utils import run_and_get_code
     monkeypatch.setattr(eager, "_CACHE", {})
@@ -231,6 +232,9 @@ def test_few_rows_variant_inlines_the_backward_coefficients(monkeypatch):
             x, t, label_smoothing=0.03).backward())
         assert len(codes) == 2, len(codes)          # the forward graph, the backward graph
         counts[variant] = len(re.findall(per_row, codes[1]))
+        # The gradient goes into the caller's tensor (what lets a CUDA graph replay the
+        # backward, graphs.py): no buffer of the logits' size in the backward's code.
+        assert not re.search(r"empty_strided_cpu\(\(s\d+, 300\)", codes[1]), codes[1]
         _, ref_grad = run_reference(x, lambda v: v, t, label_smoothing=0.03)
         assert_grad_close(x.grad, ref_grad)
     assert counts == {"few": 0, "many": 3}, counts
@@ -357,3 +361,49 @@ def test_autocast_bf16_step():
     ref, ref_grad = run_reference(x, lambda v: v, t)
     assert_loss_close(loss, ref)
     assert_grad_close(x.grad, ref_grad)
+
+
+def test_cuda_graph_bookkeeping(monkeypatch):
+    """graphs.Replays without a GPU (the recording replaced by a stand-in): the first call at
+    given addresses runs the function, the second records a graph and replays it, later ones
+    replay; other addresses and another row count are other keys; at most MAX_GRAPHS graphs
+    (the oldest dropped), at most MAX_CAPTURES captures (then calls run the function); a
+    failed capture warns once and leaves the function uncaptured."""
+    from inductor_ce import graphs
+    monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    monkeypatch.setattr(graphs, "MAX_GRAPHS", 2)
+    monkeypatch.setattr(graphs, "MAX_CAPTURES", 4)
+    recorded, dropped = [], []
+
+    class Recording(graphs.Replays):
+        fail = False
+
+        def _record(self, args):
+            if self.fail:
+                raise RuntimeError("operation not permitted when stream is capturing")
+            key = (args[0].data_ptr(), args[0].shape[0])
+            recorded.append(key)
+            return type("Graph", (), {"replay": lambda self: ("replay", key)})()
+
+        def _drop(self, key, device):
+            dropped.append(key[-1])
+            del self.graphs[key]
+
+    replays = Recording(lambda *args: ("run", args[0].shape[0]), copies=True)
+    x, y = torch.zeros(4, 3), torch.zeros(5, 3)
+    assert [replays(x, None) for _ in range(3)] == [
+        ("run", 4), ("replay", (x.data_ptr(), 4)), ("replay", (x.data_ptr(), 4))]
+    assert replays(x[:2], None) == ("run", 2)              # same address, other row count
+    assert replays(y, None) == ("run", 5) and replays(y, None)[0] == "replay"
+    assert replays(x[:2], None)[0] == "replay"             # a third graph: x's is dropped
+    assert dropped == [4] and len(replays.graphs) == 2 and replays.replayed == 4
+    assert replays(x, None) == ("run", 4) and replays(x, None)[0] == "replay"  # capture 4
+    assert replays(x[:3], None) == ("run", 3) and replays(x[:3], None) == ("run", 3)
+    assert len(recorded) == 4                               # the budget is spent
+    failing = Recording(lambda *args: "ran", copies=False)
+    failing.fail = True
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert [failing(x) for _ in range(4)] == ["ran"] * 4
+    assert len(caught) == 1 and "capturing a CUDA graph" in str(caught[0].message)
+    assert not failing.graphs

@@ -135,10 +135,96 @@ def test_eager_layouts_and_no_recompilation(data):
         grad = (leaf.grad[:, :-1] if not logits.is_contiguous() else xg.grad)
         _check(loss.detach(), grad, logits.detach(), target, dict(label_smoothing=0.1), None)
         assert eager.compiles - before <= 2     # a layout class: its forward and backward
-    before = eager.compiles
-    for rows in (100, 2049, 4096):
+    for rows in (100, 2049):   # each variant (at most FEW_ROWS rows, more) compiled once
         inductor_ce.cross_entropy(x[:rows].clone().requires_grad_(), t[:rows]).backward()
-    assert eager.compiles - before <= 2   # the first of these may be a new layout class
+    before = eager.compiles
+    for rows in (300, 1000, 3000, 4096):
+        inductor_ce.cross_entropy(x[:rows].clone().requires_grad_(), t[:rows]).backward()
+    assert eager.compiles == before
+
+
+def test_few_rows_replay_cuda_graphs():
+    """Few rows on CUDA replay CUDA graphs (graphs.py) and stay exact: each step's loss and
+    gradient against float64 while the logits keep their address and change their values (a
+    replay reading stale inputs, or handing out memory a later replay overwrites, fails
+    here), with earlier steps' losses and gradients kept alive, two losses before one
+    backward, other row counts; and the replays counted."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    from inductor_ce import eager, graphs
+    gen = torch.Generator(device=DEV).manual_seed(5)
+    rows, vocab = 256, 4096          # 2^20 logits: the compiled path's smallest call
+    leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+    t[::7] = -100
+    opts = dict(label_smoothing=0.1, z_loss=1e-4)
+
+    def replayed(copies):
+        return sum(r.replayed for r in eager._REPLAYS.values() if r.copies == copies)
+
+    def step(scale):
+        with torch.no_grad():
+            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * scale)
+        loss = inductor_ce.cross_entropy(leaf, t, **opts)
+        loss.backward()
+        grad, leaf.grad = leaf.grad, None
+        return leaf.detach().clone(), loss, grad
+
+    # Every step's outputs kept: the forward replays (its key is the logits', the targets'
+    # and the row count), the backward's key changes with each step's saved statistics.
+    before = replayed(True)
+    kept = [step(1 + i) for i in range(5)]
+    for x, loss, grad in kept:       # checked after all steps: nothing was overwritten
+        _check(loss.detach(), grad, x, t, opts, None)
+    assert replayed(True) - before >= 3
+    # A training loop's pattern (the last step's outputs freed): the backward replays too.
+    before = replayed(False)
+    for i in range(6):
+        x, loss, grad = step(3 - 0.3 * i)
+        _check(loss.detach(), grad, x, t, opts, None)
+        del x, loss, grad
+    assert replayed(False) - before >= 2
+    assert all(len(r.graphs) <= graphs.MAX_GRAPHS for r in eager._REPLAYS.values())
+    # Two losses of different logits before one backward, then other row counts.
+    a = (torch.randn(rows, vocab, device=DEV, generator=gen) * 2).to(torch.bfloat16)
+    b = (torch.randn(rows, vocab, device=DEV, generator=gen) * 3).to(torch.bfloat16)
+    xa, xb = a.clone().requires_grad_(), b.clone().requires_grad_()
+    for _ in range(3):
+        xa.grad = xb.grad = None
+        la, lb = inductor_ce.cross_entropy(xa, t), inductor_ce.cross_entropy(xb, t)
+        (la + 2 * lb).backward()
+        _check(la.detach(), xa.grad, a, t, {}, None)
+        _check(lb.detach(), xb.grad, b, t, {}, torch.tensor(2.0, device=DEV))
+    before = eager.compiles
+    for n in (300, 300, 300, 257):
+        x = a[:n].clone().requires_grad_()
+        loss = inductor_ce.cross_entropy(x, t[:n])
+        loss.backward()
+        _check(loss.detach(), x.grad, a[:n], t[:n], {}, None)
+    assert eager.compiles == before
+
+
+def test_few_rows_inside_a_users_cuda_graph():
+    """A caller's own CUDA graph of a no-grad loss (after a warm-up call) records our kernels
+    (the loss neither captures nor replays graphs of its own inside it), and replaying the
+    caller's graph recomputes the loss from the logits' new values."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    gen = torch.Generator(device=DEV).manual_seed(6)
+    x = (torch.randn(512, 4096, device=DEV, generator=gen) * 2).to(torch.bfloat16)
+    t = torch.randint(0, 4096, (512,), device=DEV, generator=gen)
+    with torch.no_grad():
+        for _ in range(3):                  # compile, then (ours) capture and replay
+            inductor_ce.cross_entropy(x, t)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=side):
+            loss = inductor_ce.cross_entropy(x, t)
+        x.mul_(1.5)
+        graph.replay()
+        torch.cuda.synchronize()
+    assert_loss_close(loss, reference(x.double(), t))
 
 
 def test_no_host_sync():

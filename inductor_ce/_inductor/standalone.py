@@ -67,13 +67,16 @@ def _has(config, dotted: str) -> bool:
 
 
 def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[torch.Tensor],
-                         static: Sequence, salt: str, columns: bool = False) -> Compiled:
-    """Compile ``fn(logits, *rowwise, *static)``: ``logits`` (rows..., V) with every row
-    dimension symbolic (V, its last, static unless ``columns``; strides and storage offset
-    symbolic where they do not follow from the sizes), ``rowwise`` tensors of shape rows
-    (contiguous, sharing the logits' row symbols), ``static`` tensors (or None) of fixed
-    shape, except that with ``columns`` they are of shape (V,) and share its symbol. The
-    result is called with real tensors of the same kinds, in the same order; it computes
+                         static: Sequence, salt: str, columns: bool = False,
+                         outputs: int = 0) -> Compiled:
+    """Compile ``fn(logits, *outs, *rowwise, *static)``: ``logits`` (rows..., V) with every
+    row dimension symbolic (V, its last, static unless ``columns``; strides and storage
+    offset symbolic where they do not follow from the sizes), ``outputs`` tensors ``outs`` of
+    the logits' shape and dtype, contiguous (what ``fn`` writes, with ``copy_``), ``rowwise``
+    tensors of shape rows (contiguous, sharing the logits' row symbols), ``static`` tensors
+    (or None) of fixed shape, except that with ``columns`` they are of shape (V,) and share
+    its symbol. The result is called with real tensors of the same kinds, in the same
+    order; it computes
     no gradient, but ``fn`` may call ``torch.autograd.grad`` (of a part it makes
     differentiable itself): the graph is traced at the ATen level (``make_fx``), where a
     backward is ops like any other."""
@@ -90,8 +93,10 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
         fake_x = fake_mode.from_tensor(logits.detach(), symbolic_context=StatelessSymbolicContext(
             dynamic_sizes=dims))
         with fake_mode:
-            fake_rows = [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
-                         for r in rowwise]
+            fake_rows = [torch.empty(fake_x.shape, dtype=fake_x.dtype, device=fake_x.device)
+                         for _ in range(outputs)]
+            fake_rows += [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
+                          for r in rowwise]
             if columns:
                 fake_static = [None if s is None else torch.empty(
                     fake_x.shape[-1:], dtype=s.dtype, device=s.device) for s in static]
@@ -101,10 +106,11 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
         args = [fake_x, *fake_rows, *[s for s in fake_static if s is not None]]
         present = [s is not None for s in static]
 
+        n = outputs + len(rowwise)
+
         def traced(*tensors):
-            it = iter(tensors[1 + len(rowwise):])
-            return fn(tensors[0], *tensors[1:1 + len(rowwise)],
-                      *[next(it) if p else None for p in present])
+            it = iter(tensors[1 + n:])
+            return fn(tensors[0], *tensors[1:1 + n], *[next(it) if p else None for p in present])
 
         # The graph Inductor's own compile_fx would hand its inner compiler after
         # AOTAutograd: ATen ops, Inductor's decompositions applied, in-place updates of
@@ -117,7 +123,7 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
             with tracing(TracingContext(fake_mode)):
                 compiled = compile_fx_inner(gm, args)
     guard_code = shape_env.produce_guards_expression([fake_x])
-    return Compiled(lambda real: compiled(_present(real, present, len(rowwise))), guard_code)
+    return Compiled(lambda real: compiled(_present(real, present, n)), guard_code)
 
 
 def _present(args, present, n_rowwise):

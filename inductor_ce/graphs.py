@@ -1,0 +1,151 @@
+"""CUDA graphs of the eager loss's compiled functions at few rows, where the host sets the pace.
+
+At 256 x 128256 (bf16, one H200) a training step's kernels take 0.06 ms of GPU time, and the
+host 0.3-0.7 ms to enqueue them: Inductor's wrapper code, four Triton launches from Python, a
+dozen allocations, around one ``autograd.Function`` (benchmarks/NOTES.md, runs 37 and 51).
+Replayed from a CUDA graph, the same kernels (the lowering's, compiled by ``eager.py``) are one
+launch: 0.410 ms per step against 0.634 in one process on that host (bf16 F.cross_entropy:
+0.190; a replay costs the host about what one launch does, 15 us there; NOTES run 51).
+
+A graph bakes in the addresses it reads and writes. So graphs are kept per compiled function
+(its dtypes, V, layout class and options) and per row count and addresses of a call's
+tensors, and a call replays one only when all of them are the same. A training loop's caching
+allocator hands out the same addresses step after step, so its calls replay: the first call
+at given addresses runs the compiled function, the second captures a graph (and replays it),
+later ones replay. What a function keeps is bounded: ``MAX_GRAPHS`` graphs (a new one drops
+the oldest) and ``MAX_CAPTURES`` captures over the process (then calls at new addresses run
+uncaptured: addresses that never repeat would otherwise capture every other call).
+
+Outputs. What a graph allocates lives in its private memory pool and is overwritten by its
+next replay, so a caller never gets it:
+- a function of float32 outputs (the loss's forward: the loss and per-row statistics) has
+  them copied, inside the graph, into one buffer; each replay returns views of a fresh copy of
+  it (one allocation, one copy kernel);
+- a function that writes its result into an argument (the backward: the gradient, into a
+  tensor the caller allocates) returns nothing from a replay; the argument is part of the key.
+
+Not replayed (the compiled function runs as it is): a call while the caller captures a CUDA
+graph of its own (theirs records our kernels), and every call of a function whose capture
+failed (a warning, once). ``INDUCTOR_CE_CUDA_GRAPHS=0`` turns graphs off.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+
+import torch
+
+ENABLED = os.environ.get("INDUCTOR_CE_CUDA_GRAPHS", "1") != "0"
+MAX_GRAPHS = 8
+MAX_CAPTURES = 64
+
+_STREAMS: dict = {}          # device -> the side stream captures run on
+_LOCK = threading.Lock()
+_capturing = torch.cuda.is_current_stream_capturing
+
+
+class Replays:
+    """``fn(*args)`` (tensors or None, the first (rows, V)), replayed from CUDA graphs where
+    a call's row count and addresses were seen before (see the module's docstring).
+    ``copies``: ``fn`` returns float32 tensors, which a replay returns as fresh copies;
+    otherwise ``fn`` writes into an argument and a replay returns None."""
+
+    def __init__(self, fn, copies: bool):
+        self.fn, self.copies = fn, copies
+        self.graphs: dict = {}     # key -> _Graph, oldest first
+        self.seen: dict = {}       # keys called once, not captured yet
+        self.captures = 0
+        self.replayed = 0          # calls served by a replay (tests and benchmarks read it)
+
+    def __call__(self, *args):
+        key = [a.data_ptr() if a is not None else 0 for a in args]
+        key.append(args[0].shape[0])
+        key = tuple(key)
+        graph = self.graphs.get(key)
+        if graph is not None and not _capturing():
+            self.replayed += 1
+            return graph.replay()
+        if graph is not None or self.captures >= MAX_CAPTURES or _capturing():
+            return self.fn(*args)
+        if key not in self.seen:
+            if len(self.seen) >= 4 * MAX_GRAPHS:
+                self.seen.clear()
+            self.seen[key] = True
+            return self.fn(*args)
+        del self.seen[key]
+        with _LOCK:
+            self.captures += 1
+            try:
+                graph = self._record(args)
+            except Exception as e:  # whatever failed: this function runs uncaptured from now on
+                self.captures = MAX_CAPTURES
+                warnings.warn(f"inductor_ce: capturing a CUDA graph of the eager loss failed "
+                              f"({type(e).__name__}: {str(e)[:300]}); it runs without CUDA "
+                              "graphs", RuntimeWarning, stacklevel=3)
+                return self.fn(*args)
+            if len(self.graphs) >= MAX_GRAPHS:
+                self._drop(next(iter(self.graphs)), args[0].device)
+            self.graphs[key] = graph
+        self.replayed += 1
+        return graph.replay()
+
+    def _drop(self, key, device) -> None:
+        # A replay of that graph may still be in flight, on any stream: its pool goes back
+        # to the allocator only once the device is done with it.
+        torch.cuda.synchronize(device)
+        del self.graphs[key]
+
+    def _record(self, args) -> "_Graph":
+        """A graph of ``fn(*args)``, captured, not run (the caller replays it)."""
+        device = args[0].device
+        current = torch.cuda.current_stream(device)
+        side = _STREAMS.get(device)
+        if side is None:
+            side = _STREAMS[device] = torch.cuda.Stream(device)
+        side.wait_stream(current)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.stream(side):
+            # thread_local: CUDA work of other threads (a data loader's copies) during the
+            # capture is neither recorded nor an error.
+            graph.capture_begin(capture_error_mode="thread_local")
+            try:
+                outs = self.fn(*args)
+                flat, views = _packed(outs) if self.copies else (None, None)
+            finally:
+                graph.capture_end()
+        current.wait_stream(side)
+        return _Graph(graph, flat, views)
+
+
+def _packed(outs):
+    """One float32 buffer holding copies of ``outs`` (each at a 16-byte aligned offset, as
+    Inductor assumes of its inputs), and each one's (shape, stride, offset) in it."""
+    views, offset = [], 0
+    for o in outs:
+        if o.dtype != torch.float32:
+            raise TypeError(f"a copied output must be float32, got {o.dtype}")
+        stride, step = [], 1
+        for n in reversed(o.shape):
+            stride.insert(0, step)
+            step *= n
+        views.append((tuple(o.shape), tuple(stride), offset))
+        offset += -(-o.numel() // 4) * 4
+    flat = torch.empty(offset, dtype=torch.float32, device=outs[0].device)
+    for o, (shape, stride, at) in zip(outs, views):
+        flat.as_strided(shape, stride, at).copy_(o)
+    return flat, tuple(views)
+
+
+class _Graph:
+    __slots__ = ("graph", "flat", "views")
+
+    def __init__(self, graph, flat, views):
+        self.graph, self.flat, self.views = graph, flat, views
+
+    def replay(self):
+        self.graph.replay()
+        if self.flat is None:
+            return None
+        fresh = self.flat.clone()
+        return tuple([fresh.as_strided(shape, stride, at) for shape, stride, at in self.views])
