@@ -56,6 +56,7 @@ from torch import Tensor
 from torch.autograd import forward_ad as _forward_ad
 from torch.compiler import is_compiling as _is_compiling
 
+from . import graphs as _GRAPHS
 from ._math import FEW_ROWS
 
 MIN_ELEMENTS = 1 << 20
@@ -92,7 +93,6 @@ def _wanted(x: Tensor, *others, any_size: bool = False) -> bool:
 _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor   # under a torch.func transform
 _dispatch_modes = torch._C._len_torch_dispatch_stack
 _PACKAGE = sys.modules[__package__]     # (its LOWERING_ACTIVE is set after this imports)
-from . import graphs as _GRAPHS  # noqa: E402
 
 
 # --- layouts ----------------------------------------------------------------------------------
@@ -193,8 +193,7 @@ def _runner(entry, copies: bool):
     CUDA run, where the host sets the pace."""
     replays = _REPLAYS.get(entry)
     if replays is None:
-        from .graphs import Replays
-        replays = _REPLAYS[entry] = Replays(entry, copies)
+        replays = _REPLAYS[entry] = _GRAPHS.Replays(entry, copies)
     return replays
 
 
