@@ -45,6 +45,7 @@ size (the tests do); default ``auto``.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -193,15 +194,16 @@ def _runner(entry, copies: bool):
     CUDA run, where the host sets the pace."""
     replays = _REPLAYS.get(entry)
     if replays is None:
-        replays = _REPLAYS[entry] = _GRAPHS.Replays(entry, copies)
+        # (A replay runs no Python: only a call of ``entry`` itself needs _call's flag.)
+        replays = _REPLAYS[entry] = _GRAPHS.Replays(functools.partial(_call, entry), copies)
     return replays
 
 
 def _graphed(xm, layout, weight, few: bool) -> bool:
-    """Whether this call of the loss replays CUDA graphs: few rows on CUDA, the logits one
-    dense (rows, V) block and the weight contiguous, so that the addresses and the row count
-    alone tell its tensors apart (graphs.py)."""
-    return (few and _GRAPHS.ENABLED and xm.is_cuda and layout == (1, True, True, True)
+    """Whether this call of the loss may replay CUDA graphs (if ``graphs.ENABLED``, read per
+    call): few rows on CUDA, the logits one dense (rows, V) block and the weight contiguous,
+    so that the addresses and the row count alone tell its tensors apart (graphs.py)."""
+    return (few and xm.is_cuda and layout == (1, True, True, True)
             and (weight is None or weight.is_contiguous()))
 
 
@@ -290,9 +292,10 @@ def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, so
 # --- the whole loss -----------------------------------------------------------------------------
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
-                  softcap, return_lse):
+                  softcap, return_lse, sig=None):
     """``functional.cross_entropy``'s value through compiled functions, or None where the op
-    path should run. Arguments are already checked.
+    path should run. Arguments are already checked; ``sig``: the call's ``signature`` (of
+    the arguments as the caller got them), under which its path is kept.
 
     Two compiled graphs, no AOTAutograd between them and autograd (its runtime wrappers were
     most of a few-row step's host time). The forward graph computes the loss (and lse) and,
@@ -319,14 +322,88 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
                                                 few), xm)
     if entry is None:
         return None
-    graphed = _graphed(xm, layout, weight, few)
-    run = _runner(entry, True) if graphed else entry
-    if training:
-        out = _Loss.apply(xm, t, weight, run, key, graphed)
-    else:
-        out = _call(run, xm, t, weight)
-    loss = out[0].view(target.shape) if reduction == "none" else out[0]
-    return (loss, out[1].view(target.shape)) if return_lse else loss
+    call = _Call(_PLANS.get(entry) or _plan(entry, key), input, xm, target, t,
+                 _graphed(xm, layout, weight, few), training, reduction, return_lse)
+    if sig is not None and sig[2] is not Tensor:   # (a tensor's value may change in place)
+        if len(_REPEATS) >= MAX_REPEATS:
+            _REPEATS.clear()
+        _REPEATS[sig] = (call, _CACHE)
+    return call(input, target, weight)
+
+
+class _Call:
+    """One call's path through the compiled loss: its plan, the views its tensors take, and
+    whether it replays CUDA graphs. Kept for the calls of the same signature (``repeat``)."""
+
+    __slots__ = ("plan", "view", "t_view", "t_copy", "graphed", "training", "none",
+                 "return_lse")
+
+    def __init__(self, plan, input, xm, target, t, graphed, training, reduction, return_lse):
+        self.plan, self.graphed, self.training = plan, graphed, training
+        self.view = None if xm is input else tuple(xm.shape)
+        self.t_view = None if t.shape == target.shape else tuple(t.shape)
+        self.t_copy = not target.reshape(t.shape).is_contiguous()
+        self.none, self.return_lse = reduction == "none", return_lse
+
+    def __call__(self, input, target, weight):
+        xm = input if self.view is None else input.view(self.view)
+        t = target if self.t_view is None else target.reshape(self.t_view)
+        if self.t_copy:
+            t = t.contiguous()
+        graphed = self.graphed and _GRAPHS.ENABLED
+        if self.training:
+            out = _apply_loss(xm, t, weight, self.plan, graphed)
+            if not self.return_lse:
+                return out.view(target.shape) if self.none else out
+        else:
+            out = self.plan.forward_runner(graphed)(xm, t, weight)
+        loss = out[0].view(target.shape) if self.none else out[0]
+        return (loss, out[1].view(target.shape)) if self.return_lse else loss
+
+
+# --- calls seen before ----------------------------------------------------------------------------
+# At a few rows the host sets the pace, and the checks and lookups of a call (its arguments'
+# checks, its layout, its cache key and compiled function's guard) cost a step as much as the
+# compiled work's launches (NOTES run 52). A call whose signature was seen before (the
+# tensors' classes, shapes, strides, dtypes and devices, the options and their types, grad
+# mode) has passed those checks and takes the path it took then. The state a signature does
+# not hold (dispatch modes, torch.func, forward AD, the CUDA-graph switch) is read per call.
+MAX_REPEATS = 256
+_REPEATS: dict = {}       # signature -> (_Call, the _CACHE it was found in)
+
+
+def signature(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
+              softcap, return_lse):
+    """The signature of a ``cross_entropy`` call (unchecked arguments), or None where calls
+    are not kept: a weight, a tensor subclass, or under torch.compile (where this is one
+    guard). The options' classes come first: a tuple compares in order, so a class that
+    differs is never compared by value."""
+    if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
+            target.__class__ is not Tensor:
+        return None
+    return (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
+            z_loss.__class__, softcap.__class__, return_lse.__class__, ignore_index, reduction,
+            label_smoothing, z_loss, softcap, return_lse, input.shape, input.stride(),
+            input.storage_offset(), input.dtype, input.device, target.shape, target.stride(),
+            target.dtype, target.device, input.requires_grad and torch.is_grad_enabled(), MODE,
+            FEW_ROWS)
+
+
+def repeat(sig, input, target):
+    """The loss of a call of signature ``sig`` along the path kept for it, or None (none
+    kept, or the per-call state sends it elsewhere: see _wanted)."""
+    try:
+        found = _REPEATS.get(sig)
+    except TypeError:   # an unhashable option: the checks name it
+        return None
+    if found is None or found[1] is not _CACHE or getattr(_STATE, "busy", False) or \
+            _dispatch_modes() or _functorch_active() or _is_wrapped(input) or \
+            _is_wrapped(target) or getattr(_forward_ad, "_current_level", -1) >= 0:
+        return None
+    return found[0](input, target, None)
+
+
+_functorch_active = torch._C._are_functorch_transforms_active
 
 
 def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
@@ -424,42 +501,111 @@ class _LossSpec(tuple):
         return fn
 
 
-class _Loss(torch.autograd.Function):
-    """The compiled loss as one autograd node (see ``cross_entropy``); ``key`` is the
-    forward's cache key, its spec at ``key[7]``, its few-rows flag at ``key[9]``;
-    ``graphed``: the backward too replays CUDA graphs."""
+class _Plan:
+    """What every call of one compiled loss (a forward entry) shares, looked up once per call
+    by the entry's identity: how many outputs it returns, its backward's compiled function
+    (found on the first backward, re-checked against each call's rows) and their CUDA-graph
+    runners. (At a few rows the host sets the pace: a nested cache key hashed per backward
+    cost more than the rest of its Python, NOTES run 52.)"""
 
-    @staticmethod
-    def forward(ctx, x, t, w, run, key, graphed):
-        out = _call(run, x, t, w)
-        n = 1 + key[7][5]
-        ctx.save_for_backward(x, t, w, *out[n:])
-        ctx.key, ctx.graphed = key, graphed
-        return out[:n] if n > 1 else (out[0],)
+    __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "fn", "run", "bwd",
+                 "bwd_shape", "replays", "bwd_replays")
 
-    @staticmethod
-    @torch.autograd.function.once_differentiable
-    def backward(ctx, g, g_lse=None):
+    def __init__(self, entry, key):
+        spec = key[7]
+        self.entry, self.key = entry, key
+        self.n = 1 + spec[5]
+        self.per_row_g, self.return_lse = spec[1] == "none", spec[5]
+        self.fn = spec.backward(self.per_row_g, self.return_lse)
+        self.run = functools.partial(_call, entry)
+        self.bwd = self.bwd_shape = self.replays = self.bwd_replays = None
+
+    def forward_runner(self, graphed: bool):
+        """The forward: its compiled function, or that replayed from CUDA graphs."""
+        if not graphed:
+            return self.run
+        if self.replays is None:
+            self.replays = _runner(self.entry, True)
+        return self.replays
+
+    def backward(self, ctx, g, g_lse):
         x, t, w, lse_nt, *coefs = ctx.saved_tensors
-        spec = ctx.key[7]
-        per_row_g, return_lse = spec[1] == "none", spec[5]
-        rows = x.shape[:-1]
-        g = g.reshape(rows).contiguous() if per_row_g else g
-        rowwise = [t, lse_nt, *coefs]
-        if per_row_g:
-            rowwise.append(g)
-        if return_lse:
-            rowwise.append(g_lse.reshape(rows).contiguous())
-        static = [w] if per_row_g else [w, g]
-        fn = spec.backward(per_row_g, return_lse)
-        entry = _guarded(("loss_bwd", ctx.key, g.dtype), lambda: _compile_loss(
-            fn, x, rowwise, static, ctx.key[9], outputs=1), x)
-        grad = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-        if entry is not None:
-            _call(_runner(entry, False) if ctx.graphed else entry, x, grad, *rowwise, *static)
+        if self.per_row_g or self.return_lse:
+            rows = x.shape[:-1]
+            rowwise = [t, lse_nt, *coefs]
+            if self.per_row_g:
+                g = g.reshape(rows).contiguous()
+                rowwise.append(g)
+            if self.return_lse:
+                rowwise.append(g_lse.reshape(rows).contiguous())
+            static = [w] if self.per_row_g else [w, g]
         else:
-            fn(x, grad, *rowwise, *static)   # the ops' own (decomposition) path
-        return grad, None, None, None, None, None
+            rowwise, static = [t, lse_nt, *coefs], [w, g]
+        grad = torch.empty_like(x, memory_format=torch.contiguous_format)
+        entry = self.bwd
+        if entry is None or x.shape != self.bwd_shape and not entry.accepts(x):
+            entry = _guarded(("loss_bwd", self.key, g.dtype), lambda: _compile_loss(
+                self.fn, x, rowwise, static, self.key[9], outputs=1), x)
+            if entry is None:
+                self.fn(x, grad, *rowwise, *static)   # the ops' own (decomposition) path
+                return grad
+            if entry is not self.bwd:
+                self.bwd, self.bwd_replays = entry, None
+            self.bwd_shape = x.shape
+        if ctx.graphed:
+            if self.bwd_replays is None:
+                self.bwd_replays = _runner(entry, False)
+            self.bwd_replays(x, grad, *rowwise, *static)
+        else:
+            _call(entry, x, grad, *rowwise, *static)
+        return grad
+
+
+_PLANS: dict = {}    # forward entry -> its _Plan
+
+
+def _plan(entry, key) -> _Plan:
+    plan = _PLANS.get(entry)
+    if plan is None:
+        plan = _PLANS[entry] = _Plan(entry, key)
+    return plan
+
+
+class _Loss(torch.autograd.Function):
+    """The compiled loss as one autograd node (see ``cross_entropy``) of one ``_Plan``;
+    ``graphed``: both of its functions replay CUDA graphs. Called through ``_apply_loss``."""
+
+    @staticmethod
+    def forward(ctx, x, t, w, plan, graphed):
+        out = plan.forward_runner(graphed)(x, t, w)
+        n = plan.n
+        ctx.save_for_backward(x, t, w, *out[n:])
+        ctx.plan, ctx.graphed = plan, graphed
+        return out[0] if n == 1 else out[:n]
+
+    @staticmethod
+    def backward(ctx, g, g_lse=None):
+        if torch.is_grad_enabled():    # backward(create_graph=True): see _backward_once
+            return _backward_once(ctx, g, g_lse)
+        return ctx.plan.backward(ctx, g, g_lse), None, None, None, None
+
+
+def _backward_once(ctx, g, g_lse):
+    """backward(create_graph=True): the same gradient, which raises if differentiated
+    again (once_differentiable's error, whatever requires grad: its own would let a gradient
+    penalty through this loss silently miss its term)."""
+    with torch.no_grad():
+        grad = ctx.plan.backward(ctx, g, g_lse)
+    delayed = torch._C._functions.DelayedError(
+        b"inductor_ce.cross_entropy's gradient is not differentiable (no double backward)", 1)
+    return delayed(grad.requires_grad_()), None, None, None, None
+
+
+# autograd.Function.apply without its Python wrapper (whose work, binding a setup_context's
+# arguments and unwrapping functorch's dead wrappers, applies to no call that gets here:
+# cross_entropy takes this path outside torch.func transforms only): ~5 us a call on the
+# H200's host (NOTES run 52).
+_apply_loss = torch._C._FunctionBase.__dict__["apply"].__get__(None, _Loss)
 
 
 def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,

@@ -24,6 +24,8 @@ from . import decomposition, ops  # noqa: F401  registers the ops used below
 from ._checks import check_linear, check_options, check_tensors
 from ._math import finish, reduce
 from .eager import cross_entropy as _eager_loss
+from .eager import repeat as _eager_repeat
+from .eager import signature as _eager_signature
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
@@ -51,6 +53,14 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         The float32 loss (a scalar, or ``target.shape`` for ``reduction="none"``); with
         ``return_lse``, ``(loss, lse)``.
     """
+    # An eager call like one seen before: its checks passed, its path is known (eager.py).
+    # (Under torch.compile the signature is None.)
+    sig = _eager_signature(input, target, weight, ignore_index, reduction, label_smoothing,
+                           z_loss, softcap, return_lse)
+    if sig is not None:
+        out = _eager_repeat(sig, input, target)
+        if out is not None:
+            return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
     # that two routes to torch.Tensor agree), and the DTensor import guards of its own.
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
@@ -63,7 +73,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     if not -2**31 <= ignore_index < 2**31:
         # F.cross_entropy compares the target in int64, where no int32 target equals this
         # ignore_index; an int32 compare would wrap it onto a class id and drop its rows.
-        target = target.long()
+        target, sig = target.long(), None    # (a call kept would not convert it)
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
@@ -78,7 +88,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         # Eager: the whole loss as compiled forward and backward graphs (None under
         # torch.compile or where it does not apply: see eager.py).
         out = _eager_loss(input, target, weight, ignore_index, reduction,
-                          float(label_smoothing), float(z_loss), softcap, return_lse)
+                          float(label_smoothing), float(z_loss), softcap, return_lse, sig)
         if out is not None:
             return out
         # The op asserts that every target is in [0, V) or ignore_index (compiled: in a

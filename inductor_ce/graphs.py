@@ -42,7 +42,9 @@ MAX_CAPTURES = 64
 
 _STREAMS: dict = {}          # device -> the side stream captures run on
 _LOCK = threading.Lock()
-_capturing = torch.cuda.is_current_stream_capturing
+# (torch.cuda.is_current_stream_capturing without its Python frame: called twice per step)
+_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing",
+                     torch.cuda.is_current_stream_capturing)
 
 
 class Replays:
@@ -59,9 +61,8 @@ class Replays:
         self.replayed = 0          # calls served by a replay (tests and benchmarks read it)
 
     def __call__(self, *args):
-        key = [a.data_ptr() if a is not None else 0 for a in args]
-        key.append(args[0].shape[0])
-        key = tuple(key)
+        # (Which arguments are None is fixed per function: the key leaves them out.)
+        key = (*[a.data_ptr() for a in args if a is not None], args[0].shape[0])
         graph = self.graphs.get(key)
         if graph is not None and not _capturing():
             self.replayed += 1

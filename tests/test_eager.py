@@ -342,6 +342,13 @@ def test_retain_graph_and_no_grad():
     first = x.grad.clone()
     loss.backward()
     torch.testing.assert_close(x.grad, 2 * first)
+    # create_graph: the same gradient, which cannot be differentiated again
+    x.grad = None
+    loss = inductor_ce.cross_entropy(x, t, reduction="sum")
+    grad, = torch.autograd.grad(loss, x, create_graph=True)
+    torch.testing.assert_close(grad, first)
+    with pytest.raises(RuntimeError, match="not differentiable"):
+        (grad ** 2).sum().backward()
     with torch.no_grad():
         a = inductor_ce.cross_entropy(x, t, reduction="sum")
     with torch.inference_mode():
@@ -349,6 +356,86 @@ def test_retain_graph_and_no_grad():
     assert not a.requires_grad and not b.requires_grad
     torch.testing.assert_close(a, loss.detach())
     torch.testing.assert_close(b, loss.detach())
+
+
+def test_calls_seen_before(monkeypatch):
+    """A call whose signature was seen before skips the checks and lookups (eager.repeat):
+    its values are still the call's own (checked against float64 over steps whose logits
+    and targets change in place, and for a 3-D view), and whatever its signature does not
+    hold is read per call: another signature, an invalid option, grad mode, a dispatch mode,
+    a replaced cache."""
+    from inductor_ce import functional
+    checked = []
+    real = functional.check_tensors
+    monkeypatch.setattr(functional, "check_tensors", lambda *a: (checked.append(1), real(*a)))
+    x = torch.randn(2, 12, 40, requires_grad=True)
+    t = torch.randint(0, 40, (2, 12))
+    for step in range(4):
+        with torch.no_grad():
+            x.copy_(torch.randn(x.shape) * (step + 1))
+        t.copy_(torch.randint(0, 40, t.shape))
+        t[0, step] = 3
+        x.grad = None
+        loss = inductor_ce.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1)
+        loss.backward()
+        ref, ref_grad = run_reference(x, lambda v: v, t, ignore_index=3, label_smoothing=0.1)
+        assert_loss_close(loss, ref)
+        assert_grad_close(x.grad, ref_grad)
+    assert len(checked) == 1
+    # each of these is another signature: checked (and right) again
+    inductor_ce.cross_entropy(x, t, ignore_index=1)
+    with pytest.raises(TypeError, match="ignore_index must be an int"):
+        inductor_ce.cross_entropy(x, t, ignore_index=True)     # True == 1, hash(True) == 1
+    with pytest.raises(ValueError, match="reduction must be one of"):
+        inductor_ce.cross_entropy(x, t, reduction=["mean"])
+    with pytest.raises(ValueError, match="target must have shape"):
+        inductor_ce.cross_entropy(x, t[:, :5])
+    n = len(checked)
+    base = torch.randn(40, 12, 2)    # the same shape as x, the classes strided
+    for leaf, view, target in ((x, lambda v: v, t.int()), (base, lambda v: v.permute(2, 1, 0), t),
+                               (x, lambda v: v, t.t().contiguous().t())):
+        loss = inductor_ce.cross_entropy(view(leaf), target, ignore_index=3,
+                                         label_smoothing=0.1)
+        ref, _ = run_reference(leaf, view, target.long(), ignore_index=3, label_smoothing=0.1)
+        assert_loss_close(loss, ref)
+    assert len(checked) == n + 3
+    with torch.no_grad():
+        assert not inductor_ce.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1).requires_grad
+
+    class Seen(TorchDispatchMode):
+        ops: list = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(func)
+            return func(*args, **(kwargs or {}))
+
+    with Seen() as seen:
+        inductor_ce.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1)
+    assert torch.ops.inductor_ce.ce_fwd.default in seen.ops
+    before = eager.compiles
+    monkeypatch.setattr(eager, "_CACHE", {})
+    inductor_ce.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1)
+    assert eager.compiles == before + 1
+
+
+def test_kept_calls_are_bounded(monkeypatch):
+    """At most MAX_REPEATS signatures are kept (then they are dropped, and kept again), and an
+    ignore_index outside int32 (whose target the call converts) is never kept."""
+    monkeypatch.setattr(eager, "MAX_REPEATS", 3)
+    monkeypatch.setattr(eager, "_REPEATS", {})
+    x = torch.randn(8, 20)
+    t = torch.randint(0, 20, (8,), dtype=torch.int32)
+    for rows in range(2, 8):
+        torch.testing.assert_close(inductor_ce.cross_entropy(x[:rows], t[:rows]),
+                                   torch.nn.functional.cross_entropy(x[:rows], t[:rows].long()))
+        assert 1 <= len(eager._REPEATS) <= 3
+    eager._REPEATS.clear()
+    t[0] = 5
+    for _ in range(2):
+        torch.testing.assert_close(
+            inductor_ce.cross_entropy(x, t, ignore_index=2**40 + 5),
+            torch.nn.functional.cross_entropy(x, t.long(), ignore_index=2**40 + 5))
+    assert not eager._REPEATS
 
 
 def test_autocast_bf16_step():
