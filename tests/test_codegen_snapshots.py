@@ -237,7 +237,10 @@ def test_linear_chunk_kernels(policy, monkeypatch):
     def step():
         inductor_ce.linear_cross_entropy(h, w, t, policy=policy,
                                          chunk_size=CHUNK_POLICIES[policy]).backward()
-    _, codes = run_and_get_code(step)
+    # (With the code generator's machine pinned, as codegen_only pins it: unpinned, the C++
+    # would follow this CPU's SIMD width, and the snapshot the machine that recorded it.)
+    with capture._pinned_codegen_machine():
+        _, codes = run_and_get_code(step)
     assert len(codes) == 3, len(codes)
     header = (f"# the chunk kernels of linear_cross_entropy(h, w, t, policy={policy!r}, "
               f"chunk_size={CHUNK_POLICIES[policy]}), eager, h: bf16[300, 16], "
