@@ -38,7 +38,8 @@ How a call gets there, and why:
 
 At most FEW_ROWS rows on CUDA, the loss's two compiled functions replay from CUDA graphs
 (``graphs.py``; the backward writes the gradient into a tensor it allocates, which a graph can
-take as an argument).
+take as an argument). A loss call whose signature was seen before skips the checks and
+lookups and takes the path kept for it (``repeat``, below).
 
 ``INDUCTOR_CE_EAGER=decomposition`` disables the compiled path; ``=compiled`` uses it at any
 size (the tests do); default ``auto``.
