@@ -323,9 +323,9 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
                                                 few), xm)
     if entry is None:
         return None
-    call = _Call(_PLANS.get(entry) or _plan(entry, key), input, xm, target, t,
-                 _graphed(xm, layout, weight, few), training, reduction, return_lse)
-    if sig is not None and sig[2] is not Tensor:   # (a tensor's value may change in place)
+    call = _Call(_plan(entry, key), input, xm, target, t, _graphed(xm, layout, weight, few),
+                 training, reduction, return_lse)
+    if sig is not None:
         if len(_REPEATS) >= MAX_REPEATS:
             _REPEATS.clear()
         _REPEATS[sig] = (call, _CACHE)
@@ -376,11 +376,12 @@ _REPEATS: dict = {}       # signature -> (_Call, the _CACHE it was found in)
 def signature(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
               softcap, return_lse):
     """The signature of a ``cross_entropy`` call (unchecked arguments), or None where calls
-    are not kept: a weight, a tensor subclass, or under torch.compile (where this is one
-    guard). The options' classes come first: a tuple compares in order, so a class that
-    differs is never compared by value."""
+    are not kept: a weight, a tensor subclass, a tensor ``label_smoothing`` (its value may
+    change in place), or under torch.compile (where this is one guard). The options' classes
+    come first: a tuple compares in order, so a class that differs is never compared by
+    value."""
     if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
-            target.__class__ is not Tensor:
+            target.__class__ is not Tensor or label_smoothing.__class__ is Tensor:
         return None
     return (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
             z_loss.__class__, softcap.__class__, return_lse.__class__, ignore_index, reduction,

@@ -419,8 +419,9 @@ def test_calls_seen_before(monkeypatch):
 
 
 def test_kept_calls_are_bounded(monkeypatch):
-    """At most MAX_REPEATS signatures are kept (then they are dropped, and kept again), and an
-    ignore_index outside int32 (whose target the call converts) is never kept."""
+    """At most MAX_REPEATS signatures are kept (then they are dropped, and kept again); an
+    ignore_index outside int32 (whose target the call converts) and a tensor label_smoothing
+    (whose value may change in place) are never kept."""
     monkeypatch.setattr(eager, "MAX_REPEATS", 3)
     monkeypatch.setattr(eager, "_REPEATS", {})
     x = torch.randn(8, 20)
@@ -435,6 +436,12 @@ def test_kept_calls_are_bounded(monkeypatch):
         torch.testing.assert_close(
             inductor_ce.cross_entropy(x, t, ignore_index=2**40 + 5),
             torch.nn.functional.cross_entropy(x, t.long(), ignore_index=2**40 + 5))
+    smoothing = torch.tensor(0.1)
+    for value in (0.1, 0.3):
+        smoothing.fill_(value)
+        torch.testing.assert_close(
+            inductor_ce.cross_entropy(x, t, label_smoothing=smoothing),
+            torch.nn.functional.cross_entropy(x, t.long(), label_smoothing=value))
     assert not eager._REPEATS
 
 
