@@ -77,9 +77,7 @@ def _wanted(x: Tensor, *others, any_size: bool = False) -> bool:
     """Whether this eager call should take the compiled path (``any_size``: whatever its
     size). (At a few rows every microsecond of this counts: module-level names, no imports,
     no generators.)"""
-    if MODE == "decomposition" or getattr(_STATE, "busy", False):
-        return False
-    if not _PACKAGE.LOWERING_ACTIVE or (
+    if MODE == "decomposition" or not _PACKAGE.LOWERING_ACTIVE or (
             MODE == "auto" and not any_size and x.numel() < MIN_ELEMENTS):
         return False
     if type(x) is not Tensor or _is_wrapped(x):
@@ -87,9 +85,14 @@ def _wanted(x: Tensor, *others, any_size: bool = False) -> bool:
     for o in others:
         if o is not None and (type(o) is not Tensor or _is_wrapped(o)):
             return False
-    if _dispatch_modes():
-        return False
-    return getattr(_forward_ad, "_current_level", -1) < 0
+    return not _elsewhere()
+
+
+def _elsewhere() -> bool:
+    """The per-call state that sends an eager call to the op path: inside one of our
+    compiles or compiled calls, a dispatch mode, forward-mode AD."""
+    return (getattr(_STATE, "busy", False) or _dispatch_modes() > 0
+            or getattr(_forward_ad, "_current_level", -1) >= 0)
 
 
 _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor   # under a torch.func transform
@@ -398,9 +401,8 @@ def repeat(sig, input, target):
         found = _REPEATS.get(sig)
     except TypeError:   # an unhashable option: the checks name it
         return None
-    if found is None or found[1] is not _CACHE or getattr(_STATE, "busy", False) or \
-            _dispatch_modes() or _functorch_active() or _is_wrapped(input) or \
-            _is_wrapped(target) or getattr(_forward_ad, "_current_level", -1) >= 0:
+    if found is None or found[1] is not _CACHE or _functorch_active() or \
+            _is_wrapped(input) or _is_wrapped(target) or _elsewhere():
         return None
     return found[0](input, target, None)
 
@@ -532,17 +534,13 @@ class _Plan:
 
     def backward(self, ctx, g, g_lse):
         x, t, w, lse_nt, *coefs = ctx.saved_tensors
-        if self.per_row_g or self.return_lse:
-            rows = x.shape[:-1]
-            rowwise = [t, lse_nt, *coefs]
-            if self.per_row_g:
-                g = g.reshape(rows).contiguous()
-                rowwise.append(g)
-            if self.return_lse:
-                rowwise.append(g_lse.reshape(rows).contiguous())
-            static = [w] if self.per_row_g else [w, g]
-        else:
-            rowwise, static = [t, lse_nt, *coefs], [w, g]
+        rowwise = [t, lse_nt, *coefs]
+        if self.per_row_g:
+            g = g.reshape(x.shape[:-1]).contiguous()
+            rowwise.append(g)
+        if self.return_lse:
+            rowwise.append(g_lse.reshape(x.shape[:-1]).contiguous())
+        static = [w] if self.per_row_g else [w, g]
         grad = torch.empty_like(x, memory_format=torch.contiguous_format)
         entry = self.bwd
         if entry is None or x.shape != self.bwd_shape and not entry.accepts(x):

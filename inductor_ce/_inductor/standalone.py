@@ -93,17 +93,17 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
         fake_x = fake_mode.from_tensor(logits.detach(), symbolic_context=StatelessSymbolicContext(
             dynamic_sizes=dims))
         with fake_mode:
-            fake_rows = [torch.empty(fake_x.shape, dtype=fake_x.dtype, device=fake_x.device)
+            fake_outs = [torch.empty(fake_x.shape, dtype=fake_x.dtype, device=fake_x.device)
                          for _ in range(outputs)]
-            fake_rows += [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
-                          for r in rowwise]
+            fake_rows = [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
+                         for r in rowwise]
             if columns:
                 fake_static = [None if s is None else torch.empty(
                     fake_x.shape[-1:], dtype=s.dtype, device=s.device) for s in static]
         if not columns:
             fake_static = [None if s is None else fake_mode.from_tensor(
                 s.detach(), static_shapes=True) for s in static]
-        args = [fake_x, *fake_rows, *[s for s in fake_static if s is not None]]
+        args = [fake_x, *fake_outs, *fake_rows, *[s for s in fake_static if s is not None]]
         present = [s is not None for s in static]
 
         n = outputs + len(rowwise)
