@@ -467,32 +467,38 @@ def test_cuda_graph_bookkeeping(monkeypatch):
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
     monkeypatch.setattr(graphs, "MAX_GRAPHS", 2)
     monkeypatch.setattr(graphs, "MAX_CAPTURES", 4)
-    recorded, dropped = [], []
+    recorded, dropped, log = [], [], []
 
     class Recording(graphs.Replays):
         fail = False
 
-        def _record(self, args):
+        def _record(self, args, private=False):
             if self.fail:
                 raise RuntimeError("operation not permitted when stream is capturing")
-            key = (args[0].data_ptr(), args[0].shape[0])
-            recorded.append(key)
-            return type("Graph", (), {"replay": lambda self: ("replay", key)})()
+            recorded.append((args[0].data_ptr(), args[0].shape[0]))
+            number = len(recorded)
+            stand_in = type("Graph", (), {"replay": lambda self: log.append(number)})()
+            return graphs._Graph(stand_in, None, None, private)
 
         def _drop(self, key, device):
             dropped.append(key[-1])
             del self.graphs[key]
 
-    replays = Recording(lambda *args: ("run", args[0].shape[0]), copies=True)
+    def calls(fn, *args):      # what each call did: ("run", rows) or the graph it replayed
+        before = len(log)
+        out = fn(*args)
+        return out if out is not None else log[before]
+
+    replays = Recording(lambda *args: ("run", args[0].shape[0]), copies=False)
     x, y = torch.zeros(4, 3), torch.zeros(5, 3)
-    assert [replays(x, None) for _ in range(3)] == [
-        ("run", 4), ("replay", (x.data_ptr(), 4)), ("replay", (x.data_ptr(), 4))]
-    assert replays(x[:2], None) == ("run", 2)              # same address, other row count
-    assert replays(y, None) == ("run", 5) and replays(y, None)[0] == "replay"
-    assert replays(x[:2], None)[0] == "replay"             # a third graph: x's is dropped
+    assert [calls(replays, x, None) for _ in range(3)] == [("run", 4), 1, 1]
+    assert calls(replays, x[:2], None) == ("run", 2)        # same address, other row count
+    assert calls(replays, y, None) == ("run", 5) and calls(replays, y, None) == 2
+    assert calls(replays, x[:2], None) == 3                 # a third graph: x's is dropped
     assert dropped == [4] and len(replays.graphs) == 2 and replays.replayed == 4
-    assert replays(x, None) == ("run", 4) and replays(x, None)[0] == "replay"  # capture 4
-    assert replays(x[:3], None) == ("run", 3) and replays(x[:3], None) == ("run", 3)
+    assert calls(replays, x, None) == ("run", 4) and calls(replays, x, None) == 4
+    assert calls(replays, x[:3], None) == ("run", 3) and calls(replays, x[:3], None) == (
+        "run", 3)
     assert len(recorded) == 4                               # the budget is spent
     failing = Recording(lambda *args: "ran", copies=False)
     failing.fail = True
@@ -501,3 +507,44 @@ def test_cuda_graph_bookkeeping(monkeypatch):
         assert [failing(x) for _ in range(4)] == ["ran"] * 4
     assert len(caught) == 1 and "capturing a CUDA graph" in str(caught[0].message)
     assert not failing.graphs
+
+
+def test_cuda_graph_output_slots(monkeypatch):
+    """graphs.Replays of copied outputs without a GPU (a stand-in graph writes its number
+    into its buffer): a replay hands out views of a buffer that nothing else holds (any
+    view, saved or derived, holds it), a key keeps SLOTS such graphs, and once every one is
+    held a private graph's replays return copies; a held output is never overwritten."""
+    from inductor_ce import graphs
+    monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    monkeypatch.setattr(graphs, "SLOTS", 2)
+    recorded = []
+
+    class Recording(graphs.Replays):
+        def _record(self, args, private=False):
+            recorded.append(private)
+            number = float(len(recorded))
+            flat, views = graphs._packed([torch.zeros(()), torch.zeros(3)])
+            stand_in = type("Graph", (), {"replay": lambda self: flat.fill_(number)})()
+            return graphs._Graph(stand_in, flat, views, private)
+
+    replays = Recording(lambda x: (x.sum(), x[:, 0]), copies=True)
+    x = torch.ones(3, 2)
+    assert replays(x)[0].item() == 6.0 and not recorded       # the first call runs fn
+    a = replays(x)                                            # slot 1, now held by a
+    assert [o.tolist() for o in a] == [1.0, [1.0] * 3] and a[0].data_ptr() == a[1].data_ptr() - 16
+    b = replays(x)[1][1:]                                     # slot 2, held by a derived view
+    c = replays(x)                                            # both held: the private graph
+    assert recorded == [False, False, True] and c[0].item() == 3.0
+    assert c[0].untyped_storage().data_ptr() not in (a[0].data_ptr(),
+                                                     b.untyped_storage().data_ptr())
+    private = next(iter(replays.graphs.values())).private.flat
+    assert c[0].data_ptr() != private.data_ptr()              # a copy of its buffer
+    assert replays(x)[0].item() == 3.0 and len(recorded) == 3
+    saved = a[1].detach()                                     # slot 1 still held through it
+    del a
+    assert replays(x)[0].item() == 3.0
+    del saved
+    d = replays(x)
+    assert d[0].item() == 1.0 and b.tolist() == [2.0, 2.0]    # slot 1 again; b untouched
+    del b, d
+    assert replays(x)[0].item() == 1.0 and len(recorded) == 3 and replays.replayed == 7

@@ -177,13 +177,17 @@ def test_few_rows_replay_cuda_graphs():
     for x, loss, grad in kept:       # checked after all steps: nothing was overwritten
         _check(loss.detach(), grad, x, t, opts, None)
     assert replayed(True) - before >= 3
-    # A training loop's pattern (the last step's outputs freed): the backward replays too.
-    before = replayed(False)
+    del kept, x, loss, grad
+    # A training loop's pattern (the last step's outputs freed): the backward replays too,
+    # and the forward hands out its graphs' own buffers (no copy).
+    before, handed = replayed(False), 0
     for i in range(6):
         x, loss, grad = step(3 - 0.3 * i)
         _check(loss.detach(), grad, x, t, opts, None)
+        handed += any(loss.data_ptr() == slot.flat.data_ptr() for r in eager._REPLAYS.values()
+                      if r.copies for g in r.graphs.values() for slot in g.slots)
         del x, loss, grad
-    assert replayed(False) - before >= 2
+    assert replayed(False) - before >= 2 and handed >= 4
     assert all(len(r.graphs) <= graphs.MAX_GRAPHS for r in eager._REPLAYS.values())
     # Two losses of different logits before one backward, then other row counts.
     a = (torch.randn(rows, vocab, device=DEV, generator=gen) * 2).to(torch.bfloat16)
