@@ -8,8 +8,8 @@ Contenders: "ours" (``inductor_ce.cross_entropy``), "ours-unkept" (``eager.cross
 without a signature: every call checked and looked up), "ours-_Loss.apply" (the
 ``autograd.Function`` alone), "ours-gc-off" (Python's collector off around the step), stock.
 Floors: "graphs-only" is a bare ``autograd.Function`` replaying our two captured graphs (the
-forward's output copy and views, the backward's gradient allocation: what our step cannot
-avoid with graphs), "graphs-only-C-apply" the same without ``Function.apply``'s Python
+forward's views of its graph's output buffer, the backward's gradient allocation: what our
+step cannot avoid with graphs), "graphs-only-C-apply" the same without ``Function.apply``'s Python
 wrapper; "no-work" the same Function doing no GPU work (a 0-dim allocation forward, a kept
 gradient backward): autograd's own cost of a Python node; "both-in-forward" replays both
 graphs in the forward and scales the gradient in place in the backward. (The floors' numbers
@@ -62,7 +62,9 @@ def main():
     replays = list(eager._REPLAYS.values())
     fwd = next(r for r in replays if r.copies and r.graphs)
     bwd = next(r for r in replays if not r.copies and r.graphs)
+    # (the forward's graphs at a key: its slots handing out their buffers, graphs.py)
     fg, bg = next(iter(fwd.graphs.values())), next(iter(bwd.graphs.values()))
+    slot = fg.slots[0]
     kept = torch.empty_like(x)
 
     class GraphsOnly(torch.autograd.Function):
@@ -170,9 +172,9 @@ def main():
             ("loss", xo.device, xo.dtype, vocab, (1, True, True, True), t.dtype, None, spec,
              True, True), None, xo),
         "entry.accepts": lambda: entry.accepts(xo),
-        "Replays call, forward (replay, clone, views)": lambda: fwd(xo, t, None),
-        "graph.replay (forward)": fg.graph.replay,
-        "flat.clone": fg.flat.clone,
+        "Replays call, forward (replay, views)": lambda: fwd(xo, t, None),
+        "graph.replay (forward)": slot.graph.replay,
+        "flat.clone (what a copy of the outputs costs)": slot.flat.clone,
         "torch.empty of the gradient": lambda: torch.empty(x.shape, dtype=x.dtype,
                                                            device=x.device),
         "torch.ones_like(loss)": lambda: torch.ones_like(loss),
