@@ -1,7 +1,9 @@
-"""Where an LM head's few-rows eager step spends its host time: the step (logits = h @ W.T,
-the loss, backward) cut into phases, ours against bf16 F.cross_entropy's, single steps
-taking turns, then in blocks (all of one contender's steps, then the other's), then a
-CPU profile of each step's autograd nodes and ATen calls.
+"""Where a few-rows eager step spends its host time: the loss alone (leaf logits), then an LM
+head's step (logits = h @ W.T, the loss, backward), cut into phases, ours (with CUDA graphs
+and without: "ours-plain") against bf16 F.cross_entropy's, single steps taking turns, then
+in blocks (all of one contender's steps, then the other's); then the time spent inside our
+``autograd.Function``'s backward, and a CPU profile of each step's autograd nodes and ATen
+calls.
 
     python benchmarks/probes/lm_phases.py [256 128256 512]
 
