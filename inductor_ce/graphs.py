@@ -180,7 +180,9 @@ class _Graph:
     handed out is free again when its storage's use count is back to ``unheld``, what it
     is with only this object holding it (the count includes references of the storage's
     Python object, once made). A tensor holds it, whatever view of it, saved or not; a caller
-    keeping only an output's ``untyped_storage()`` object does not."""
+    keeping only an output's ``untyped_storage()`` object does not, nor does work another
+    stream still has queued on an output already dropped (``record_stream`` tells the
+    allocator, not this count)."""
 
     __slots__ = ("graph", "flat", "views", "private", "storage", "unheld")
 
