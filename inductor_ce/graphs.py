@@ -12,9 +12,10 @@ A graph bakes in the addresses it reads and writes. So graphs are kept per compi
 tensors, and a call replays one only when all of them are the same. A training loop's caching
 allocator hands out the same addresses step after step, so its calls replay: the first call
 at given addresses runs the compiled function, the second captures a graph (and replays it),
-later ones replay. What a function keeps is bounded: the graphs of ``MAX_GRAPHS`` keys (a new
-one drops the oldest) and ``MAX_CAPTURES`` captures over the process (then calls at new addresses run
-uncaptured: addresses that never repeat would otherwise capture every other call).
+later ones replay. What a function keeps is bounded: the graphs of ``MAX_GRAPHS`` keys (a
+new one drops the oldest) and ``MAX_CAPTURES`` captures over the process (then calls at new
+addresses run uncaptured: addresses that never repeat would otherwise capture every other
+call).
 
 Outputs. What a graph allocates lives in its private memory pool and is overwritten by its
 next replay, so a caller never gets it:

@@ -9,13 +9,13 @@ without a signature: every call checked and looked up), "ours-_Loss.apply" (the
 ``autograd.Function`` alone), "ours-gc-off" (Python's collector off around the step), stock.
 Floors: "graphs-only" is a bare ``autograd.Function`` replaying our two captured graphs (the
 forward's views of its graph's output buffer, the backward's gradient allocation: what our
-step cannot avoid with graphs), "graphs-only-C-apply" the same without ``Function.apply``'s Python
-wrapper; "no-work" the same Function doing no GPU work (a 0-dim allocation forward, a kept
-gradient backward): autograd's own cost of a Python node; "both-in-forward" replays both
-graphs in the forward and scales the gradient in place in the backward. (The floors' numbers
-are only timings: their backward replays into the address it was captured with.) "graph.replay"
-alone is bound by the GPU (the forward's kernels take ~30 us); the small-kernel graphs show
-a replay's host cost.
+step cannot avoid with graphs), "graphs-only-C-apply" the same without ``Function.apply``'s
+Python wrapper; "no-work" the same Function doing no GPU work (a 0-dim allocation forward, a
+kept gradient backward): autograd's own cost of a Python node; "both-in-forward" replays
+both graphs in the forward and scales the gradient in place in the backward. (The floors'
+numbers are only timings: their backward replays into the address it was captured with.)
+"graph.replay" alone is bound by the GPU (the forward's kernels take ~30 us); the
+small-kernel graphs show a replay's host cost.
 """
 from __future__ import annotations
 
