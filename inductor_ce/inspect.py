@@ -18,12 +18,16 @@ for a script run from inside the package directory.)
 from __future__ import annotations
 
 import argparse
+import glob
+import importlib.metadata
 import importlib.util
+import os
 import sys
 
 # torch and the package's torch-side modules are imported in the functions, after the
-# arguments are parsed. (`python -m inductor_ce.inspect` imports the package first, whose
-# __init__ registers the ops and so imports torch: `--help` still pays for that import.)
+# arguments are checked (`python -m inductor_ce.inspect` leaves the package's torch-side
+# modules unimported until then: ``inductor_ce._command_line_first``), so that `--help` and
+# a bad argument answer at once.
 
 
 def generate(rows: int, vocab: int, dtype, device: str, backend: str,
@@ -101,6 +105,20 @@ def _have_triton() -> bool:
     return importlib.util.find_spec("triton") is not None
 
 
+def _no_cuda_device() -> bool:
+    """True where no CUDA device can be present, known without importing torch: torch is a
+    CPU build, or (Linux) there is no NVIDIA or ROCm device node. False means "maybe"."""
+    try:
+        version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return True
+    if version.endswith("+cpu"):
+        return True
+    if sys.platform.startswith("linux"):
+        return not (glob.glob("/dev/nvidia[0-9]*") or os.path.exists("/dev/kfd"))
+    return False
+
+
 # The flag of each option the library's check names first in its message.
 _FLAGS = {"label_smoothing": "--label-smoothing", "z_loss": "--z-loss", "softcap": "--softcap",
           "ignore_index": "--ignore-index"}
@@ -109,15 +127,19 @@ _FLAGS = {"label_smoothing": "--label-smoothing", "z_loss": "--z-loss", "softcap
 def _check(p: argparse.ArgumentParser, args) -> None:
     """Reject, in one line, what the loss would reject, before anything is traced (where
     Dynamo would bury our ValueError in its own traceback). First what needs no torch, then
-    the library's own option checks (``_checks.check_options``: one copy of the rules), then
-    the device."""
+    the library's own option checks (``_options.check_options``: one copy of the rules, and no
+    torch), then the device (torch only where the answer needs it)."""
     for flag, n in (("--rows", args.rows), ("--vocab", args.vocab)):
         if n < 1:
             _fail(p, f"{flag} {n}: must be at least 1 (nothing to inspect)")
     if args.backend == "triton" and not _have_triton():
         _fail(p, "--backend triton: triton is not installed (pip install triton, or "
                  "--backend cpp)")
-    from ._checks import check_options
+    if args.device == "cuda" and args.backend == "cpp":
+        _fail(p, "--backend cpp needs --device cpu")
+    if args.device == "cuda" and _no_cuda_device():
+        _fail(p, "--device cuda: no CUDA device")
+    from ._options import check_options
     try:
         check_options(args.ignore_index, "mean", args.label_smoothing, args.z_loss,
                       args.softcap)
@@ -129,8 +151,6 @@ def _check(p: argparse.ArgumentParser, args) -> None:
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     elif args.device == "cuda" and not torch.cuda.is_available():
         _fail(p, "--device cuda: no CUDA device")
-    if args.device == "cuda" and args.backend == "cpp":
-        _fail(p, "--backend cpp needs --device cpu")
 
 
 def main(argv=None) -> None:

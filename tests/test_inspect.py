@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import logging
 import re
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -125,3 +127,19 @@ def test_triton_backend_without_triton_is_one_line(capsys, no_codegen, monkeypat
 def test_boundary_values_are_accepted(no_codegen, argv):
     with pytest.raises(_Traced):
         ce_inspect.main(argv + ["--device", "cpu", "--backend", "cpp"])
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--vocab", "0"], ["--rows", "-5"],
+                                  ["--softcap", "-1"], ["--device", "cuda"]])
+def test_help_and_bad_arguments_answer_before_torch_is_imported(argv):
+    """`python -m inductor_ce.inspect` checks its arguments before it imports torch (seconds
+    on a busy machine): -X importtime lists every module the process imported."""
+    if argv == ["--device", "cuda"] and not ce_inspect._no_cuda_device():
+        pytest.skip("a CUDA device may be present: the answer needs torch")
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "inductor_ce.inspect",
+                          *argv], capture_output=True, text=True, timeout=120)
+    assert run.returncode == (0 if argv == ["--help"] else 2), run.stderr
+    imported = [line.split("|")[-1].strip() for line in run.stderr.splitlines()
+                if line.startswith("import time:")]
+    assert "inductor_ce" in imported and "argparse" in imported
+    assert "torch" not in imported, [m for m in imported if m.startswith("torch")][:5]
