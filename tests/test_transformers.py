@@ -757,3 +757,22 @@ def _fsdp_case(layout, rank, world):
 if __name__ == "__main__":
     if sys.argv[1] == "fsdp":
         _fsdp_worker(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+
+
+@pytest.mark.parametrize("name", ["llama", "qwen2", "gemma2", "gpt2", "cohere", "granite"])
+def test_all_padded_batch_gives_the_unpatched_model_s_loss_and_zero_gradients(name):
+    """A micro-batch whose labels are all -100 (gradient accumulation over padded data): the
+    loss is transformers' (NaN for the mean, 0 for sum / num_items_in_batch) and every
+    gradient is exactly zero, as the unpatched model's, not NaN."""
+    ref, ours = make_pair(name)
+    batch = make_batch()
+    batch["labels"] = torch.full_like(batch["labels"], -100)
+    for extra in ({}, {"num_items_in_batch": torch.tensor(3)}):
+        ref.zero_grad(set_to_none=True)
+        ours.zero_grad(set_to_none=True)
+        r, o = run_both(ref, ours, batch, **extra)
+        torch.testing.assert_close(o.loss.double(), r.loss.double(), equal_nan=True, rtol=0,
+                                   atol=0)
+        for (n, p), q in zip(ours.named_parameters(), ref.parameters()):
+            assert q.grad is not None and not q.grad.any(), (name, n)   # (the reference)
+            assert p.grad is not None and not p.grad.any(), (name, n, extra)
