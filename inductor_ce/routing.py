@@ -659,11 +659,16 @@ def is_enabled() -> bool:
 
 @contextlib.contextmanager
 def enabled(*, fuse_linear: bool = True):
-    """``with inductor_ce.enabled(): ...``; torch.compile'd code must first run inside."""
-    was = _enabled
+    """``with inductor_ce.enabled(): ...``; torch.compile'd code must first run inside. On exit
+    the state before it comes back: routing on or off, and its ``fuse_linear``."""
+    global _fuse_linear
+    was, was_fuse = _enabled, _fuse_linear
     enable(fuse_linear=fuse_linear)
     try:
         yield
     finally:
-        if not was:
+        if was:
+            enable(fuse_linear=was_fuse)
+        else:
             disable()
+            _fuse_linear = was_fuse

@@ -587,3 +587,39 @@ def test_lm_head_logits_used_elsewhere_stay_unfused(caplog):
     assert "another use" in caplog.text
     assert "linear_ce" not in "\n".join(codes) and "ce_fwd" in codes[0]
     torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).view(-1, 30), t.view(-1)))
+
+
+def test_enabled_restores_the_state_before_it():
+    """``with enabled(...)`` gives back exactly what was set before: routing on or off and
+    its fuse_linear, whatever the block asked for."""
+    for before in (None, False, True):          # off, on without fusion, on with fusion
+        for inside in (False, True):
+            inductor_ce.disable()
+            routing._fuse_linear = True
+            if before is not None:
+                inductor_ce.enable(fuse_linear=before)
+            state = (routing.is_enabled(), routing._fuse_linear)
+            with inductor_ce.enabled(fuse_linear=inside):
+                assert routing.is_enabled() and routing._fuse_linear is inside
+            assert (routing.is_enabled(), routing._fuse_linear) == state, (before, inside)
+
+
+def test_a_hook_that_edits_the_head_s_logits_is_honoured():
+    """A forward hook on the LM head that scales the logits: Dynamo inlines it, so the loss
+    sees logits * 0.5, which is no plain linear: not fused, and the loss is stock's."""
+    head = torch.nn.Linear(8, 30)
+    handle = head.register_forward_hook(lambda mod, args, out: out * 0.5)
+
+    def fn(h, t):
+        return F.cross_entropy(head(h).view(-1, 30), t.view(-1))
+
+    h, t = torch.randn(2, 9, 8), torch.randint(0, 30, (2, 9))
+    inductor_ce.enable(fuse_linear=True)
+    routing.counters.clear()
+    with cache.no_compile_caches():
+        loss = torch.compile(fn)(h, t)
+    handle.remove()
+    assert routing.counters["linear_fused"] == 0 and routing.counters["routed"] == 1
+    ref = F.cross_entropy((F.linear(h.double(), head.weight.double(), head.bias.double())
+                           * 0.5).view(-1, 30), t.view(-1))
+    torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
