@@ -97,6 +97,8 @@ def fast_chunk_rows(rows: int, vocab: int, hidden: int) -> int:
     128256) chunks of 4186 / 2093 rows took 1.069x / 1.076x the GEMMs' time and 2.04 / 1.54
     GiB; in a transformers Llama (D 2048) the 2093-row chunks brought the step to 0.96x
     Liger's peak memory, the 4186-row ones to 1.16x."""
+    if rows == 0:
+        return MIN_CHUNK
     vocab = max(vocab, 1)
     r = min(max(hidden, FAST_MIN_CHUNK_ELEMENTS // vocab), FAST_CHUNK_ELEMENTS // vocab)
     r = max(MIN_CHUNK, min(rows, r))
@@ -431,9 +433,10 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
 def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap, start):
     t = target.reshape(-1)
     h_shape, rows = u.shape, t.numel()
-    u, a, b, z_t = u.reshape(rows, -1), a.reshape(-1), b.reshape(-1), z_t.reshape(-1)
+    hidden = h_shape[-1]   # (not -1: a reshape cannot infer it at 0 rows)
+    u, a, b, z_t = u.reshape(rows, hidden), a.reshape(-1), b.reshape(-1), z_t.reshape(-1)
     c = None if c is None else c.reshape(-1)
-    s = s.reshape(rows, -1) if s.numel() else None
+    s = s.reshape(rows, hidden) if s.numel() else None
     local = _target_in_weight(t, ignore_index, start)
     here = (local >= 0) & (local < weight.shape[0])
     idx = torch.where(here, local, 0)
@@ -499,7 +502,11 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     keep = t != ignore_index
     w_t = keep.float() if class_weight is None else \
         class_weight.float()[t.where(keep, 0)].where(keep, 0.0)
-    scale = 1.0 / w_t.sum() if mean else torch.ones((), device=h.device)  # 0 kept: inf -> nan
+    # "mean" with no kept weight (every target ignored, or 0 rows) is nan, as F.cross_entropy's
+    # (below); its gradient is 0 there, as stock's, where 1 / 0 would make it nan.
+    total = w_t.sum()
+    scale = torch.where(total > 0, 1.0 / total, 0.0) if mean else \
+        torch.ones((), device=h.device)
     loss = torch.zeros((), dtype=torch.float32, device=h.device)
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
@@ -529,6 +536,8 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         del z
     if rows == 0:
         dw.zero_()
+    if mean:
+        loss = torch.where(total > 0, loss, float("nan"))
     db = db if bias is None else db.to(bias.dtype)
     return loss, dh, dw, db
 

