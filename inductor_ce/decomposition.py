@@ -104,9 +104,20 @@ TARGET_RANGE_MSG = ("inductor_ce.cross_entropy: target out of range: every targe
 
 
 def check_target_range(target: Tensor, ignore_index: int, num_classes: int) -> None:
-    """A device-side assert: no host synchronization on CUDA (it fails at the next sync)."""
+    """A device-side assert: no host synchronization on CUDA (it fails at the next sync).
+    Under torch.func transforms it checks the tensor they wrap (under vmap: every sample's
+    targets at once), since vmap has no batching rule for an assert."""
+    if not torch.compiler.is_compiling():
+        target = _unwrapped(target)
     ok = (target == ignore_index) | ((target >= 0) & (target < num_classes))
     torch._assert_async(ok.all(), TARGET_RANGE_MSG)
+
+
+def _unwrapped(t: Tensor) -> Tensor:
+    """``t`` without its torch.func wrappers (vmap's batched tensor, grad's tracking one)."""
+    while torch._C._functorch.is_functorch_wrapped_tensor(t):
+        t = torch._C._functorch.get_unwrapped(t)
+    return t
 
 
 def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,

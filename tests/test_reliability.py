@@ -633,3 +633,43 @@ def test_cuda_degenerate_shapes_compile(shape):
                                **kw)
     assert_loss_close(loss.detach().cpu(), ref)
     assert_grad_close(leaf.grad.cpu(), ref_grad)
+
+
+# --------------------------------------------------------------------------------------------
+# 7. Per-sample losses and gradients under torch.func.vmap
+# --------------------------------------------------------------------------------------------
+
+def _per_sample_case():
+    g = _gen("per-sample")
+    x = torch.randn(6, V, generator=g)
+    target = torch.tensor([0, 3, 6, -100, 2, 1])
+    weight = torch.rand(V, generator=g) + 0.5
+    return x, target, weight
+
+
+@pytest.mark.parametrize("smooth", [False, True], ids=["plain", "weight_smoothing"])
+def test_vmap_per_sample_losses_and_grads_match_float64(smooth):
+    """vmap over the samples, target batched too: the range check sees every sample's
+    targets (no batching rule needed for its assert); values and torch.func.grad's per-sample
+    gradients are float64's."""
+    x, target, weight = _per_sample_case()
+    kw = dict(weight=weight, label_smoothing=0.1) if smooth else {}
+    kw64 = {k: (v.double() if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
+
+    def ours(x, t):
+        return inductor_ce.cross_entropy(x[None], t[None], reduction="sum", **kw)
+
+    def ref(x, t):
+        return F.cross_entropy(x[None], t[None], reduction="sum", **kw64)
+
+    losses = torch.func.vmap(ours)(x, target)
+    _close(losses, F.cross_entropy(x.double(), target, reduction="none", **kw64))
+    grads = torch.func.vmap(torch.func.grad(ours))(x, target)
+    _close(grads, torch.func.vmap(torch.func.grad(ref))(x.double(), target))
+
+
+def test_vmap_still_checks_the_target_range():
+    x, target, _ = _per_sample_case()
+    target[2] = V
+    with pytest.raises(RuntimeError, match="target out of range"):
+        torch.func.vmap(lambda x, t: inductor_ce.cross_entropy(x, t))(x, target)
