@@ -20,8 +20,10 @@ redirected for a training call:
   (1, 1, 1) zero connected to the loss. The loss is computed inside the head module's
   ``__call__``, so the head's hooks run around it: FSDP2 (``fully_shard``) all-gathers a
   sharded head before it and reshards after, re-gathers before its backward (the hook on the
-  returned tensor) and reduce-scatters the head's gradient after it. (A forward hook of your
-  own on the head sees that zero, not logits.)
+  returned tensor) and reduce-scatters the head's gradient after it. A hook of any other kind
+  on the head (forward, forward pre-, backward; the head's own or nn.Module's global ones,
+  also registered after ``apply``) would see that zero instead of logits: a call that finds
+  one is the unpatched forward (logits and transformers' loss), with a warning naming it.
 * ``self.loss_function(logits, labels, ...)``: returns that loss (plus 0 times the "logits",
   which keeps the head's output on the backward path, for those hooks).
 
@@ -56,6 +58,7 @@ import functools
 import inspect
 import textwrap
 import types
+import warnings
 from typing import Optional
 
 import torch
@@ -365,6 +368,10 @@ def _fused_model_forward(self, *args, **kwargs):
         skip_logits = self.training and labels is not None
     if not skip_logits or patch.request is not None:
         return forward(*args, **kwargs)
+    hooks = _value_hooks(patch.head)
+    if hooks:   # checked per call: hooks registered after apply() count too
+        _warn_unfused(self, hooks)
+        return forward(*args, **kwargs)
     if labels is None:
         raise ValueError("skip_logits=True needs labels")
     return_dict = kwargs.pop("return_dict", None)
@@ -389,6 +396,38 @@ def _fused_model_forward(self, *args, **kwargs):
                            "lm_head replaced after apply()? revert(model), then apply again)")
     out.logits = None
     return out if return_dict else out.to_tuple()
+
+
+_HOOK_KINDS = (("_forward_pre_hooks", "forward pre-hook"), ("_forward_hooks", "forward hook"),
+               ("_backward_pre_hooks", "backward pre-hook"), ("_backward_hooks", "backward hook"))
+
+
+def _value_hooks(head) -> list:
+    """The hooks of the head (its own, and nn.Module's global ones) that may see or change its
+    logits or their gradient, which the fused call never makes: by name. torch.distributed's
+    own (FSDP2's all-gather and reshard around the head) move the weight, not the values."""
+    from torch.nn.modules import module as nn_module
+    found = []
+    for attr, kind in _HOOK_KINDS:
+        for where, hooks in (("", getattr(head, attr, None)),
+                             ("global ", getattr(nn_module, "_global" + attr, None))):
+            for hook in (hooks or {}).values():
+                fn = hook
+                while isinstance(fn, functools.partial) or hasattr(fn, "__func__"):
+                    fn = fn.func if isinstance(fn, functools.partial) else fn.__func__
+                if not getattr(fn, "__module__", "").startswith("torch.distributed."):
+                    found.append(f"{where}{kind} {getattr(fn, '__qualname__', repr(fn))}")
+    return found
+
+
+def _warn_unfused(model, hooks) -> None:
+    key = tuple(hooks)
+    if getattr(model, "_inductor_ce_warned", None) != key:   # once per set of hooks
+        model.__dict__["_inductor_ce_warned"] = key
+        warnings.warn(f"inductor_ce.transformers: {type(model).__name__}'s lm_head has "
+                      f"{', '.join(hooks)}; the fused loss would bypass it, so this call "
+                      "computes the logits and transformers' loss (remove the hook to fuse)",
+                      stacklevel=3)
 
 
 def _fused_head_forward(self, input, *args, **kwargs):

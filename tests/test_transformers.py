@@ -464,12 +464,12 @@ def test_refuses_what_it_cannot_do_exactly():
 
 
 def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
-    """A LoRA adapter on lm_head (its output plus a delta) or a replaced head: caught at the
-    call, since apply() could not see them."""
+    """A LoRA-like hook on lm_head (its output plus a delta): the call is unfused, with a
+    warning; a replaced head: an error at the call, since apply() could not see them."""
     _, ours = make_pair("llama")
     handle = ours.lm_head.register_forward_hook(lambda m, i, o: o + torch.zeros(B, T, V))
-    with pytest.raises(RuntimeError, match="head's output was changed"):
-        ours(**make_batch())
+    with pytest.warns(UserWarning, match="forward hook"):
+        assert ours(**make_batch()).logits is not None
     handle.remove()
     ours.resize_token_embeddings(V + 8)
     with pytest.raises(RuntimeError, match="lm_head replaced after apply"):
@@ -776,3 +776,36 @@ def test_all_padded_batch_gives_the_unpatched_model_s_loss_and_zero_gradients(na
         for (n, p), q in zip(ours.named_parameters(), ref.parameters()):
             assert q.grad is not None and not q.grad.any(), (name, n)   # (the reference)
             assert p.grad is not None and not p.grad.any(), (name, n, extra)
+
+
+def test_a_hook_on_the_head_is_honoured_not_bypassed():
+    """Hooks that edit the head's logits (registered after apply(): checked per call): a
+    forward hook scaling them, a pre-hook scaling its input, a global forward hook masking
+    a class. Each call with one is the unpatched forward, with a warning naming the hook, and
+    gets the stock loss; with the hook removed the call is fused again."""
+    from torch.nn.modules.module import register_module_forward_hook
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+
+    def scale(mod, args, out):
+        return out * 0.5
+
+    def pre(mod, args):
+        return (args[0] * 2.0,)
+
+    def mask(mod, args, out):
+        return out.masked_fill(torch.arange(out.shape[-1]) == 3, -1e4) \
+            if mod is ours.lm_head or mod is ref.lm_head else None
+
+    for register, name in ((lambda m: m.lm_head.register_forward_hook(scale), "scale"),
+                           (lambda m: m.lm_head.register_forward_pre_hook(pre), "pre"),
+                           (lambda m: register_module_forward_hook(mask), "mask")):
+        handles = [register(ref)] + ([register(ours)] if name != "mask" else [])
+        with pytest.warns(UserWarning, match=f"hook .*{name}"):
+            o = ours(**batch)
+        r = ref(**batch)
+        for h in handles:
+            h.remove()
+        assert o.logits is not None, name
+        assert_loss_close(o.loss, r.loss, msg=name)
+    assert ours(**batch).logits is None          # no hook left: fused again
