@@ -118,6 +118,12 @@ def check_linear(input, linear_weight, linear_bias, target, weight, policy, chun
                          f"{target.device}")
     if weight is not None:
         check_weight(weight, num_classes, input.device)
+    check_policy(policy, chunk_size)
+
+
+def check_policy(policy, chunk_size):
+    """linear_cross_entropy's ``policy`` and ``chunk_size`` (also LinearCrossEntropyLoss's
+    at construction)."""
     if policy not in ("fast", "compact"):
         raise ValueError(f"policy must be 'fast' or 'compact', got {policy!r}")
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)

@@ -151,6 +151,10 @@ def _guarded(key, build, first: Tensor):
         try:
             entry = build()
         except Exception as e:  # compile failures of any kind: warn once, keep correct
+            if torch.is_inference_mode_enabled():
+                # Inference tensors refuse the trace's in-place updates: that says nothing
+                # of the key, which a call outside inference mode compiles then.
+                return None
             warnings.warn(f"inductor_ce: compiling the eager kernels failed ({type(e).__name__}"
                           f": {str(e)[:300]}); this signature keeps the ATen decomposition",
                           RuntimeWarning, stacklevel=4)

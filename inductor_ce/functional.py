@@ -21,7 +21,7 @@ from torch import Tensor, nn
 from torch._C import _are_functorch_transforms_active as _functorch_transform
 
 from . import decomposition, ops  # noqa: F401  registers the ops used below
-from ._checks import check_linear, check_options, check_tensors
+from ._checks import check_linear, check_options, check_policy, check_tensors
 from ._math import finish, reduce
 from .eager import cross_entropy as _eager_loss
 from .eager import repeat as _eager_repeat
@@ -158,6 +158,13 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             tiles and its backward's chunks, which shrink near the end); default:
             ``linear.fast_chunk_rows`` / ``linear.compact_chunk_classes`` (2^28-2^29 and
             2^26 logits).
+
+    Returns:
+        The float32 loss: a scalar for ``reduction="mean"`` (the kept rows' weighted mean;
+        nan where no row is kept, with zero gradients, as F.cross_entropy) or ``"sum"`` (0
+        where none is kept), a tensor of ``target``'s shape for ``"none"`` (ignored rows 0).
+        With ``return_lse``, ``(loss, lse)``: lse the per-row float32 logsumexp of the
+        logits, of ``target``'s shape.
     """
     from . import linear
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
@@ -177,7 +184,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     chunk = chunk_size or 0
     # (The ops assert that every target is in [0, V) or ignore_index.)
     transformed = _functorch_transform() or _forward_ad._current_level >= 0
-    if policy == "fast" and reduction != "none" and not return_lse and not transformed:
+    # "fast" computes the gradient in its forward: only where one may be wanted (under
+    # no_grad or inference_mode the statistics alone, which need no autograd).
+    if policy == "fast" and reduction != "none" and not return_lse and not transformed \
+            and torch.is_grad_enabled():
         return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                      ignore_index, softcap, label_smoothing, z_loss,
                                      reduction == "mean", chunk)[0]
@@ -204,6 +214,7 @@ class LinearCrossEntropyLoss(nn.Module):
                  chunk_size: Optional[int] = None):
         super().__init__()
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
+        check_policy(policy, chunk_size)
         self.linear = nn.Linear(in_features, num_classes, bias=bias, device=device,
                                 dtype=dtype)
         self.register_buffer("weight", weight)

@@ -673,3 +673,56 @@ def test_vmap_still_checks_the_target_range():
     target[2] = V
     with pytest.raises(RuntimeError, match="target out of range"):
         torch.func.vmap(lambda x, t: inductor_ce.cross_entropy(x, t))(x, target)
+
+
+# --------------------------------------------------------------------------------------------
+# 8. The fused LM head in evaluation (inference_mode) and its module's construction checks
+# --------------------------------------------------------------------------------------------
+
+def _head_case(rows, hidden, vocab):
+    g = _gen("head", rows, hidden, vocab)
+    return (torch.randn(rows, hidden, generator=g), torch.randn(vocab, hidden, generator=g) * 0.3,
+            torch.randint(0, vocab, (rows,), generator=g))
+
+
+def _head_reference(h, w, t):
+    return F.cross_entropy(F.linear(h.double(), w.double()), t)
+
+
+def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels(monkeypatch):
+    """Evaluation under inference_mode gives the loss at every size (below and at 2^20
+    logits, both policies), and marks no compiled kernel failed: the training call after it
+    runs the compiled ``ce_bwd_`` (eager._CACHE holds None for a failed compile)."""
+    from inductor_ce import eager
+    monkeypatch.setattr(eager, "_CACHE", {})
+    small, large = _head_case(8, 8, 10), _head_case(1024, 8, 1024)
+    for h, w, t in (small, large):
+        for policy in ("fast", "compact"):
+            with torch.inference_mode():
+                loss = inductor_ce.linear_cross_entropy(h, w, t, policy=policy)
+            assert_loss_close(loss, _head_reference(h, w, t))
+    h, w, t = large
+    leaf = h.clone().requires_grad_()
+    inductor_ce.linear_cross_entropy(leaf, w, t).backward()
+    ref = h.double().requires_grad_()
+    _head_reference(ref, w, t).backward()
+    assert_grad_close(leaf.grad, ref.grad)
+    assert all(v is not None for v in eager._CACHE.values()), "a compile marked failed"
+    assert any(k[0] == "ce_bwd_" and v for k, v in eager._CACHE.items())
+
+
+def test_linear_ce_compiled_under_inference_mode():
+    h, w, t = _head_case(8, 8, 10)
+    compiled = torch.compile(inductor_ce.linear_cross_entropy, fullgraph=True)
+    with torch.inference_mode():
+        loss = compiled(h, w, t)
+    assert_loss_close(loss, _head_reference(h, w, t))
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(policy="bogus"), "policy"), (dict(chunk_size=0), "chunk_size"),
+    (dict(chunk_size=-4), "chunk_size"), (dict(chunk_size=True), "chunk_size"),
+    (dict(reduction="avg"), "reduction"), (dict(label_smoothing=2.0), "label_smoothing")])
+def test_linear_ce_module_checks_its_options_at_construction(kw, name):
+    with pytest.raises(ValueError, match=name):
+        inductor_ce.LinearCrossEntropyLoss(4, 5, **kw)
