@@ -2,7 +2,7 @@
 ``torch.compile`` against ``torch.compile`` after ``inductor_ce.enable()``.
 
     python -m inductor_ce.demo                              # CPU, a couple of minutes
-    python -m inductor_ce.demo --device cuda --out DIR      # ~100M parameters, bf16 autocast
+    python -m inductor_ce.demo --device cuda --out DIR      # 136M parameters, bf16 autocast
 
 Part 1 (numerics, a constructed batch): float32 logits, V = 32000, target logit = max of the
 others + margin. Our loss and target gradient against a collapse-safe float64 reference,
@@ -71,6 +71,7 @@ RUNS = (("stock torch.compile", False), ("inductor_ce.enable()", True))
 AGAIN = ("stock torch.compile, again", False)
 COLLAPSE_MARGIN = 24 * math.log(2)    # 16.64: exp(-margin) below half an ulp of 1.0 in fp32
 SAME_FP32 = 1e-5                      # curves this close at every point: float32 rounding
+DEFAULT_OUT = "inductor_ce_demo"      # the main job's output folder, below the current one
 SAME_PRACTICAL = 1e-3                 # a mean difference below 0.1% of the loss
 
 
@@ -110,6 +111,11 @@ def loss_and_target_grad(fn, logits, target):
     return loss.detach(), x.grad[torch.arange(len(target), device=x.device), target]
 
 
+def _num(x) -> float:
+    """``x`` as a float, with -0.0 printed as 0 (adding 0.0 turns -0.0 into +0.0)."""
+    return float(x) + 0.0
+
+
 def part1(out=print):
     logits, target = confident_batch()
     ref_loss, ref_grad = reference64(logits, target)
@@ -126,7 +132,7 @@ def part1(out=print):
         for ref, a, b in ((ref_loss[i], ours[0][i], stock[0][i]),
                           (ref_grad[i], ours[1][i], stock[1][i])):
             rel = abs(a.double() - ref) / abs(ref)
-            cells.append(f"{ref:13.4e} {a:11.4e} {rel:7.1e} {b:11.4e}")
+            cells.append(f"{_num(ref):13.4e} {_num(a):11.4e} {_num(rel):7.1e} {_num(b):11.4e}")
         out(f"{m:6.0f} | {cells[0]} | {cells[1][1:]}")
     return logits, target, ref_loss, ref_grad, ours, stock
 
@@ -221,7 +227,7 @@ PRESETS = {
     # budget; 1.5 MB of text.
     "cpu": Preset(vocab=8192, block=64, layers=2, heads=4, width=128, batch=8, steps=100,
                   eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10),
-    # ~100M parameters (GPT-2 small's shape, V = 32768) on all of the corpus, 8k tokens/step.
+    # 136M parameters (GPT-2 small's shape, V = 32768, untied head) on all of the corpus, 8k tokens/step.
     "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
                    steps=2000, eval_every=100, eval_batches=4, corpus_mb=None, lr=6e-4,
                    warmup=100),
@@ -593,7 +599,8 @@ def part2(args, preset: Preset, out=print) -> dict:
 
 def parse_args(argv=None):
     presets = "\n".join(
-        f"  {k:<5} {v.layers} layers x {v.width}, V={v.vocab}, {v.batch} x {v.block} tokens, "
+        f"  {k:<5} {gpt.n_params(model_config(v)) / 1e6:.3g}M parameters: "
+        f"{v.layers} layers x {v.width}, V={v.vocab}, {v.batch} x {v.block} tokens, "
         f"{v.steps} steps, eval every {v.eval_every} on {v.eval_batches} batches, corpus "
         + ("all" if v.corpus_mb is None else f"{v.corpus_mb:g} MB") + f", lr {v.lr:g}"
         for k, v in PRESETS.items())
@@ -611,8 +618,8 @@ def parse_args(argv=None):
                              ("lr", float, "peak learning rate")):
         p.add_argument(f"--{name}", type=kind, default=None, help=f"{what} (default: preset)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default=".", help="directory of the PNG and JSON "
-                   "(inductor_ce_demo_<device>.png/.json; default: the current one)")
+    p.add_argument("--out", default=DEFAULT_OUT, help="directory of the PNG and JSON, made "
+                   f"if missing (inductor_ce_demo_<device>.png/.json; default: ./{DEFAULT_OUT})")
     p.add_argument("--no-png", action="store_true", help="write no picture (no matplotlib)")
     p.add_argument("--no-repeat", action="store_true", help="on CUDA, skip the second stock "
                    "run (the run-to-run yardstick of the GPU's non-deterministic kernels)")
@@ -657,9 +664,9 @@ def main(argv=None) -> int:
         sys.argv[1:] if argv is None else argv)
     with open(stem + ".json", "w") as f:
         json.dump(report, f, indent=1)
-    print(f"\nnumbers: {stem}.json")
+    print(f"\nwrote {os.path.abspath(stem)}.json (every number)")
     if not args.no_png:
-        print(f"picture: {plot(report, stem + '.png')}")
+        print(f"wrote {os.path.abspath(plot(report, stem + '.png'))} (the picture)")
     print(f"({time.perf_counter() - start:.0f} s)")
     return 0
 

@@ -39,6 +39,14 @@ class GPTConfig:
     n_embd: int = 128
 
 
+def n_params(cfg: GPTConfig) -> int:
+    """The parameter count of ``GPT(cfg)``, without building it: two V x d matrices
+    (embedding, untied head), the position embedding, per block 12 d^2 weights and 13 d
+    biases and LayerNorm parameters, and the final LayerNorm."""
+    v, d = cfg.vocab_size, cfg.n_embd
+    return 2 * v * d + cfg.block_size * d + cfg.n_layer * (12 * d * d + 13 * d) + 2 * d
+
+
 class Block(nn.Module):
     def __init__(self, cfg: GPTConfig):
         super().__init__()

@@ -42,6 +42,14 @@ def test_part1_ours_matches_float64_at_every_margin_and_stock_collapses():
     big = torch.tensor(demo.MARGINS) >= 30
     assert (stock[0][big] == 0).all() and (stock[1][big] == 0).all()   # what the demo shows
     assert (ref_loss[big] > 0).all()
+    assert not any("-0.0000" in line for line in lines)     # stock's 0 printed as 0
+
+
+def test_parameter_count_without_building_the_model():
+    for name in ("tiny", "cpu"):
+        cfg = demo.model_config(demo.PRESETS[name])
+        assert gpt.n_params(cfg) == sum(p.numel() for p in gpt.GPT(cfg).parameters())
+    assert round(gpt.n_params(demo.model_config(demo.PRESETS["cuda"])) / 1e6) == 136
 
 
 # --- the confident-token metric ---------------------------------------------------------------
