@@ -427,7 +427,9 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
     if ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2]):
         dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
                                ignore_index, softcap, start, chunk)
-    return dh, dw, (db if bias is not None else None), *([None] * 9)
+    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw,
+                                        db if bias is not None else None)
+    return dh, dw, db, *([None] * 9)
 
 
 def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap, start):
@@ -576,7 +578,9 @@ def _fast_backward(ctx, g_loss, *unused):
         # (the saved tensor is a graph input, never mutated in the functional graph). Eager
         # with retain_graph=True: the saved gradients must stay for the next backward.
         grads = (dh * g_loss, dw * g_loss, db * g_loss)
-    return grads[0], grads[1], (grads[2] if ctx.has_bias else None), *([None] * 8)
+    grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", grads[0], grads[1],
+                                   grads[2] if ctx.has_bias else None)
+    return *grads, *([None] * 8)
 
 
 linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)

@@ -70,6 +70,22 @@ def _(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     return torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)
 
 
+def no_double_backward(what: str, *grads):
+    """The backward's ``grads``, unchanged where it runs once; under backward(create_graph=
+    True), the same values, which raise if differentiated again: the ops' backward is not
+    itself differentiable, and a gradient penalty through it would silently miss its term
+    (or, where the backward's outputs are leaves, get None)."""
+    if not torch.is_grad_enabled() or any(
+            g is not None and (type(g) is not Tensor or torch._C._len_torch_dispatch_stack())
+            for g in grads):   # (traced: AOTAutograd's own rules apply)
+        return grads
+    msg = (f"{what}'s gradient is not differentiable (no double backward); for a gradient "
+           "penalty use torch.func (e.g. torch.func.grad of it, which runs the "
+           "differentiable ATen decomposition) or the unfused F.cross_entropy")
+    delayed = torch._C._functions.DelayedError(msg.encode(), 1)
+    return tuple(None if g is None else delayed(g.detach().requires_grad_()) for g in grads)
+
+
 def _setup_context(ctx, inputs, output):
     logits, target, weight, ignore_index, softcap, smooth = inputs
     ctx.save_for_backward(logits, target, weight, output[0])
@@ -86,6 +102,7 @@ def _backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
         c = zeros()
     grad = ce_bwd(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
                   ctx.ignore_index, ctx.softcap)
+    grad, = no_double_backward("inductor_ce.cross_entropy", grad)
     return grad, None, None, None, None, None
 
 

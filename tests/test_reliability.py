@@ -726,3 +726,55 @@ def test_linear_ce_compiled_under_inference_mode():
 def test_linear_ce_module_checks_its_options_at_construction(kw, name):
     with pytest.raises(ValueError, match=name):
         inductor_ce.LinearCrossEntropyLoss(4, 5, **kw)
+
+
+# --------------------------------------------------------------------------------------------
+# 9. Double backward (a gradient penalty) raises, never a silent number
+# --------------------------------------------------------------------------------------------
+
+def _penalty_step(loss_of, h, w):
+    """loss + |d loss / d h|^2, backward: the gradient penalty of a training step."""
+    h, w = h.clone().requires_grad_(), w.clone().requires_grad_()
+    loss = loss_of(h, w).sum()
+    g, = torch.autograd.grad(loss, h, create_graph=True)
+    (loss + g.square().sum()).backward()
+    return h.grad, w.grad
+
+
+@pytest.mark.parametrize("policy, reduction", [("fast", "mean"), ("fast", "sum"),
+                                               ("compact", "mean"), ("compact", "none")])
+def test_linear_ce_double_backward_raises(policy, reduction):
+    h, w, t = _head_case(8, 8, 10)
+    with pytest.raises(RuntimeError, match="not differentiable .no double backward"):
+        _penalty_step(lambda h, w: inductor_ce.linear_cross_entropy(
+            h, w, t, policy=policy, reduction=reduction), h, w)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_cross_entropy_double_backward_raises(reduction):
+    """The op's path (autograd of ce_fwd: small calls, or INDUCTOR_CE_EAGER=decomposition);
+    the compiled loss's path raises the same (eager._backward_once)."""
+    from inductor_ce import eager
+    x = torch.randn(8, V, generator=_gen("double-backward"))
+    t = torch.randint(0, V, (8,), generator=_gen("double-backward-t"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(eager, "MODE", "decomposition")
+        with pytest.raises(RuntimeError, match="not differentiable .no double backward"):
+            _penalty_step(lambda x, _: inductor_ce.cross_entropy(x, t, reduction=reduction),
+                          x, x)
+
+
+def test_gradient_penalty_through_torch_func_matches_float64():
+    """What the error recommends: torch.func differentiates the decomposition twice."""
+    h, w, t = _head_case(8, 8, 10)
+
+    def penalized(loss_of):
+        def fn(h, w):
+            g = torch.func.grad(loss_of)(h, w)
+            return loss_of(h, w) + g.square().sum()
+        return torch.func.grad(fn, argnums=(0, 1))
+
+    got = penalized(lambda h, w: inductor_ce.linear_cross_entropy(h, w, t))(h, w)
+    want = penalized(lambda h, w: _head_reference(h, w, t))(h.double(), w.double())
+    for g, r in zip(got, want):
+        _close(g, r)
