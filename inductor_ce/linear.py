@@ -63,12 +63,14 @@ so a symbolic row count needs no unrolled loop and no recompilation.
 from __future__ import annotations
 
 import functools
+import logging
 from typing import Optional
 
 import torch
 from torch import Tensor
 
 from . import eager, ops, scaling  # noqa: F401  (scaling: the scale_ op)
+from ._log import log
 from .decomposition import check_target_range
 
 LIB = ops.LIB
@@ -171,6 +173,25 @@ def compact_backward_chunks(rows: int, vocab: int, hidden: int, chunk: int = 0):
 def compact_block_rows(rows: int) -> int:
     """Rows per block of the "compact" forward's tiles (the float32 sum of u is R x D)."""
     return max(1, min(rows, COMPACT_BLOCK_ROWS))
+
+
+_LOGGED: set = set()      # the (policy, shapes, dtype, chunking) already logged
+
+
+def _log_head(policy: str, h: Tensor, weight: Tensor, plan) -> None:
+    """One DEBUG line the first time a fused head runs with this policy, shape signature
+    and chunking (``TORCH_LOGS=+inductor_ce``): which one runs, by which chunks. ``plan``:
+    a function giving the chunking's words, called only when the line is written."""
+    if not log.isEnabledFor(logging.DEBUG):
+        return
+    words = plan()
+    key = (policy, tuple(h.shape), tuple(weight.shape), h.dtype, h.device.type, words)
+    if key in _LOGGED:
+        return
+    _LOGGED.add(key)
+    log.debug("linear_cross_entropy: policy %r, %d rows, D %d, V %d, %s on %s; %s", policy,
+              h.shape[0], h.shape[1], weight.shape[0], str(h.dtype).removeprefix("torch."),
+              h.device, words)
 
 
 def _flat(x: Tensor) -> Tensor:
@@ -312,11 +333,23 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     block = compact_block_rows(rows)
     step = chunk or compact_chunk_classes(block, vocab,
                                           min(COMPACT_TILE_ELEMENTS, vocab * h.shape[1] // 2))
+    _log_head("compact", h, weight, lambda: _compact_words(rows, vocab, h.shape[1], chunk,
+                                                           block, step, with_grad))
     stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block,
                    u.view(h.shape) if with_grad else None,
                    s.view(h.shape) if s.numel() else None)
     shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
     return (*(v.reshape(shape).clone() for v in stats), u, s)
+
+
+def _compact_words(rows, vocab, hidden, chunk, block, step, with_grad) -> str:
+    words = f"forward tiles of {block} rows x {min(step, vocab)} classes"
+    if not with_grad:
+        return words + " (statistics only: no gradient wanted)"
+    chunks, own = compact_backward_chunks(rows, vocab, hidden, chunk)
+    return (f"{words}; backward: {len(chunks)} chunk(s) of classes, the first "
+            f"{chunks[0][1]} wide" + (f", the last in a buffer of {own} classes"
+                                      if not chunks[-1][2] else "")) if chunks else words
 
 
 def _mass_buffers(input, with_grad, smooth, softcap):
@@ -499,6 +532,8 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     rows, vocab = h.shape[0], weight.shape[0]
     check_target_range(t, ignore_index, vocab)
     step = chunk or fast_chunk_rows(rows, vocab, h.shape[1])
+    _log_head("fast", h, weight, lambda: f"{-(-rows // step)} chunk(s) of at most "
+              f"{min(step, rows)} rows x {vocab} logits, the gradient in the forward")
     smooth = label_smoothing > 0.0
     w_smooth = class_weight if smooth else None
     keep = t != ignore_index

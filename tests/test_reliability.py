@@ -778,3 +778,22 @@ def test_gradient_penalty_through_torch_func_matches_float64():
     want = penalized(lambda h, w: _head_reference(h, w, t))(h.double(), w.double())
     for g, r in zip(got, want):
         _close(g, r)
+
+
+# --------------------------------------------------------------------------------------------
+# 10. The fused head says which policy and chunking it runs (DEBUG, TORCH_LOGS=+inductor_ce)
+# --------------------------------------------------------------------------------------------
+
+def test_linear_ce_logs_its_policy_once_per_signature(caplog):
+    import logging
+    from inductor_ce import linear
+    caplog.set_level(logging.DEBUG, logger="inductor_ce")
+    h, w, t = _head_case(6, 8, 11)     # a shape no other test logs
+    linear._LOGGED.clear()
+    for policy in ("fast", "compact", "fast"):
+        inductor_ce.linear_cross_entropy(h.requires_grad_(), w, t, policy=policy).backward()
+    lines = [r.getMessage() for r in caplog.records if "linear_cross_entropy: policy" in
+             r.getMessage() and r.levelno == logging.DEBUG]
+    assert len(lines) == 2, lines
+    assert "'fast', 6 rows, D 8, V 11" in lines[0] and "chunk(s) of at most 6 rows" in lines[0]
+    assert "'compact', 6 rows" in lines[1] and "backward: " in lines[1]
