@@ -24,6 +24,7 @@ _KERNEL_DEF = re.compile(
 _SHAPE = r"\(([^()]*)\), \(([^()]*)\)"         # (sizes), (strides)
 _ALLOC = re.compile(r"^\s*(\w+) = empty_strided\w*\(" + _SHAPE)
 _INPUT = re.compile(r"^\s*assert_size_stride\((\w+), " + _SHAPE)
+_INPUTS = re.compile(r"^\s*assert_size_stride_grouped\((.*)\)\s*$")
 _ALIAS = re.compile(r"^\s*(\w+) = reinterpret_tensor\((\w+), " + _SHAPE)
 
 
@@ -59,15 +60,36 @@ def _rows_of(sizes: str, strides: str, size: int) -> bool:
     return len(sizes) >= 2 and sizes[-1] == str(size) and strides[-1:] == ["1"]
 
 
+def _asserted(line: str) -> list[tuple[str, str, str]]:
+    """(name, sizes, strides) of each graph input whose shape a wrapper line asserts. torch
+    2.14 asserts all of them in one call, ``assert_size_stride_grouped((a, b), ((sizes of
+    a), (sizes of b)), ((strides of a), (strides of b)), 'input')``, where earlier versions
+    write one ``assert_size_stride(a, (sizes), (strides), 'input')`` per input."""
+    m = _INPUT.match(line)
+    if m:
+        return [(m[1], m[2], m[3])]
+    m = _INPUTS.match(line)
+    if not m:
+        return []
+    names, sizes, strides = (_split_args(a[1:-1]) for a in _split_args(m[1])[:3])
+    return [(n, sz[1:-1], st[1:-1]) for n, sz, st in zip(names, sizes, strides)]
+
+
+def input_shapes(code: str) -> dict[str, tuple[list[str], list[str]]]:
+    """name -> (sizes, strides) of the graph inputs the wrapper asserts, in its order."""
+    return {name: (_dims(sizes), _dims(strides))
+            for line in code.splitlines() for name, sizes, strides in _asserted(line)}
+
+
 def buffers_with_last_dim(code: str, size: int) -> set[str]:
     """Names of the wrapper's tensors (allocated, graph inputs, reinterpreted views) of at
     least two dimensions whose last one is ``size``, with stride 1."""
     names = set()
     for line in code.splitlines():
-        for pattern in (_ALLOC, _INPUT):
-            m = pattern.match(line)
-            if m and _rows_of(m[2], m[3], size):
-                names.add(m[1])
+        m = _ALLOC.match(line)
+        for name, sizes, strides in [m.groups()] if m else _asserted(line):
+            if _rows_of(sizes, strides, size):
+                names.add(name)
         m = _ALIAS.match(line)
         if m and m[2] in names and _rows_of(m[3], m[4], size):
             names.add(m[1])
@@ -100,7 +122,8 @@ def _params(kind: str, source: str) -> list[str]:
 
 
 _GATHER = re.compile(r"\btmp\d+")  # an index computed from loaded data
-_NOT_CALLS = ("reinterpret_tensor", "assert_size_stride", "assert_alignment")
+_NOT_CALLS = ("reinterpret_tensor", "assert_size_stride", "assert_size_stride_grouped",
+              "assert_alignment")
 
 
 def _calls(code: str, wrapper: str | None = None):
