@@ -42,6 +42,7 @@ import torch.distributed as dist
 import torch.distributed._functional_collectives as funcol
 from torch import Tensor
 from torch._C import _are_functorch_transforms_active as _functorch_transform
+from torch.autograd.function import once_differentiable
 
 from . import _math, ops
 from ._checks import check_options, check_tensors, check_weight
@@ -75,6 +76,7 @@ class _CombineShards(torch.autograd.Function):
         return lse_nt, z_t, sum_wz
 
     @staticmethod
+    @once_differentiable   # (its derivative needs the other ranks: an error, not a local one)
     def backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
         lse_nt_k, lse_nt, owner = ctx.saved_tensors
         # d lse_nt / d lse_nt_k = exp(lse_nt_k - lse_nt): this shard's share of the non-target
@@ -112,7 +114,6 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse: as in
             :func:`inductor_ce.cross_entropy`.
     """
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     if _functorch_transform() or _forward_ad._current_level >= 0:
         raise NotImplementedError(
             "inductor_ce's vocabulary-parallel loss does not support torch.func transforms "
@@ -121,10 +122,16 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
             "inductor_ce.cross_entropy of the gathered logits supports them.")
     if group is None:
         group = dist.group.WORLD
-    v_local = local_logits.shape[-1]
-    vocab_start, num_classes = _shard_span(v_local, group, vocab_start, num_classes, weight)
-    check_tensors(local_logits, target, None)
-    check_weight(weight, num_classes, local_logits.device, " (the GLOBAL class weights)")
+
+    def check():
+        check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+        check_tensors(local_logits, target, None)
+        v_local = local_logits.shape[-1]
+        start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
+        check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
+        return target.numel(), v_local, start, v, float(label_smoothing) > 0.0
+
+    _, v_local, vocab_start, num_classes, _ = _checked_together(group, local_logits, check)
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
     softcap = None if softcap is None else float(softcap)
@@ -147,6 +154,57 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
                                   float(label_smoothing), float(z_loss), num_classes)
     loss = _math.reduce(loss, w_t, reduction)
     return (loss, lse) if return_lse else loss
+
+
+def _checked_together(group, like, check):
+    """Runs ``check()``, this rank's argument checks, which returns its (rows, V_local,
+    vocab_start, num_classes, label smoothing on), and exchanges every rank's outcome in one
+    all-gather of a few ints: a misuse that any rank sees (an argument error, 0 classes,
+    ranks holding different rows or vocabularies, shards that do not tile [0, V)) raises on
+    every rank, instead of there alone while its peers wait in the loss's all-reduces until
+    the process group's timeout. Every rank then takes the same collectives, also at 0
+    rows. Under torch.compile the checks are local (reading the exchange on the host would
+    break the graph)."""
+    try:
+        facts, error = check(), None
+    except (TypeError, ValueError) as e:
+        facts, error = (0, 0, 0, 0, False), e
+    if torch.compiler.is_compiling():
+        if error is not None:
+            raise error
+        return facts
+    device = like.device if isinstance(like, Tensor) else torch.device("cpu")
+    mine = torch.tensor([error is not None, *facts], dtype=torch.int64, device=device)
+    table = _all_gather(mine, group).view(-1, mine.numel()).tolist()
+    failed = [k for k, row in enumerate(table) if row[0]]
+    if error is not None:
+        raise error
+    if failed:
+        raise ValueError(f"rank(s) {failed} of the group refused their arguments (their error "
+                         "says why); every rank stops here")
+    rows, sizes, starts, totals, smooth = ([row[i] for row in table] for i in range(1, 6))
+    if len(set(rows)) > 1:
+        raise ValueError(f"the ranks hold {rows} rows: every rank must pass the same target "
+                         "(the rows are replicated, the vocabulary is sharded)")
+    if len(set(totals)) > 1 or len(set(smooth)) > 1:
+        raise ValueError(f"the ranks disagree on the vocabulary size ({totals}) or on "
+                         f"label smoothing ({[bool(b) for b in smooth]})")
+    end = 0
+    for start, size in sorted(zip(starts, sizes)):
+        if start != end:
+            break
+        end += size
+    if end != totals[0] or 0 in sizes:
+        raise ValueError(f"the ranks' shards [vocab_start, +V_local) = "
+                         f"{[(a, a + n) for a, n in zip(starts, sizes)]} do not tile "
+                         f"[0, {totals[0]}) with at least one class each")
+    return facts
+
+
+def _all_gather(x: Tensor, group) -> Tensor:
+    out = x.new_empty((dist.get_world_size(group) * x.numel(),))
+    dist.all_gather_into_tensor(out, x, group=group)
+    return out
 
 
 def _shard_span(v_local, group, vocab_start, num_classes, weight):
@@ -231,6 +289,7 @@ class _ReplicatedInput(torch.autograd.Function):
         return x.view_as(x)
 
     @staticmethod
+    @once_differentiable
     def backward(ctx, g):
         return _all_reduce(g.contiguous(), "sum", ctx.group), None
 
@@ -258,13 +317,18 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     Arguments as there and in :func:`inductor_ce.linear_cross_entropy`."""
     from . import linear
     from ._checks import check_linear
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     if group is None:
         group = dist.group.WORLD
-    check_linear(input, local_weight, linear_bias, target, None, "compact", chunk_size)
-    v_local = local_weight.shape[0]
-    vocab_start, num_classes = _shard_span(v_local, group, vocab_start, num_classes, weight)
-    check_weight(weight, num_classes, input.device, " (the GLOBAL class weights)")
+
+    def check():
+        check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+        check_linear(input, local_weight, linear_bias, target, None, "compact", chunk_size)
+        v_local = local_weight.shape[0]
+        start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
+        check_weight(weight, v, input.device, " (the GLOBAL class weights)")
+        return target.numel(), v_local, start, v, float(label_smoothing) > 0.0
+
+    _, v_local, vocab_start, num_classes, _ = _checked_together(group, input, check)
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
     if not -2**31 <= ignore_index < 2**31:

@@ -457,6 +457,102 @@ def case_linear_dtensor(ctx):
     linear_check(ctx, v=41, dtensor=True, bias=False)   # uneven (torch.chunk) shards
 
 
+# ----------------------------------------------------------------------------- misuse
+
+# A misuse that one rank sees must raise on every rank, never leave the others waiting in a
+# collective: these run on 2 and 3 ranks under a 60 s process-group timeout (a hang fails).
+# After each case the harness's barrier shows the ranks still in step.
+MISUSE = {}
+
+
+def misuse(f):
+    MISUSE[f.__name__.removeprefix("misuse_")] = (f, (2, 3))
+    return f
+
+
+def _raises_everywhere(ctx, call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+    # and the group still works: the next, correct call gives the reference
+    x, t, w = make_data(ctx.world, v=6 * ctx.world)
+    check(ctx, x, t, w)
+
+
+@misuse
+def misuse_zero_rows_everywhere(ctx):
+    # 0 rows on every rank is a legal batch: stock's values (nan mean, 0 sum, empty none),
+    # empty gradients, every rank through the same collectives.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    x, t = torch.randn(0, 6 * ctx.world), torch.zeros(0, dtype=torch.int64)
+    for reduction in ("mean", "sum", "none"):
+        local = x[:, :6].clone().requires_grad_()
+        loss = vpce(local, t, reduction=reduction)
+        ref = F.cross_entropy(x.double(), t, reduction=reduction)
+        close(loss.detach(), ref, reduction)
+        loss.sum().backward()
+        assert local.grad.shape == (0, 6) and local.grad.dtype == torch.float32
+        h, w = torch.randn(0, 4, requires_grad=True), torch.randn(6, 4, requires_grad=True)
+        loss = vplce(h, w, t, reduction=reduction)
+        close(loss.detach(), ref, f"linear {reduction}")
+        loss.sum().backward()
+        assert h.grad.shape == (0, 4) and not w.grad.any()
+
+
+@misuse
+def misuse_zero_rows_on_one_rank(ctx):
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    rows = 0 if ctx.rank == 0 else 4
+    local, t = torch.randn(rows, 6), torch.zeros(rows, dtype=torch.int64)
+    _raises_everywhere(ctx, lambda: vpce(local, t), r"the ranks hold \[0, 4")
+
+
+@misuse
+def misuse_zero_classes_on_the_last_rank(ctx):
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    last = ctx.rank == ctx.world - 1
+    v = 0 if last else 6
+    t = torch.zeros(4, dtype=torch.int64)
+    match = "V >= 1" if last else r"rank\(s\) \[%d\]" % (ctx.world - 1)
+    _raises_everywhere(ctx, lambda: vpce(torch.randn(4, v), t, vocab_start=6 * ctx.rank,
+                                         num_classes=6 * (ctx.world - 1)), match)
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(4, 3), torch.randn(v, 3), t,
+                                          vocab_start=6 * ctx.rank,
+                                          num_classes=6 * (ctx.world - 1)), match)
+
+
+@misuse
+def misuse_shards_that_do_not_tile_the_vocabulary(ctx):
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    t = torch.zeros(4, dtype=torch.int64)
+    # every rank claims the first 6 classes of 6 * world: a silently wrong loss before
+    _raises_everywhere(ctx, lambda: vpce(torch.randn(4, 6), t, vocab_start=0,
+                                         num_classes=6 * ctx.world), "do not tile")
+    # the ranks disagree on the vocabulary size
+    _raises_everywhere(ctx, lambda: vpce(torch.randn(4, 6), t, vocab_start=6 * ctx.rank,
+                                         num_classes=6 * ctx.world + ctx.rank),
+                       "disagree|do not tile|not inside")
+
+
+@misuse
+def misuse_double_backward_raises(ctx):
+    # The backward is local to a rank; its own derivative would need the other ranks: an
+    # error, never a silently local second derivative.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    twice = "differentiate twice|not differentiable"
+    local = x[..., :6].clone().requires_grad_()
+    (g,) = torch.autograd.grad(vpce(local, t), local, create_graph=True)
+    with pytest.raises(RuntimeError, match=twice):
+        g.square().sum().backward()
+    h, w = torch.randn(3, 5, 4, requires_grad=True), torch.randn(6, 4)
+    (g,) = torch.autograd.grad(vplce(h, w, t), h, create_graph=True)
+    with pytest.raises(RuntimeError, match=twice):
+        g.square().sum().backward()
+
+
 # ----------------------------------------------------------------------------- compiled
 
 def run_compiled(ctx, backend):
@@ -567,11 +663,13 @@ def _worker(suite, rank, world, port, out):
         device = f"cuda:{rank % torch.cuda.device_count()}"
         torch.cuda.set_device(device)
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
-                            world_size=world, timeout=timedelta(seconds=300))
+                            world_size=world,
+                            timeout=timedelta(seconds=60 if suite == "misuse" else 300))
     ctx = Ctx(rank, world, device)
     results = {}
-    if suite == "eager":
-        todo = [(n, f) for n, (f, worlds) in EAGER.items() if world in worlds]
+    if suite in ("eager", "misuse"):
+        cases = EAGER if suite == "eager" else MISUSE
+        todo = [(n, f) for n, (f, worlds) in cases.items() if world in worlds]
     else:
         backend = suite.split(":")[1]
         todo = [(suite, lambda c: run_compiled(c, backend))]
@@ -600,6 +698,11 @@ def _result(suite, world, name):
 @pytest.mark.parametrize("world,name", [(w, n) for n, (_, ws) in EAGER.items() for w in ws])
 def test_eager(world, name):
     _result("eager", world, name)
+
+
+@pytest.mark.parametrize("world,name", [(w, n) for n, (_, ws) in MISUSE.items() for w in ws])
+def test_misuse(world, name):
+    _result("misuse", world, name)
 
 
 @pytest.mark.slow
