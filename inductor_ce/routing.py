@@ -28,6 +28,9 @@ call whose logits, or any tensor sharing their memory (a view, the tensor they v
 bf16 tensor behind a dropped upcast), are modified in place later in the graph stays stock:
 routed, AOTAutograd would fail ("modified by an inplace operation"). Every call kept stock
 is counted, ``counters["kept: <why>"]``, and logged at INFO on the ``inductor_ce`` logger.
+A cache hit skips the pass: every compiled graph that calls our ops, compiled now or loaded
+from Inductor's caches, is also reported once (``counters["graphs"]``, ``["cached_graphs"]``,
+``["graph: <op>"]``, ``["cached: <op>"]``, an INFO line; ``_inductor/observe.py``).
 
 Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of this file and
 whether routing is on, so Inductor's FX-graph and AOTAutograd caches never hand a graph
@@ -54,7 +57,7 @@ from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
 from . import _log
-from ._inductor import cache, passes
+from ._inductor import cache, observe, passes
 from .functional import cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")   # aten's reduction enum: 0, 1, 2
@@ -334,6 +337,10 @@ def _no_mutation_between(first: fx.Node, last: fx.Node) -> bool:
 _LINEAR = {F.linear, torch._C._nn.linear, torch.ops.aten.linear, torch.ops.aten.linear.default}
 
 
+_T_OPS = {torch.ops.aten.numpy_T, torch.ops.aten.numpy_T.default, torch.ops.aten.mT,
+          torch.ops.aten.mT.default}
+
+
 def _transposed_weight(node):
     """W when ``node`` is W.T, W.t() or W.transpose(0, 1) of a 2-D W, else None."""
     if not isinstance(node, fx.Node) or not node.args:
@@ -342,6 +349,9 @@ def _transposed_weight(node):
     if node.op == "call_function" and node.target is getattr and node.args[1:] in (("T",),
                                                                                    ("mT",)):
         pass
+    elif node.op == "call_function" and isinstance(node.target, Hashable) and \
+            node.target in _T_OPS and len(node.args) == 1:
+        pass  # torch 2.14's Dynamo records W.T and W.mT as aten.numpy_T and aten.mT
     elif node.op == "call_method" and node.target == "t" and len(node.args) == 1:
         pass
     elif node.op == "call_method" and node.target == "transpose" and \
@@ -566,6 +576,8 @@ counters: Counter = Counter()
 def route(graph: fx.Graph) -> int:
     """Replace every expressible loss call of a Dynamo FX graph; returns how many. Each call
     kept stock is counted with its reason and logged (the ``inductor_ce`` logger, INFO)."""
+    global _pass_ran
+    _pass_ran = True
     routed = 0
     for node in list(graph.nodes):
         call = _call_of(node)
@@ -581,6 +593,30 @@ def route(graph: fx.Graph) -> int:
         counters[f"kept: {outcome}"] += 1
         _log.log.info("enable(): the cross-entropy at %s stays stock: %s", where, outcome)
     return routed
+
+
+# Whether the pass ran since the last graph was reported: a graph handed out without it was
+# loaded from Inductor's FX-graph or AOTAutograd cache (torch 2.13 runs the pass after the
+# lookup), whose routing the counters above never saw.
+_pass_ran = False
+
+
+def _report_graph(ops: Counter) -> None:
+    """Every compiled graph that calls our ops, compiled or loaded from a cache, once (its
+    forward): ``counters["graphs"]`` and ``counters["graph: <op>"]``, and for a loaded one
+    ``counters["cached_graphs"]`` and ``counters["cached: <op>"]``; an INFO line says which."""
+    global _pass_ran
+    loaded, _pass_ran = not _pass_ran, False
+    if not _enabled:
+        return
+    counters["graphs"] += 1
+    counters["cached_graphs"] += loaded
+    for op, n in ops.items():
+        counters[f"graph: {op}"] += n
+        counters[f"cached: {op}"] += n if loaded else 0
+    _log.log.info("enable(): a compiled graph %s calls inductor_ce's %s",
+                  "loaded from Inductor's cache" if loaded else "compiled now",
+                  ", ".join(f"{op} x{n}" for op, n in sorted(ops.items())))
 
 
 def _source_line(node: fx.Node) -> str:
@@ -634,6 +670,7 @@ def enable(*, fuse_linear: bool = True) -> None:
         raise RuntimeError("inductor_ce.enable(): this torch version lacks the Inductor API "
                            f"routing needs: {', '.join(passes.ROUTING_MISSING)}")
     _enabled = True
+    observe.on_graph(_report_graph)
     if not isinstance(passes.get_pre_grad_pass(), _RoutingPass):
         passes.set_pre_grad_pass(_RoutingPass(passes.get_pre_grad_pass()))
     cache.mark_cacheable(_fused_cross_entropy, _source_hash())

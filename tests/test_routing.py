@@ -623,3 +623,35 @@ def test_a_hook_that_edits_the_head_s_logits_is_honoured():
     ref = F.cross_entropy((F.linear(h.double(), head.weight.double(), head.bias.double())
                            * 0.5).view(-1, 30), t.view(-1))
     torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
+
+
+def test_routing_is_reported_on_a_warm_cache(tmp_path, monkeypatch, caplog):
+    """A cache hit skips the pass: the graph it loads is still reported, once, with what it
+    calls (a routed loss's ce_fwd, a fused head's linear op), in the counters and the log."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
+    head = torch.nn.Linear(8, 30)
+
+    def fn(h, t, z):
+        return F.cross_entropy(head(h).view(-1, 30), t.view(-1)) + F.cross_entropy(z, t.view(-1))
+
+    h, t = torch.randn(2, 9, 8), torch.randint(0, 30, (2, 9))
+    z = torch.randn(18, 30, requires_grad=True)
+    inductor_ce.enable()
+    runs = []
+    with passes.patch_inductor_config(fx_graph_cache=True), \
+            caplog.at_level("INFO", logger="inductor_ce"):
+        for _ in range(2):
+            routing.counters.clear()
+            caplog.clear()
+            torch.compile(fn)(h, t, z).backward()
+            runs.append((dict(routing.counters), caplog.text))
+            torch._dynamo.reset()
+    (first, first_log), (second, second_log) = runs
+    assert first["routed"] == 2 and first["linear_fused"] == 1, first
+    assert first["graphs"] == 1 and not first.get("cached_graphs"), first
+    assert "compiled now" in first_log
+    # warm: the pass did not run, the loaded graph is reported
+    assert not second.get("routed") and second["graphs"] == 1 == second["cached_graphs"], second
+    assert second["cached: ce_fwd"] == 1 and any(
+        k.startswith("cached: linear_ce") for k in second), second
+    assert "loaded from Inductor's cache" in second_log and "ce_fwd x1" in second_log
