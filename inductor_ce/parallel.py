@@ -30,7 +30,10 @@ Backward, local to each rank (no communication): with g = dL/d(lse_nt, z_t, sum_
 
 and the forward op's own backward turns these into the shard's gradient (one local kernel).
 The collectives are functional (``torch.distributed._functional_collectives``), so
-torch.compile traces the whole loss without graph breaks.
+torch.compile traces the whole loss without graph breaks. Eagerly, each call first exchanges
+every rank's checks and shapes (one all-gather of six ints, read on the host): a misuse that
+one rank sees raises on every rank, never leaving the others in an all-reduce. The gradient is
+not differentiable again (an error: its derivative would need the other ranks).
 """
 from __future__ import annotations
 

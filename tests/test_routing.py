@@ -625,6 +625,7 @@ def test_a_hook_that_edits_the_head_s_logits_is_honoured():
     torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
 
 
+@pytest.mark.slow
 def test_routing_is_reported_on_a_warm_cache(tmp_path, monkeypatch, caplog):
     """A cache hit skips the pass: the graph it loads is still reported, once, with what it
     calls (a routed loss's ce_fwd, a fused head's linear op), in the counters and the log."""
