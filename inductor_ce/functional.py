@@ -200,6 +200,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
                             num_classes)
     loss = reduce(loss, w_t, reduction)
+    if reduction == "mean" and weight is not None and label_smoothing > 0.0:
+        # No kept weight: stock's nan, where the smoothing term over 0 would be inf (added,
+        # so that the gradient stays stock's nan).
+        loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
     return (loss, lse) if return_lse else loss
 
 

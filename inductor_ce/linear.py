@@ -544,6 +544,11 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     total = w_t.sum()
     scale = torch.where(total > 0, 1.0 / total, 0.0) if mean else \
         torch.ones((), device=h.device)
+    # Kept rows whose class weights sum to 0: stock's 0 / 0, a nan gradient on those rows
+    # (ignored rows keep 0, their coefficients masked below). Only class weights get there.
+    zero_weight = mean and class_weight is not None
+    if zero_weight:
+        scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
     loss = torch.zeros((), dtype=torch.float32, device=h.device)
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
@@ -560,6 +565,8 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         # "mean"): one compiled graph, see eager.loss_chunk.
         loss_r, lse_nt, a, b, *c = eager.loss_chunk(z, t_r, class_weight, ignore_index,
                                                     label_smoothing, z_loss, softcap, scale)
+        if zero_weight:
+            a, b, *c = (k.where(keep[r0:r1], 0.0) for k in (a, b, *c))
         eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
                       softcap)
         torch.mm(z, weight, out=dh_rows[r0:r1])

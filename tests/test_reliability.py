@@ -797,3 +797,40 @@ def test_linear_ce_logs_its_policy_once_per_signature(caplog):
     assert len(lines) == 2, lines
     assert "'fast', 6 rows, D 8, V 11" in lines[0] and "chunk(s) of at most 6 rows" in lines[0]
     assert "'compact', 6 rows" in lines[1] and "backward: " in lines[1]
+
+
+# --------------------------------------------------------------------------------------------
+# 11. The fused head where the kept rows' class weights sum to 0 (mean: 0 / 0)
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["fast", "compact"])
+def test_linear_ce_zero_kept_class_weight_like_stock(policy):
+    """Kept rows of weight 0 (and an ignored one): stock's nan loss and its gradient's
+    pattern, nan on the kept rows, 0 on the ignored one; "sum" gives 0 and zero gradients.
+    Eager, and compiled (fullgraph, dynamic rows), with a bias and label smoothing."""
+    g = _gen("zero-kept-weight")
+    h0, w0, b0 = (torch.randn(6, 8, generator=g), torch.randn(10, 8, generator=g),
+                  torch.randn(10, generator=g))
+    t = torch.tensor([1, 1, 2, -100, 1, 2])
+    weight = torch.ones(10)
+    weight[1:3] = 0.0
+
+    def ours(h, w, b, reduction):
+        return inductor_ce.linear_cross_entropy(h, w, t, linear_bias=b, weight=weight,
+                                                policy=policy, reduction=reduction,
+                                                label_smoothing=0.1)
+
+    compiled = torch.compile(ours, fullgraph=True, dynamic=True)
+    for fn in (ours, compiled):
+        for reduction in ("mean", "sum"):
+            leaves = [x.clone().requires_grad_() for x in (h0, w0, b0)]
+            fn(*leaves, reduction).backward()
+            ref = [x.double().requires_grad_() for x in (h0, w0, b0)]
+            want = F.cross_entropy(F.linear(*ref), t, weight=weight.double(),
+                                   reduction=reduction, label_smoothing=0.1)
+            want.backward()
+            got = fn(h0, w0, b0, reduction)
+            torch.testing.assert_close(got.double(), want.detach(), equal_nan=True)
+            for x, r in zip(leaves, ref):
+                torch.testing.assert_close(x.grad.double(), r.grad, equal_nan=True, rtol=1e-5,
+                                           atol=1e-6)
