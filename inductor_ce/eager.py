@@ -34,7 +34,8 @@ How a call gets there, and why:
   logits (a compile costs seconds once; there the decomposition costs microseconds), one or
   zero rows, a tensor subclass or fake tensor, an active dispatch mode, functorch transforms,
   forward-mode AD, or no lowering (torch without the API). A compile that fails warns once
-  per key and that key keeps the decomposition.
+  per key and that key keeps the decomposition (under torch.inference_mode, whose tensors
+  refuse the trace, the call alone does: the key compiles at a later call).
 
 At most FEW_ROWS rows on CUDA, the loss's two compiled functions replay from CUDA graphs
 (``graphs.py``; the backward writes the gradient into a tensor it allocates, which a graph can
