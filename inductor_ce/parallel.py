@@ -176,6 +176,8 @@ def _checked_together(group, like, check):
         if error is not None:
             raise error
         return facts
+    if error is not None and not (dist.is_available() and dist.is_initialized()):
+        raise error   # no process group: no peer to tell, the argument's own error
     device = like.device if isinstance(like, Tensor) else torch.device("cpu")
     mine = torch.tensor([error is not None, *facts], dtype=torch.int64, device=device)
     table = _all_gather(mine, group).view(-1, mine.numel()).tolist()
