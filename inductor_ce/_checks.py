@@ -6,6 +6,8 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
+from ._options import check_options as _check_options
+
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
 # traced path reads: about 0.1 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
 # step of few rows is bound by the host. So the checks below compare literals with the
@@ -14,36 +16,11 @@ from torch import Tensor
 
 def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False):
-    """TypeError / ValueError naming the option, as F.cross_entropy where it has one. (Type
-    tests are literal ones where they can be: ``x is True`` reads no builtin, ``bool`` would
-    be one more guard.)"""
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
-    # bool is an int to Python; F.cross_entropy refuses it as an ignore_index.
-    if ignore_index is True or ignore_index is False or not isinstance(ignore_index, int):
-        raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
-    if not -2**63 <= ignore_index < 2**63:
-        raise ValueError(f"ignore_index must fit in int64, got {ignore_index}")
-    # F.cross_entropy takes a float, an int, a bool or a one-element tensor here.
-    if not isinstance(label_smoothing, (int, float)) and not isinstance(label_smoothing, Tensor):
-        raise TypeError(f"label_smoothing must be a float, got "
-                        f"{type(label_smoothing).__name__}")
-    if not (0.0 <= label_smoothing <= 1.0):  # (also nan, which F.cross_entropy ignores)
-        raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
-    if z_loss is True or z_loss is False or not isinstance(z_loss, (int, float)):
-        raise TypeError(f"z_loss must be a float, got {type(z_loss).__name__}")
-    # Comparisons, not math.isfinite(float(v)): under torch.compile(dynamic=True) Python floats
-    # become symbolic and math.isfinite on them is a graph break. False for nan.
-    inf = float("inf")
-    if not (-inf < z_loss < inf and z_loss >= 0.0):
-        raise ValueError(f"z_loss must be a finite number >= 0, got {z_loss}")
-    if softcap is not None and (softcap is True or softcap is False
-                                or not isinstance(softcap, (int, float))):
-        raise TypeError(f"softcap must be None or a float, got {type(softcap).__name__}")
-    if softcap is not None and not (-inf < softcap < inf and softcap > 0.0):
-        raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
-    if return_lse is not True and return_lse is not False:
-        raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
+    """TypeError / ValueError naming the option, as F.cross_entropy where it has one
+    (``_options.check_options``: the rules, which need no torch; a one-element tensor
+    ``label_smoothing`` is allowed here)."""
+    _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
+                   Tensor)
 
 
 def check_tensors(input, target, weight):
