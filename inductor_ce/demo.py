@@ -102,13 +102,23 @@ def reference64(logits, target):
 
 
 def loss_and_target_grad(fn, logits, target):
-    """Per-row loss of ``fn(logits, target, reduction="none")`` and its gradient with
-    respect to each row's target logit."""
+    """Per-row loss of ``fn(logits, target, reduction="none")``, its gradient with respect
+    to each row's target logit, and each row's gradient summed over the classes (float64 sum
+    of the float32 gradient: 0 in exact math, since softmax sums to 1)."""
     with torch.enable_grad():
         x = logits.detach().clone().requires_grad_()
         loss = fn(x, target, reduction="none")
         loss.sum().backward()
-    return loss.detach(), x.grad[torch.arange(len(target), device=x.device), target]
+    rows = torch.arange(len(target), device=x.device)
+    return loss.detach(), x.grad[rows, target], x.grad.double().sum(-1)
+
+
+def grad_sum64(logits, target):
+    """Each row's float64 gradient summed over the classes: softmax off the target and the
+    collapse-safe -(non-target mass) on it (``reference64``)."""
+    g = torch.softmax(logits.double(), -1)
+    g[torch.arange(len(target), device=g.device), target] = reference64(logits, target)[1]
+    return g.sum(-1)
 
 
 def _num(x) -> float:
@@ -143,7 +153,8 @@ def confident_tokens(logits, target) -> dict:
     """On float32 ``logits`` (N, V) and targets (N,) (no ignored rows): how many targets have
     a margin z_t - max_{j != t} z_j above ``COLLAPSE_MARGIN``, and on those the summed loss
     and target gradient of stock F.cross_entropy, of ours and of float64, how many of them
-    stock returns as exactly 0, and our largest relative error against float64."""
+    stock returns as exactly 0, our largest relative error against float64, and the
+    gradient summed over classes and tokens (``gsum_*``: 0 in exact math)."""
     z = logits.float()
     rows = torch.arange(len(target), device=z.device)
     z_t = z[rows, target]
@@ -155,13 +166,14 @@ def confident_tokens(logits, target) -> dict:
              max_margin=float(margin.max()) if len(target) else float("nan"),
              stock_loss_zero=0, stock_grad_zero=0, loss_f64=0.0, loss_ours=0.0,
              loss_stock=0.0, grad_f64=0.0, grad_ours=0.0, grad_stock=0.0,
-             ours_loss_rel_err=0.0, ours_grad_rel_err=0.0)
+             ours_loss_rel_err=0.0, ours_grad_rel_err=0.0, gsum_f64=0.0, gsum_ours=0.0,
+             gsum_stock=0.0)
     if r["confident"] == 0:
         return r
     zc, tc = z[conf], target[conf]
     ref_loss, ref_grad = reference64(zc, tc)
-    stock_loss, stock_grad = loss_and_target_grad(F.cross_entropy, zc, tc)
-    ours_loss, ours_grad = loss_and_target_grad(inductor_ce.cross_entropy, zc, tc)
+    stock_loss, stock_grad, stock_gsum = loss_and_target_grad(F.cross_entropy, zc, tc)
+    ours_loss, ours_grad, ours_gsum = loss_and_target_grad(inductor_ce.cross_entropy, zc, tc)
     r.update(stock_loss_zero=int((stock_loss == 0).sum()),
              stock_grad_zero=int((stock_grad == 0).sum()),
              loss_f64=float(ref_loss.sum()), loss_ours=float(ours_loss.double().sum()),
@@ -169,7 +181,9 @@ def confident_tokens(logits, target) -> dict:
              grad_ours=float(ours_grad.double().sum()),
              grad_stock=float(stock_grad.double().sum()),
              ours_loss_rel_err=float(((ours_loss.double() - ref_loss) / ref_loss).abs().max()),
-             ours_grad_rel_err=float(((ours_grad.double() - ref_grad) / ref_grad).abs().max()))
+             ours_grad_rel_err=float(((ours_grad.double() - ref_grad) / ref_grad).abs().max()),
+             gsum_f64=float(grad_sum64(zc, tc).sum()), gsum_ours=float(ours_gsum.sum()),
+             gsum_stock=float(stock_gsum.sum()))
     return r
 
 
@@ -219,6 +233,8 @@ class Preset:
     corpus_mb: Optional[float]   # cap on the corpus (None: all of it)
     lr: float
     warmup: int
+    memorize: int       # steps of the second phase on one window repeated (0: none)
+    memorize_lr: float  # its learning rate, decaying linearly to 0
 
 
 PRESETS = {
@@ -226,14 +242,16 @@ PRESETS = {
     # 8 x 64 tokens a step, so that the LM head and the loss (the largest tensors) fit the CPU
     # budget; 1.5 MB of text.
     "cpu": Preset(vocab=8192, block=64, layers=2, heads=4, width=128, batch=8, steps=100,
-                  eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10),
+                  eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10,
+                  memorize=300, memorize_lr=2e-2),
     # 136M parameters (GPT-2 small's shape, V = 32768, untied head) on all of the corpus, 8k tokens/step.
     "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
                    steps=2000, eval_every=100, eval_batches=4, corpus_mb=None, lr=6e-4,
-                   warmup=100),
+                   warmup=100, memorize=300, memorize_lr=1e-3),
     # Seconds: a smoke test of the whole path on any device, and what the tests run.
     "tiny": Preset(vocab=512, block=32, layers=1, heads=2, width=32, batch=4, steps=6,
-                   eval_every=3, eval_batches=1, corpus_mb=0.3, lr=3e-3, warmup=2),
+                   eval_every=3, eval_batches=1, corpus_mb=0.3, lr=3e-3, warmup=2,
+                   memorize=600, memorize_lr=3e-2),
 }
 
 
@@ -270,14 +288,31 @@ class Bar:
             sys.stderr.write("\n")
 
 
+def memorize_slice(data: corpus.Corpus, preset: Preset, device: str):
+    """The second phase's text: the first training window (seeds 10**6, 10**6 + 1, ...) with
+    no end of file in it, so every one of its ``block - 1`` targets counts. Returns the
+    training batch (that window repeated ``preset.batch`` times: the first phase's shape, so
+    the compiled graph is reused) and the window alone (what the phase is measured on)."""
+    train_ids = data.train.to(device)
+    for k in range(1000):
+        idx, labels = gpt.windows(train_ids, data.eot, 1, preset.block, 10**6 + k, device)
+        if bool((labels != gpt.IGNORE_INDEX).all()):
+            break
+    return (idx.repeat(preset.batch, 1), labels.repeat(preset.batch, 1)), (idx, labels)
+
+
 def train_run(model, routed: bool, data: corpus.Corpus, preset: Preset, device: str,
-              seed: int, heldout, desc: str, amp: Optional[bool] = None) -> dict:
+              seed: int, heldout, desc: str, amp: Optional[bool] = None,
+              memo=None) -> dict:
     """Compile a copy of ``model`` (routing on or off) and train it for ``preset.steps``
     steps on the batches of ``seed``; evaluate on ``heldout`` before the first step, every
-    ``preset.eval_every`` steps and after the last. On CUDA, the peak memory of training
-    steps from the 2nd on (evaluations excluded: the peak is reset after each), and what
-    stays allocated between steps (weights, optimizer state, data). ``amp``: bf16
-    autocast (default: on CUDA only; a test also runs it on the CPU)."""
+    ``preset.eval_every`` steps and after the last. Then, given ``memo`` (from
+    ``memorize_slice``), ``preset.memorize`` steps on its repeated window (``gpt.train_steps``'s
+    second phase), evaluating that window (``slice_evals``) at the phase's start, about 12
+    times in it and at its end. On CUDA, the peak memory of training steps from the 2nd on
+    (evaluations excluded: the peak is reset after each), and what stays allocated between
+    steps (weights, optimizer state, data). ``amp``: bf16 autocast (default: on CUDA only; a
+    test also runs it on the CPU)."""
     torch.compiler.reset()
     gc.collect()
     cuda = device == "cuda"
@@ -288,16 +323,20 @@ def train_run(model, routed: bool, data: corpus.Corpus, preset: Preset, device: 
     eager = copy.deepcopy(model)
     compiled = torch.compile(eager)
     train_ids = data.train.to(device)
-    evals, mem = [], dict(resident=None, peak=0)
-    bar = Bar(preset.steps, desc)
+    memorize = preset.memorize if memo is not None else 0
+    slice_every = max(1, memorize // 12)
+    evals, slice_evals, mem = [], [], dict(resident=None, peak=0)
+    bar = Bar(preset.steps + memorize, desc)
 
     def batch_at(step):
+        if step >= preset.steps:
+            return memo[0]
         return gpt.windows(train_ids, data.eot, preset.batch, preset.block, seed + step, device)
 
-    def run_eval(step):
+    def run_eval(into, step, batches):
         if cuda and mem["resident"] is not None:
             mem["peak"] = max(mem["peak"], torch.cuda.max_memory_allocated())
-        evals.append(dict(step=step, **evaluate(eager, heldout, amp)))
+        into.append(dict(step=step, **evaluate(eager, batches, amp)))
         if cuda:
             torch.cuda.reset_peak_memory_stats()
 
@@ -305,22 +344,29 @@ def train_run(model, routed: bool, data: corpus.Corpus, preset: Preset, device: 
         if cuda and step == 0:          # steady state from the 2nd step on
             mem["resident"] = torch.cuda.memory_allocated()
             torch.cuda.reset_peak_memory_stats()
-        bar.update(f"loss {loss:.4f}")
-        if (step + 1) % preset.eval_every == 0 or step + 1 == preset.steps:
-            run_eval(step + 1)
+        bar.update(f"loss {loss:.4g}")
+        done = step + 1
+        if done <= preset.steps and (done % preset.eval_every == 0 or done == preset.steps):
+            run_eval(evals, done, heldout)
+        if memorize and done >= preset.steps and ((done - preset.steps) % slice_every == 0
+                                                 or done == preset.steps + memorize):
+            run_eval(slice_evals, done, [memo[1]])
 
-    run_eval(0)
+    run_eval(evals, 0, heldout)
     try:
         result = gpt.train_steps(compiled, batch_at, preset.steps, lr=preset.lr,
-                                 warmup=preset.warmup, amp=amp, on_step=on_step)
+                                 warmup=preset.warmup, amp=amp, on_step=on_step,
+                                 memorize_steps=memorize, memorize_lr=preset.memorize_lr)
     finally:
         bar.close()
         inductor_ce.disable()
-    steady = result["step_s"][1:] or result["step_s"]
-    return dict(losses=result["losses"], step_s=result["step_s"],
-                first_step_s=result["step_s"][0], median_step_s=statistics.median(steady),
+    step_s = result["step_s"][:preset.steps]
+    steady = step_s[1:] or step_s
+    return dict(losses=result["losses"][:preset.steps], step_s=step_s,
+                first_step_s=step_s[0], median_step_s=statistics.median(steady),
                 peak_bytes=mem["peak"] if cuda else None, resident_bytes=mem["resident"],
-                evals=evals)
+                evals=evals, slice_losses=result["losses"][preset.steps:],
+                slice_step_s=result["step_s"][preset.steps:], slice_evals=slice_evals)
 
 
 # --- what the curves show ---------------------------------------------------------------------
@@ -413,6 +459,39 @@ def summarize(runs: dict, device: str) -> list[str]:
             f"{max(most['ours_loss_rel_err'], most['ours_grad_rel_err']):.1e} of float64 on "
             f"all (loss and gradient). Their float64 loss is {part:.1e} of the held-out loss"
             + (": too little to show in these curves." if part < SAME_PRACTICAL else "."))
+    return lines + memorize_summary(runs)
+
+
+def memorize_summary(runs: dict) -> list[str]:
+    """The sentences on the second phase (none without one), from each run's window
+    evaluations: the tokens past the margin at its end and each loss on them."""
+    lines = []
+    for name, r in list(runs.items())[:2]:
+        ev = r.get("slice_evals")
+        if not ev:
+            continue
+        first, last = ev[0], ev[-1]
+        head = (f"Memorized slice ({name} model, {len(r['slice_losses'])} steps on one "
+                f"window of {last['tokens']} targets): its training loss went from "
+                f"{r['slice_losses'][0]:.3e} to {r['slice_losses'][-1]:.3e} (the float64 loss "
+                f"of its logits from {first['loss']:.3e} to {last['loss']:.3e} per token); ")
+        if last["confident"] == 0:
+            lines.append(head + f"no target passed the float32 margin {COLLAPSE_MARGIN:.2f} "
+                         f"(largest margin {last['max_margin']:.2f}).")
+            continue
+        c = last["confident"]
+        lines.append(
+            head + f"at the end {c} of its targets have a float32 margin > "
+            f"{COLLAPSE_MARGIN:.2f} (largest {last['max_margin']:.2f}). On those, summed: "
+            f"loss: stock F.cross_entropy {_num(last['loss_stock']):.4e} (exactly 0 on "
+            f"{last['stock_loss_zero']} of {c}), ours {last['loss_ours']:.4e}, float64 "
+            f"{last['loss_f64']:.4e}; target gradient: stock {_num(last['grad_stock']):.4e} "
+            f"(exactly 0 on {last['stock_grad_zero']} of {c}), ours {last['grad_ours']:.4e}, "
+            f"float64 {last['grad_f64']:.4e} (ours within "
+            f"{max(last['ours_loss_rel_err'], last['ours_grad_rel_err']):.1e} relative of "
+            f"float64, loss and gradient); gradient summed over the classes: stock "
+            f"{_num(last['gsum_stock']):+.3e}, ours {_num(last['gsum_ours']):+.3e}, float64 "
+            f"{_num(last['gsum_f64']):+.3e} (0 in exact math).")
     return lines
 
 
@@ -431,15 +510,16 @@ def require_matplotlib():
 
 
 def plot(report: dict, path: str) -> str:
-    """One PNG of the run: eight panels and the summary (``report`` is the JSON's dict)."""
+    """One PNG of the run: twelve panels and the summary (``report`` is the JSON's dict)."""
     plt = require_matplotlib()
     every = report["runs"]
     runs = dict(list(every.items())[:2])      # stock and ours; a second stock run: below
     names = list(runs)
     colors = dict(zip(names, ("tab:blue", "tab:orange")))
     styles = dict(zip(names, ("-", "--")))
-    fig, axes = plt.subplots(2, 4, figsize=(20, 9.5))
-    (a_train, a_held, a_diff, a_time), (a_mem, a_share, a_loss, a_grad) = axes
+    fig, axes = plt.subplots(3, 4, figsize=(20, 14))
+    (a_train, a_held, a_diff, a_time), (a_mem, a_share, a_loss, a_grad), \
+        (a_slice, a_margin, a_bars, a_gsum) = axes
 
     for name, r in runs.items():
         steps = range(1, len(r["losses"]) + 1)
@@ -509,11 +589,12 @@ def plot(report: dict, path: str) -> str:
 
     for ax, key, what in ((a_loss, "loss", "loss"), (a_grad, "grad", "|d loss / d z_t|")):
         # One model (ours) for these panels: the confident tokens of the model trained with
-        # ours, evaluated with each loss. Means over those tokens; stock's 0 sits at the floor.
-        ev = [e for e in ours["evals"] if e["confident"] > 0]
+        # ours, evaluated with each loss, on the held-out batches and then on the memorized
+        # window. Means over those tokens; stock's 0 sits at the floor.
+        ev = [e for e in ours["evals"] + ours.get("slice_evals", []) if e["confident"] > 0]
         if not ev:
             ax.axis("off")
-            ax.text(0.5, 0.5, f"{what} on tokens above the margin:\nno held-out target token "
+            ax.text(0.5, 0.5, f"{what} on tokens above the margin:\nno target token "
                     f"had a margin\nabove {COLLAPSE_MARGIN:.2f} in this run", ha="center",
                     va="center", fontsize=11)
             continue
@@ -528,9 +609,11 @@ def plot(report: dict, path: str) -> str:
                     label=f"stock F.cross_entropy (0 drawn at {low:.0e})")
         zero = sum(e[f"stock_{key}_zero"] for e in ev)
         total = sum(e["confident"] for e in ev)
-        ax.set(title=f"mean {what} on those tokens (model: ours)\nstock: exactly 0 on "
-               f"{zero:,} of {total:,} (all evaluations)", xlabel="step")
+        ax.set(title=f"mean {what}, targets past the margin (ours' model;\nheld-out, then "
+               f"the window): stock exactly 0 on {zero:,} of {total:,}", xlabel="step")
         ax.legend(fontsize=8)
+
+    plot_memorized(runs, colors, styles, (a_slice, a_margin, a_bars, a_gsum))
 
     fig.suptitle(report["title"], fontsize=12)
     text = [textwrap.fill(s, 190, subsequent_indent="  ") for s in report["summary"]]
@@ -540,6 +623,64 @@ def plot(report: dict, path: str) -> str:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_memorized(runs: dict, colors: dict, styles: dict, axes) -> None:
+    """The second phase's row: each run's loss on the memorized window, its margins, and at
+    the end, on the targets past the margin, each loss's loss, target gradient and gradient
+    summed over the classes (absolute values, log scale; an exact 0 drawn at the floor)."""
+    a_slice, a_margin, a_bars, a_gsum = axes
+    if not all(r.get("slice_evals") for r in runs.values()):
+        for ax in axes:
+            ax.axis("off")
+        a_slice.text(0.5, 0.5, "no memorization phase in this run", ha="center", va="center")
+        return
+    for name, r in runs.items():
+        ev = r["slice_evals"]
+        x0 = ev[0]["step"]
+        a_slice.semilogy(range(x0 + 1, x0 + 1 + len(r["slice_losses"])),
+                         [max(v, 1e-30) for v in r["slice_losses"]], styles[name], lw=1,
+                         color=colors[name], label=f"{name}: training loss (its own loss)")
+        a_slice.semilogy([e["step"] for e in ev], [e["loss"] for e in ev], "o", ms=4,
+                         color=colors[name], label=f"{name} model: float64 loss of its logits")
+        a_margin.plot([e["step"] for e in ev], [e["max_margin"] for e in ev], styles[name],
+                      marker="o", ms=3, color=colors[name], label=f"{name}: largest margin")
+        a_margin.plot([e["step"] for e in ev], [e["confident"] for e in ev], ":", marker="s",
+                      ms=3, color=colors[name], label=f"{name}: targets past the margin")
+    a_slice.set(title="memorizing one window: loss per token", xlabel="step")
+    a_slice.legend(fontsize=7)
+    a_margin.axhline(COLLAPSE_MARGIN, color="gray", ls="--", lw=1,
+                     label=f"collapse margin {COLLAPSE_MARGIN:.2f}")
+    a_margin.set(title="the window: float32 margins z_t - max_{j!=t} z_j",
+                 xlabel="step", ylabel="margin (nats) / count")
+    a_margin.legend(fontsize=7)
+
+    last = {name: r["slice_evals"][-1] for name, r in runs.items()}
+    kinds = (("f64", "float64", "black"), ("ours", "inductor_ce", "tab:orange"),
+             ("stock", "stock F.cross_entropy", "tab:blue"))
+    values = [abs(e[f"{q}_{k}"]) for e in last.values() for q in ("loss", "grad", "gsum")
+              for k, _, _ in kinds]
+    low = min([v for v in values if v > 0] or [1e-30]) / 30
+    model = dict(zip(runs, ("stock's model", "ours' model")))
+    groups = [(f"{q}\n{model[name]}", last[name], q) for q in ("loss", "grad") for name in runs]
+    for ax, cols in ((a_bars, groups), (a_gsum, [(model[name], last[name], "gsum")
+                                                 for name in runs])):
+        for i, (label, e, q) in enumerate(cols):
+            for j, (k, what, color) in enumerate(kinds):
+                v = abs(e[f"{q}_{k}"])
+                ax.bar(i + 0.27 * (j - 1), max(v, low), 0.25, color=color,
+                       label=what if i == 0 else None)
+                ax.text(i + 0.27 * (j - 1), max(v, low), "0" if v == 0 else f"{v:.1e}",
+                        ha="center", va="bottom", fontsize=6, rotation=90)
+        ax.set_xticks(range(len(cols)), [c[0] for c in cols], fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylim(low / 3, max(values + [low]) * 1e3)
+        ax.legend(fontsize=7, loc="upper right")
+    n = ", ".join(f"{model[name]} {e['confident']}" for name, e in last.items())
+    a_bars.set(title=f"end: window's targets past the margin ({n})\n|sum of losses|, "
+               f"|sum of target gradients| (0 drawn at {low:.0e})")
+    a_gsum.set(title="|gradient summed over classes and those targets|\n(0 in exact math; "
+               f"0 drawn at {low:.0e})")
 
 
 # --- main -------------------------------------------------------------------------------------
@@ -568,7 +709,9 @@ def part2(args, preset: Preset, out=print) -> dict:
         'labels[..., 1:], ignore_index=-100, reduction="sum") / num_items; compiled from the '
         "same weights with stock torch.compile and after inductor_ce.enable().\n")
     plan = RUNS + ((AGAIN,) if device == "cuda" and not args.no_repeat else ())
-    runs = {name: train_run(model, routed, data, preset, device, args.seed, heldout, name)
+    memo = memorize_slice(data, preset, device) if preset.memorize else None
+    runs = {name: train_run(model, routed, data, preset, device, args.seed, heldout, name,
+                            memo=memo)
             for name, routed in plan}
     stock, ours = list(runs.values())[:2]
     out(f"{'step':>6} | {'train: stock':>12} {'ours':>10} | {'held-out: stock':>15} "
@@ -582,13 +725,29 @@ def part2(args, preset: Preset, out=print) -> dict:
             f"{100 * eo['confident'] / eo['tokens']:6.3f}")
     out(f"first step (compiling): stock {stock['first_step_s']:.1f} s, ours "
         f"{ours['first_step_s']:.1f} s")
+    if memo is not None:
+        out(f"\nMemorizing a slice: {preset.memorize} more steps on one training window of "
+            f"{preset.block} tokens repeated {preset.batch} times (the same batch shape: no "
+            f"recompilation), weight decay 0, lr {preset.memorize_lr:g} decaying linearly to 0."
+            f"\nEach run's model on the window: its training loss, the float64 loss of its "
+            f"logits, and its targets with a float32 margin > {COLLAPSE_MARGIN:.2f}.")
+        out(f"{'step':>6} | {'train: stock':>12} {'ours':>10} | {'float64: stock':>14} "
+            f"{'ours':>10} | {'past margin: stock':>18} {'ours':>4} | {'max margin: stock':>17}"
+            f" {'ours':>6}")
+        for es, eo in zip(stock["slice_evals"], ours["slice_evals"]):
+            k = es["step"] - preset.steps
+            tr = (f"{stock['slice_losses'][k - 1]:12.4e} {ours['slice_losses'][k - 1]:10.4e}"
+                  if k else f"{'':12} {'':10}")
+            out(f"{es['step']:6d} | {tr} | {es['loss']:14.4e} {eo['loss']:10.4e} | "
+                f"{es['confident']:18d} {eo['confident']:4d} | {es['max_margin']:17.2f} "
+                f"{eo['max_margin']:6.2f}")
     summary = summarize(runs, device)
     out("\nWhat the curves show:\n" + "\n".join(f"  * {s}" for s in summary))
     gpu = (torch.cuda.get_device_name() if device == "cuda" else
            f"{torch.get_num_threads()} threads")
     title = (f"GPT {n_params / 1e6:.3g}M on the Python {data.info['python']} standard library "
              f"({len(data.train) / 1e6:.2f}M training tokens, V={cfg.vocab_size}), "
-             f"{preset.steps} steps, {device} ({gpu}), torch {torch.__version__}: "
+             f"{preset.steps} steps + {preset.memorize} on a slice, {device} ({gpu}), torch {torch.__version__}: "
              "stock torch.compile vs after inductor_ce.enable()")
     return dict(title=title, device=device, device_name=gpu, summary=summary,
                 preset=dataclasses.asdict(preset), n_params=n_params,
@@ -602,7 +761,8 @@ def parse_args(argv=None):
         f"  {k:<5} {gpt.n_params(model_config(v)) / 1e6:.3g}M parameters: "
         f"{v.layers} layers x {v.width}, V={v.vocab}, {v.batch} x {v.block} tokens, "
         f"{v.steps} steps, eval every {v.eval_every} on {v.eval_batches} batches, corpus "
-        + ("all" if v.corpus_mb is None else f"{v.corpus_mb:g} MB") + f", lr {v.lr:g}"
+        + ("all" if v.corpus_mb is None else f"{v.corpus_mb:g} MB") + f", lr {v.lr:g}, "
+        f"then {v.memorize} steps memorizing a window (lr {v.memorize_lr:g})"
         for k, v in PRESETS.items())
     p = argparse.ArgumentParser(prog="python -m inductor_ce.demo", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -615,7 +775,11 @@ def parse_args(argv=None):
                              ("eval-batches", int, "held-out batches per evaluation"),
                              ("vocab", int, "tokenizer and model vocabulary"),
                              ("corpus-mb", float, "cap on the corpus in MB (0: all)"),
-                             ("lr", float, "peak learning rate")):
+                             ("lr", float, "peak learning rate"),
+                             ("memorize", int, "steps of the second phase, on one window "
+                              "repeated (0: none)"),
+                             ("memorize-lr", float, "the second phase's initial learning "
+                              "rate")):
         p.add_argument(f"--{name}", type=kind, default=None, help=f"{what} (default: preset)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=DEFAULT_OUT, help="directory of the PNG and JSON, made "
@@ -628,12 +792,15 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     preset = PRESETS[args.preset or args.device]
     overrides = {f: getattr(args, f) for f in ("steps", "batch", "eval_every", "eval_batches",
-                                               "vocab", "lr") if getattr(args, f) is not None}
+                                               "vocab", "lr", "memorize", "memorize_lr")
+                 if getattr(args, f) is not None}
     if args.corpus_mb is not None:
         overrides["corpus_mb"] = args.corpus_mb or None
     preset = dataclasses.replace(preset, **overrides)
-    if preset.steps < 2 or preset.eval_every < 1 or preset.batch < 1 or preset.eval_batches < 1:
-        p.error("--steps must be >= 2; --batch, --eval-every, --eval-batches >= 1")
+    if preset.steps < 2 or preset.eval_every < 1 or preset.batch < 1 or preset.eval_batches < 1 \
+            or preset.memorize < 0:
+        p.error("--steps must be >= 2; --batch, --eval-every, --eval-batches >= 1; "
+                "--memorize >= 0")
     if args.seed < 0:     # (negative seeds draw the held-out batches)
         p.error("--seed must be >= 0")
     if args.device == "cuda" and not torch.cuda.is_available():

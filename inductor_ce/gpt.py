@@ -181,14 +181,21 @@ def lr_at(step: int, steps: int, lr: float, warmup: int) -> float:
 
 def train_steps(model: nn.Module, batch_at: Callable[[int], tuple], steps: int, *,
                 lr: float, warmup: int, amp: bool = False, weight_decay: float = 0.1,
-                clip: float = 1.0, on_step: Optional[Callable] = None) -> dict:
+                clip: float = 1.0, on_step: Optional[Callable] = None,
+                memorize_steps: int = 0, memorize_lr: float = 0.0) -> dict:
     """``steps`` AdamW steps of ``model`` (possibly torch.compile'd) on ``batch_at(step)``.
 
     AdamW (betas 0.9/0.95, decoupled weight decay on matrices only, fused on CUDA), the
     learning rate of ``lr_at``, the gradient norm clipped at ``clip``, bf16 autocast of the
     forward when ``amp``. Returns ``{"losses": [...], "step_s": [...]}``: each step's loss
     and wall time (forward, backward, optimizer; synchronized on CUDA). ``on_step(step, loss)``
-    is called after each step, outside the timed region (the demo evaluates there)."""
+    is called after each step, outside the timed region (the demo evaluates there).
+
+    ``memorize_steps`` more steps follow (steps ``steps`` on, same optimizer and its state):
+    weight decay 0 and a learning rate decaying linearly from ``memorize_lr`` to 0, the
+    caller's ``batch_at`` giving the same batch each time, to drive the model's margins on it
+    up (Adam's updates are about lr whatever the gradient's size, so margins keep growing
+    until the loss's gradient itself vanishes)."""
     params = [p for p in model.parameters() if p.requires_grad]
     device = params[0].device
     groups = [dict(params=[p for p in params if p.dim() >= 2], weight_decay=weight_decay),
@@ -196,9 +203,13 @@ def train_steps(model: nn.Module, batch_at: Callable[[int], tuple], steps: int, 
     opt = torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.95), fused=device.type == "cuda")
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
     losses, step_s = [], []
-    for step in range(steps):
+    for step in range(steps + memorize_steps):
         for group in opt.param_groups:
-            group["lr"] = lr_at(step, steps, lr, warmup)
+            if step < steps:
+                group["lr"] = lr_at(step, steps, lr, warmup)
+            else:
+                group["lr"] = memorize_lr * (1 - (step - steps) / memorize_steps)
+                group["weight_decay"] = 0.0
         idx, labels = batch_at(step)
         num_items = (labels[..., 1:] != IGNORE_INDEX).sum()
         sync()

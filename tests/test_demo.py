@@ -274,6 +274,29 @@ def test_main_job_runs_both_ways_and_the_curves_agree(capsys, tmp_path):
     assert all(abs(a - b) <= 1e-5 * a for a, b in held)
     assert report["summary"][0].startswith("Training loss: no difference")
     assert all(s in out for s in report["summary"])
+    # The second phase, on one window repeated: targets pass the collapse margin; there
+    # stock's loss and target gradient are exactly 0, ours is float64's.
+    memorize = demo.PRESETS["tiny"].memorize
+    for name, r in report["runs"].items():
+        assert len(r["slice_losses"]) == memorize and r["slice_evals"][-1]["step"] == \
+            steps + memorize
+        assert r["slice_losses"][-1] < 1e-3 * r["slice_losses"][0], name
+        e = r["slice_evals"][-1]
+        assert e["confident"] > 0 and e["max_margin"] > demo.COLLAPSE_MARGIN, (name, e)
+        assert e["stock_loss_zero"] > 0 and e["stock_grad_zero"] > 0, (name, e)
+        assert e["loss_stock"] < e["loss_f64"] and e["loss_ours"] == pytest.approx(
+            e["loss_f64"], rel=1e-5) and e["grad_ours"] == pytest.approx(e["grad_f64"], rel=1e-5)
+        assert e["ours_loss_rel_err"] <= 1e-5 and e["ours_grad_rel_err"] <= 1e-5
+        # Summed over the classes the gradient is 0 in exact math; stock's is the non-target
+        # mass it drops from the target: about -(float64 target gradient).
+        assert abs(e["gsum_ours"]) < 1e-3 * abs(e["grad_f64"]) and abs(e["gsum_f64"]) < \
+            1e-6 * abs(e["grad_f64"])
+        assert e["gsum_stock"] > 0.5 * abs(e["grad_f64"]), (name, e)
+    e = ours["slice_evals"][-1]
+    assert e["stock_loss_zero"] == e["stock_grad_zero"] == e["confident"] and \
+        e["loss_stock"] == e["grad_stock"] == 0, e
+    assert any(s.startswith("Memorized slice (inductor_ce.enable() model") and
+               "float32 margin > 16.64" in s for s in report["summary"])
     png = (tmp_path / "inductor_ce_demo_cpu.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 50_000
 
@@ -287,10 +310,16 @@ def _synthetic_report(device: str, again: bool = False) -> dict:
                       loss_f64=1e-8 * s, loss_ours=1e-8 * s * (1 + 1e-7), loss_stock=0.0,
                       grad_f64=-1e-8 * s, grad_ours=-1e-8 * s, grad_stock=0.0,
                       ours_loss_rel_err=1e-7, ours_grad_rel_err=1e-7) for s in range(0, 101, 20)]
+        slice_evals = [dict(e, step=100 + e["step"], loss=10.0 ** -(e["step"] / 10),
+                            tokens=63, confident=e["step"] // 4, max_margin=10 + e["step"] / 8,
+                            gsum_f64=1e-20, gsum_ours=1e-14, gsum_stock=1e-8 * e["step"])
+                       for e in evals]
         return dict(losses=[6 - i / 50 + drift * (-1) ** i for i in range(100)],
                     step_s=[30.0] + [0.04 * scale] * 99, first_step_s=30.0,
                     median_step_s=0.04 * scale, peak_bytes=int(9e9 * scale),
-                    resident_bytes=int(2e9), evals=evals)
+                    resident_bytes=int(2e9), evals=evals, slice_evals=slice_evals,
+                    slice_losses=[10.0 ** -(i / 10) for i in range(1, 101)],
+                    slice_step_s=[0.04] * 100)
     runs = {"stock torch.compile": run(1.0), "inductor_ce.enable()": run(0.8)}
     if again:
         runs["stock torch.compile, again"] = run(1.0, drift=1e-3)
@@ -307,6 +336,8 @@ def test_picture_with_confident_tokens_and_memory(tmp_path):
     assert any("loss exactly 0 on 10 and target gradient exactly 0 on 10" in s
                for s in report["summary"])
     assert not any(s.startswith("Peak memory") for s in _synthetic_report("cpu")["summary"])
+    assert sum(s.startswith("Memorized slice") and "exactly 0 on 10 of 25" in s
+               for s in report["summary"]) == 2
     path = demo.plot(report, str(tmp_path / "p.png"))
     assert open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 
