@@ -243,7 +243,7 @@ PRESETS = {
     # budget; 1.5 MB of text.
     "cpu": Preset(vocab=8192, block=64, layers=2, heads=4, width=128, batch=8, steps=100,
                   eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10,
-                  memorize=300, memorize_lr=2e-2),
+                  memorize=500, memorize_lr=1.2e-2),
     # 136M parameters (GPT-2 small's shape, V = 32768, untied head) on all of the corpus, 8k tokens/step.
     "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
                    steps=2000, eval_every=100, eval_batches=4, corpus_mb=None, lr=6e-4,
