@@ -6,7 +6,7 @@
 Contenders (same data, bf16 logits of randn*2, uniform targets, every 7th row ignored):
     ours/compile     torch.compile(inductor_ce.cross_entropy)          (our Inductor lowering)
     ours/eager       inductor_ce.cross_entropy, no torch.compile (the lowering's kernels,
-                     compiled once by the eager path: inductor_ce/eager.py)
+                     compiled once by the eager path: inductor_ce/eager/)
     stock/compile    torch.compile(F.cross_entropy(x.float(), t))
     stock/eager      F.cross_entropy(x.float(), t)
     stock/eager bf16 F.cross_entropy(x, t) on the bf16 logits

@@ -19,7 +19,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce import eager  # noqa: E402
+from inductor_ce.eager import kernels as eager  # noqa: E402
 
 
 def main():

@@ -20,7 +20,7 @@ import tempfile
 CHILD = r"""
 import json, sys, time, torch
 import inductor_ce
-from inductor_ce import eager
+from inductor_ce.eager import kernels as eager
 T, V, device = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 dtype = torch.bfloat16 if device == "cuda" else torch.float32
 x = (torch.randn(T, V, device=device) * 2).to(dtype).requires_grad_()

@@ -12,7 +12,7 @@ Each round's ratio ours / stock is taken within the round; single steps taking t
 guard check per call. With --profile N it also prints, per contender, the N functions where
 the host spends most of its own time (cProfile over 500 steps, microseconds per step). With
 --mode reduce-overhead both are compiled with CUDA graphs, where the host drops out. With
---eager nothing is compiled by the caller: ours eagerly (its compiled kernels, eager.py)
+--eager nothing is compiled by the caller: ours eagerly (its compiled kernels, inductor_ce/eager/)
 against bf16 ``F.cross_entropy`` eagerly (``INDUCTOR_CE_CUDA_GRAPHS=0``: ours without its
 CUDA graphs).
 """
@@ -165,8 +165,10 @@ def main():
               f"{statistics.median(ratios):.3f}, ours lower in {sum(v < 1 for v in ratios)} "
               f"of {len(ratios)}")
     if args.eager:
-        from inductor_ce import eager, graphs
-        replays = list(eager._REPLAYS.values())
+        from inductor_ce.eager import kernels as eager
+        from inductor_ce.eager import loss as eager_loss
+        from inductor_ce.eager import graphs
+        replays = list(eager_loss._REPLAYS.values())
         print(f"ours: CUDA graphs {'on' if graphs.ENABLED else 'off'}, "
               f"{sum(r.replayed for r in replays)} replays from "
               f"{sum(len(r.graphs) for r in replays)} graphs of {len(replays)} functions")

@@ -10,7 +10,7 @@ an early snapshot, where this script counted 20.2).
         triton_unk_fused_ce_fwd_0 --elements 2048 [--warps 1] [--xblock 1]
 
 (the current chunk kernel: 11.2 instructions per element, 72 registers, no spills). It also
-reads a raw generated module (``python -m inductor_ce.inspect ... --raw``, or a kernel file of
+reads a raw generated module (``python -m inductor_ce.codegen ... --raw``, or a kernel file of
 Inductor's cache). Generate with the GPU's torch (2.11): torch 2.13 emits different index
 code above 2^31 elements (NOTES run 27). Prints the instruction histogram, the count per
 element and ptxas's register and spill figures, so a change to the lowering can be weighed

@@ -4,7 +4,7 @@
 """
 import sys as _sys
 
-__version__ = "0.1.0"
+from ._version import __version__
 __all__ = ["cross_entropy", "CrossEntropyLoss", "linear_cross_entropy", "LinearCrossEntropyLoss",
            "enable", "disable", "enabled", "__version__"]
 
@@ -13,21 +13,25 @@ def _load() -> None:
     """Import the torch-side modules: registers torch.ops.inductor_ce.* and the lowering."""
     global CrossEntropyLoss, LinearCrossEntropyLoss, cross_entropy, linear_cross_entropy
     global disable, enable, enabled, LOWERING_ACTIVE
-    from . import ops  # noqa: F401  (registers torch.ops.inductor_ce.*)
+    # The layers bottom-up: the op (registers torch.ops.inductor_ce.ce_*), its lowering, the
+    # eager backend (registers itself on the op), the fused head (torch.ops.inductor_ce.
+    # linear_ce_*), the public API, the routing of torch.compile'd models.
+    from .op import ce  # noqa: F401
+    from . import lowering
+    from .eager import kernels  # noqa: F401
+    from .linear import head  # noqa: F401
     from .functional import (CrossEntropyLoss, LinearCrossEntropyLoss, cross_entropy,
                              linear_cross_entropy)
-    from . import linear  # noqa: F401  (registers torch.ops.inductor_ce.linear_ce_*)
-    from .routing import disable, enable, enabled  # torch.compile any model's loss
-    from . import lowering
+    from .integrations.routing import disable, enable, enabled
     LOWERING_ACTIVE = lowering.register()
 
 
 def _command_line_first() -> bool:
-    """Whether this process is ``python -m inductor_ce.inspect``: it checks its arguments
+    """Whether this process is ``python -m inductor_ce.codegen``: it checks its arguments
     before torch is imported, so that ``--help`` and a bad argument answer at once; the
     package's names then load on first use (``__getattr__``)."""
     argv = getattr(_sys, "orig_argv", [])
-    return "-m" in argv and argv[argv.index("-m") + 1:][:1] == ["inductor_ce.inspect"]
+    return "-m" in argv and argv[argv.index("-m") + 1:][:1] == ["inductor_ce.codegen"]
 
 
 if _command_line_first():

@@ -16,16 +16,16 @@ from __future__ import annotations
 from typing import Optional
 
 import torch
-import torch.autograd.forward_ad as _forward_ad
 from torch import Tensor, nn
-from torch._C import _are_functorch_transforms_active as _functorch_transform
 
-from . import decomposition, ops  # noqa: F401  registers the ops used below
-from ._checks import check_linear, check_options, check_policy, check_tensors
-from ._math import finish, reduce
-from .eager import cross_entropy as _eager_loss
-from .eager import repeat as _eager_repeat
-from .eager import signature as _eager_signature
+from ._inductor.runtime import forward_ad_active as _forward_ad_active
+from ._inductor.runtime import functorch_transforms_active as _functorch_transform
+from .eager.loss import call_signature, loss_of_seen_call
+from .eager.loss import cross_entropy as _eager_loss
+from .op import ce as ops  # noqa: F401  (registers the ops used below)
+from .op import decomposition
+from .op.checks import check_linear, check_options, check_policy, check_tensors
+from .op.finish import finish, reduce
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
@@ -53,12 +53,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         The float32 loss (a scalar, or ``target.shape`` for ``reduction="none"``); with
         ``return_lse``, ``(loss, lse)``.
     """
-    # An eager call like one seen before: its checks passed, its path is known (eager.py).
+    # An eager call like one seen before: its checks passed, its path is known (eager/loss.py).
     # (Under torch.compile the signature is None.)
-    sig = _eager_signature(input, target, weight, ignore_index, reduction, label_smoothing,
-                           z_loss, softcap, return_lse)
+    sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
+                         z_loss, softcap, return_lse)
     if sig is not None:
-        out = _eager_repeat(sig, input, target)
+        out = loss_of_seen_call(sig, input, target)
         if out is not None:
             return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
@@ -77,7 +77,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
     smooth = float(label_smoothing) > 0.0
-    if _functorch_transform() or _forward_ad._current_level >= 0:
+    if _functorch_transform() or _forward_ad_active():
         # torch.func (grad, vjp, jacrev, jvp, jacfwd, vmap, hessian) or forward-mode AD: the
         # custom op has a backward formula only (forward mode would see a zero tangent, and
         # torch.func refuses it), so the ATen decomposition runs instead, which autograd
@@ -86,7 +86,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
     else:
         # Eager: the whole loss as compiled forward and backward graphs (None under
-        # torch.compile or where it does not apply: see eager.py).
+        # torch.compile or where it does not apply: see eager/loss.py).
         out = _eager_loss(input, target, weight, ignore_index, reduction,
                           float(label_smoothing), float(z_loss), softcap, return_lse, sig)
         if out is not None:
@@ -137,7 +137,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                          softcap: Optional[float] = None, return_lse: bool = False,
                          policy: str = "fast", chunk_size: Optional[int] = None):
     """``cross_entropy(F.linear(input, linear_weight, linear_bias), target, ...)`` without
-    the (rows, V) logits tensor (``inductor_ce/linear.py``): equal to it to float32 accuracy,
+    the (rows, V) logits tensor (``inductor_ce/linear/head.py``): equal to it to float32 accuracy,
     collapse-safe, float32 loss.
 
     Args:
@@ -166,7 +166,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         With ``return_lse``, ``(loss, lse)``: lse the per-row float32 logsumexp of the
         logits, of ``target``'s shape.
     """
-    from . import linear
+    from .linear import head as linear
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(
@@ -183,7 +183,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     chunk = chunk_size or 0
     # (The ops assert that every target is in [0, V) or ignore_index.)
-    transformed = _functorch_transform() or _forward_ad._current_level >= 0
+    transformed = _functorch_transform() or _forward_ad_active()
     # "fast" computes the gradient in its forward: only where one may be wanted (under
     # no_grad or inference_mode the statistics alone, which need no autograd).
     if policy == "fast" and reduction != "none" and not return_lse and not transformed \

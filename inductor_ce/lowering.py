@@ -7,7 +7,7 @@ All private Inductor API comes through ``_inductor``; this module holds the math
 
 Notation: rows ``R = logits.shape[:-1]`` (any number of dims, strided views included),
 ``V`` classes, column ``j``, target ``t``, ``z = s(x)`` the softcapped float32 logit
-(see ``decomposition.py`` for the statistics and the gradient formula).
+(see ``op/decomposition.py`` for the statistics and the gradient formula).
 
 How is the forward parallelized? (Triton backends)
     Each row is cut into ``nc = ceil(V / C)`` chunks of ``C = CHUNK`` columns, and one
@@ -22,7 +22,7 @@ How is the forward parallelized? (Triton backends)
         M = max_c m_c,  lse_nt = M + log sum_c s_c exp(m_c - M)
     and gathers the target logit z_t = s(x[row, t]) (-inf for a row without target column):
     one element per row, where a masked sum in the chunk kernel cost 5 of its ~20
-    instructions per element (benchmarks/NOTES.md).
+    instructions per element (docs/lowering.md#forward-one-read-of-the-logits).
     Few rows still spread over the GPU (R x nc programs), and a row never goes through
     Inductor's online-softmax loop, which costs two exponentials per element. For few static
     rows (``FEW_ROWS``), where the host sets the pace, each chunk leaves one partial instead,
@@ -31,31 +31,28 @@ How is the forward parallelized? (Triton backends)
 
 On the C++ backend (CPU) the chunking buys nothing; the same reductions run over whole
 rows and the C++ code generator makes two passes (max, then sum-exp), which is accepted.
+The story, with the measurements behind each choice: docs/lowering.md.
 """
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import inspect
-import sys
 import threading
 
 import torch
 
-from . import _log
+from . import _log, _salt
 from ._inductor import cache, ir, launch, partitioner
 from ._inductor.ir import F32, ops
-from ._math import FEW_ROWS
-from .decomposition import TARGET_RANGE_MSG
+from .op.finish import FEW_ROWS
+from .op.ce import BACKENDS
+from .op.decomposition import TARGET_RANGE_MSG
 
 # Chunk length of the two-level forward and the warps of its kernel. The chunk must stay a
 # persistent reduction (in registers, one load): a loop over the chunk would re-read it for
 # the dependent sum-exp; _pin_chunk_kernel fixes that launch. The kernel is bound by
-# instructions per element (benchmarks/NOTES.md): more warps per program add cross-warp
-# reductions, a longer chunk spreads the per-program work over more elements. Measured on
-# the H200 (NOTES run 10, forward at 16384x128256 / 32768x32000, ms): 1024x1 1.362 / 0.694,
-# 2048x1 1.253 / 0.633, 2048x2 1.379 / 0.743, 4096x2 1.639 / 0.670, 4096x4 1.608 / 0.732,
-# 8192x4 1.826 / 0.668.
+# instructions per element: more warps per program add cross-warp reductions, a longer chunk
+# spreads the per-program work over more elements. 2048 x 1 warp measured fastest of 1024-8192
+# columns x 1-4 warps (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max).
 CHUNK = 2048
 CHUNK_WARPS = 1
 
@@ -79,7 +76,7 @@ def _logit(x_load, softcap):
 def _exp(v):
     """exp(v) = exp2(v * log2 e): a multiply and the hardware's ex2. Inductor's ops.exp is
     libdevice's expf, several times the instructions, and these kernels are bound by
-    instructions per element as much as by bytes (benchmarks/NOTES.md). exp(-inf) stays 0."""
+    instructions per element as much as by bytes (docs/lowering.md). exp(-inf) stays 0."""
     return ops.exp2(ops.mul(v, _f32(LOG2E)))
 
 
@@ -102,7 +99,7 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
     """The op's contract: every target is in [0, V) or equal to ignore_index, asserted on the
     device (no host sync). On Triton a per-row assert, which fuses into a kernel over the rows
     (the one combining their statistics, or for few rows the one summing the loss), no launch
-    of its own (runs 22, 29). The C++ backend's assert is a throw, and a throw inside an
+    of its own (docs/lowering.md#forward-one-read-of-the-logits). The C++ backend's assert is a throw, and a throw inside an
     OpenMP region ends the process; the scheduler fuses an assert node into any kernel,
     parallel ones too (8 or 64 rows of 5000 classes did: the process aborted). So there an
     `any` over the rows fills a bool, which the host asserts after the kernel
@@ -195,9 +192,10 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         col = rindex[0] if single else index[-1] * CHUNK + rindex[0]
         if wide:
             # Above 2^31 logits Inductor indexes the kernel in int64, and torch 2.11 then
-            # compares the column in int64: 15.8 instructions per element instead of 11.2, an
-            # issue-bound kernel (NOTES run 27). So the compares take r, the column within
-            # the chunk, as int32 against per-program values (c = the chunk's start):
+            # compares the column in int64: an issue-bound kernel pays for every integer
+            # instruction (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max).
+            # So the compares take r, the column within the chunk, as int32 against
+            # per-program values (c = the chunk's start):
             #     j == t  <=>  r == t - c,        j < V  <=>  r < V - c
             r, start = _int32(rindex[0]), _int32(index[-1] * CHUNK)
         in_range = None
@@ -271,9 +269,9 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     if one_partial:
         # Few rows: each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and
         # s_c stay in registers), so a step allocates a buffer less; the combine then reads
-        # m_c := lse_c and s_c := 1. It costs the chunk kernel a log and 3% more instructions
-        # (11.2 -> 11.6 per element, run 29), which only a step bound by the GPU would feel;
-        # and one more float32 rounding of lse_c, about the one lse_nt carries anyway.
+        # m_c := lse_c and s_c := 1. It costs the chunk kernel a log and ~3% more instructions,
+        # which only a step bound by the GPU would feel (docs/lowering.md#few-static-rows); and
+        # one more float32 rounding of lse_c, about the one lse_nt carries anyway.
         part_m_at = ir.realized_loader(ir.pointwise(
             device, F32, lambda i: ops.add(m_at(i), ops.log(s_at(i))), ranges))
         part_s_at = None
@@ -311,9 +309,9 @@ def _pin_chunk_kernel(m) -> None:
 
     Its max is the hardware's (plain_max): Inductor's NaN-propagating max costs three
     instructions per element where one suffices. With the tail's -inf on the load (element),
-    the kernel went from 13.9 to 11.2 instructions per element (benchmarks/sass_count.py)
-    and the forward from 1.228 to 1.023 ms at 16384x128256 bf16 on the H200, 1.04x its read
-    floor (benchmarks/NOTES.md, run 15). Exact for every finite or infinite logit. With a
+    the kernel went from 13.9 to 11.2 instructions per element (benchmarks/sass_count.py),
+    and the forward to 1.04x its read floor
+    (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max). Exact for every finite or infinite logit. With a
     nan among a chunk's logits m_c is unspecified, but s_c = sum exp(z - m_c) is nan
     whatever m_c is, and the combine passes that nan on to the loss (a nan target logit is
     excluded here and reaches the loss through the gathered z_t)."""
@@ -322,7 +320,7 @@ def _pin_chunk_kernel(m) -> None:
 
 
 def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
-    """One pointwise kernel over the logits (see ``decomposition.py`` for the formula):
+    """One pointwise kernel over the logits (see ``op/decomposition.py`` for the formula):
 
         g = s'(x) * ((b if j == t else a * exp(z - lse_nt)) + c * w_j)
 
@@ -331,9 +329,9 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     x_at, t_at = ir.loader(logits), ir.loader(target)
     # The per-row coefficients come from autograd of the finish (softplus, logaddexp, ...).
     # Realized, they cost a tiny kernel over the rows (a launch and two buffers per step);
-    # inlined, this kernel recomputes them for each tile of columns, which cost 3.4% at
-    # 16383x151936 (NOTES run 22). So they are inlined only for few rows, whose step is
-    # bound by the host's launches and allocations, not by this kernel.
+    # inlined, this kernel recomputes them for each tile of columns, which costs a few percent
+    # at large shapes (docs/lowering.md#few-static-rows). So they are inlined only for few
+    # rows, whose step is bound by the host's launches and allocations, not by this kernel.
     inline = _few_static_rows(ir.size(logits)[:-1])
     coefficient = ir.loader if inline else ir.realized_loader
     lse_at = ir.realized_loader(lse_nt)
@@ -363,30 +361,14 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
 
     # Tiled by rows and columns (register), its launch left to Inductor's heuristics: a flat
     # kernel masks every element by rows x V whenever its block does not divide that (always
-    # with symbolic rows), 20% slower (NOTES runs 12, 16); a fixed block dividing V, which
-    # needs no mask, was 2x slower (run 13).
+    # with symbolic rows) and reloads the per-row values per element, up to 1.5x slower; a
+    # fixed block dividing V, which needs no mask, was 2x slower
+    # (docs/lowering.md#backward-one-pointwise-kernel).
     return ir.pointwise(device, out_dtype, grad, ir.size(logits))
 
 
-def salted_modules() -> tuple:
-    """The modules whose sources decide the code compiled for a graph with our ops: the
-    lowering and its parts, and the autograd formulas of our custom ops, which AOTAutograd
-    traces after Dynamo (Dynamo's graph, part of every cache key, only holds the op's call:
-    without them a changed formula would load a cached backward of the old one)."""
-    from . import decomposition, linear, ops, scaling
-    return (sys.modules[__name__], ir, launch, partitioner, decomposition, ops, linear, scaling)
-
-
-def source_salt() -> str:
-    """Hash of everything that decides the code we emit (version and sources)."""
-    from . import __version__
-    digest = hashlib.sha256(__version__.encode())
-    for module in salted_modules():
-        digest.update(inspect.getsource(module).encode())
-    return digest.hexdigest()[:16]
-
-
 SALT = None
+ACTIVE = False   # whether register() installed the lowerings
 
 
 def cache_salt() -> str:
@@ -404,15 +386,18 @@ def ensure_cache_salt() -> None:
 def register() -> bool:
     """Register both lowerings; on a torch without the needed API warn once and keep the
     decomposition (returns whether the lowerings are active)."""
-    global SALT
+    global SALT, ACTIVE
     if not ir.AVAILABLE:
         ir.warn_fallback()
+        ACTIVE = False
         return False
     ir.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
     ir.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
     partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
-    SALT = source_salt()
+    SALT = _salt.source_salt()
+    BACKENDS.on_trace = ensure_cache_salt
     ensure_cache_salt()
+    ACTIVE = True
     return True
 

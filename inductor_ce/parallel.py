@@ -1,34 +1,14 @@
 """Vocabulary-parallel cross-entropy: the logits' class dimension is sharded over ranks.
 
 Rank k holds the columns [s_k, s_k + V_k) of the logits (Megatron's VocabParallelCrossEntropy,
-TorchTitan's loss_parallel). Each rank reads its shard once with the forward op, which returns
-per-row float32 statistics of the shard (``decomposition.py``); the ranks combine them with
-all-reduces of a few floats per row; every rank then runs the same per-row finish
-(``_math.finish``) and reduction, so every rank returns the same loss. No logits are gathered.
+TorchTitan's loss_parallel). Each rank reads its shard once with the forward op, called with
+its LOCAL target (t - s_k where it owns the target, else -1, passed as the op's ignore_index),
+which returns per-row float32 statistics of the shard (``op/decomposition.py``); the ranks
+combine them with two all-reduces of a few floats per row (MAX, then SUM); every rank then
+runs the same per-row finish (``op/finish.py``) and reduction, so every rank returns the same
+loss. No logits are gathered. The backward is local to each rank: the forward op's own
+backward, one kernel over the shard. The formulas: docs/parallel.md#the-math.
 
-Row i with global target t. Rank k calls the forward op with the LOCAL target
-
-    t_k = t - s_k   if s_k <= t < s_k + V_k and t != ignore_index   (k "owns" the target)
-          -1        otherwise, and -1 is passed as the op's ignore_index ("no target here")
-
-and gets lse_nt_k = log sum_{j in shard k, j != t} exp(z_j), z_t_k = z_t on the owner and -inf
-elsewhere, sum_wz_k = sum_{j in shard k} w_j z_j. The combination (two all-reduces, MAX and SUM):
-
-    M      = max_k lse_nt_k                               (0 instead when M = -inf)
-    lse_nt = M + log sum_k exp(lse_nt_k - M)              = log sum_{j != t} exp(z_j)
-    z_t    = max_k z_t_k                                  (the owner's value)
-    sum_wz = sum_k sum_wz_k
-
-The owner drops the target BEFORE its sum, so lse_nt is the exact non-target logsumexp and the
-finish's nll = softplus(lse_nt - z_t) keeps its collapse safety across shards.
-
-Backward, local to each rank (no communication): with g = dL/d(lse_nt, z_t, sum_wz),
-
-    dL/d lse_nt_k = g_lse_nt * exp(lse_nt_k - lse_nt)     (0 where lse_nt_k = -inf)
-    dL/d z_t_k    = g_z_t on the owner, else 0
-    dL/d sum_wz_k = g_sum_wz
-
-and the forward op's own backward turns these into the shard's gradient (one local kernel).
 The collectives are functional (``torch.distributed._functional_collectives``), so
 torch.compile traces the whole loss without graph breaks. Eagerly, each call first exchanges
 every rank's checks and shapes (one all-gather of six ints, read on the host): a misuse that
@@ -40,15 +20,16 @@ from __future__ import annotations
 from typing import Optional
 
 import torch
-import torch.autograd.forward_ad as _forward_ad
 import torch.distributed as dist
-import torch.distributed._functional_collectives as funcol
 from torch import Tensor
-from torch._C import _are_functorch_transforms_active as _functorch_transform
 from torch.autograd.function import once_differentiable
 
-from . import _math, ops
-from ._checks import check_options, check_tensors, check_weight
+from ._inductor.runtime import forward_ad_active as _forward_ad_active
+from ._inductor.runtime import functorch_transforms_active as _functorch_transform
+from ._inductor.runtime import funcol
+from .op import ce as ops
+from .op import finish as _math
+from .op.checks import check_options, check_tensors, check_weight
 
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
 
@@ -117,7 +98,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse: as in
             :func:`inductor_ce.cross_entropy`.
     """
-    if _functorch_transform() or _forward_ad._current_level >= 0:
+    if _functorch_transform() or _forward_ad_active():
         raise NotImplementedError(
             "inductor_ce's vocabulary-parallel loss does not support torch.func transforms "
             "(grad, jacrev, jvp, vmap, ...) or forward-mode AD: its combination of the shards "
@@ -320,8 +301,8 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     chunks combine within one), then the ranks combine the per-row statistics as
     :func:`vocab_parallel_cross_entropy` does: no logits are gathered or communicated.
     Arguments as there and in :func:`inductor_ce.linear_cross_entropy`."""
-    from . import linear
-    from ._checks import check_linear
+    from .linear import head as linear
+    from .op.checks import check_linear
     if group is None:
         group = dist.group.WORLD
 

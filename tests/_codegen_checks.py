@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from inductor_ce import _codegen
+from inductor_ce.codegen import reading as _codegen
 
 
 def _kernels(code: str) -> dict[str, str]:

@@ -336,7 +336,7 @@ def case_non_finite():
 def case_non_finite_many_rows():
     """(max, sum-exp) partials per chunk and the backward's own coefficient kernel: the
     lowering is told that these rows are many."""
-    from inductor_ce import _math
+    from inductor_ce.op import finish as _math
     with mock.patch.object(lowering, "FEW_ROWS", 0), mock.patch.object(_math, "FEW_ROWS", 0):
         return _non_finite({})
 

@@ -15,8 +15,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The files CI also runs on its pinned torch (the README's second test line, `-m pinned`): those
 # whose outcome depends most on torch's version: the generated code and its snapshots, the
-# lowering, the op's contract against float64, the inspect command.
-PINNED = ("test_codegen_snapshots.py", "test_core.py", "test_lowering.py", "test_inspect.py")
+# lowering, the op's contract against float64, the codegen command line.
+PINNED = ("test_codegen_snapshots.py", "test_core.py", "test_lowering.py", "test_codegen_cli.py")
 
 
 def pytest_collection_modifyitems(config, items):

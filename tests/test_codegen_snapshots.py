@@ -24,7 +24,7 @@ import pytest
 import torch
 
 import inductor_ce
-from inductor_ce import _codegen
+from inductor_ce.codegen import reading as _codegen
 from inductor_ce._inductor import capture
 
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -217,13 +217,14 @@ CHUNK_POLICIES = {"fast": 256, "compact": 32768}   # policy -> chunk_size of the
 def test_linear_chunk_kernels(policy, monkeypatch):
     """The kernels the fused linear + cross-entropy runs on its chunks of logits (the eager
     path's compiles: "fast", the chunk's loss and coefficients (ce_fwd and the finish,
-    eager.loss_chunk), ce_bwd writing in place, the gradient scaling; "compact", ce_fwd and
+    eager_loss.loss_chunk), ce_bwd writing in place, the gradient scaling; "compact", ce_fwd and
     ce_bwd in place),
     C++ for CPU tensors: h bf16[300, 16], W bf16[128256, 16], chunks of 256 rows ("fast":
     one compile per kernel, rows symbolic) or 32768 classes ("compact": ce_fwd's ragged last
     tile has a V of its own, ce_bwd's classes are symbolic). These compile and run (a few
     seconds)."""
-    from inductor_ce import eager
+    from inductor_ce.eager import kernels as eager
+    from inductor_ce.eager import loss as eager_loss
     from torch._inductor.utils import run_and_get_code
 
     folder = _folder("cpp")

@@ -22,7 +22,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
 import inductor_ce
-from inductor_ce import decomposition
+from inductor_ce.op import decomposition
 from inductor_ce._inductor import capture
 from _reference import (assert_grad_close, assert_loss_close, assert_within_one_rounding,
                         collapse_safe_reference, reference, softcap64)

@@ -1,7 +1,7 @@
 """The README's main command (``python -m inductor_ce.demo``): its corpus and tokenizer
 (deterministic, cached), its batches, the training run both ways (the curves agree), the
 confident-token metric against float64, the summary's verdicts, the missing-dependency
-message and the PNG; and the code-reading helper ``inductor_ce.inspect`` uses."""
+message and the PNG; and the code-reading helper ``inductor_ce.codegen`` uses."""
 import hashlib
 import importlib.util
 import json
@@ -13,7 +13,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from inductor_ce import _codegen, corpus, demo, gpt
+from inductor_ce.codegen import reading as _codegen
+from inductor_ce.demo import corpus
+from inductor_ce.demo import job as demo
+from inductor_ce.demo import gpt
 
 HAVE_TOKENIZERS = importlib.util.find_spec("tokenizers") is not None
 HAVE_MPL = importlib.util.find_spec("matplotlib") is not None

@@ -1,5 +1,5 @@
 """The eager path: without torch.compile, the ops and the loss run the kernels our Inductor
-lowering generates (inductor_ce/eager.py), compiled once per signature with the rows dynamic.
+lowering generates (inductor_ce/eager/), compiled once per signature with the rows dynamic.
 
 On the CPU these are Inductor's C++ kernels. Every compile costs seconds here, so the grid is a
 deliberate one (each option on and off, each dtype, each layout class) rather than the full
@@ -16,7 +16,9 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 import inductor_ce
-from inductor_ce import decomposition, eager
+from inductor_ce.op import decomposition
+from inductor_ce.eager import kernels as eager
+from inductor_ce.eager import loss as eager_loss
 from inductor_ce._inductor import capture, standalone
 from _reference import (assert_grad_close, assert_loss_close, assert_within_one_rounding,
                         collapse_safe_reference)
@@ -72,7 +74,7 @@ def test_loss_matches_float64(options, dtype, variant, monkeypatch):
     if dtype != torch.float32 and options not in ("plain", "all"):
         pytest.skip("other dtypes: two option sets (each is a compile)")
     if variant == "many_rows":
-        monkeypatch.setattr(eager, "FEW_ROWS", 0)
+        monkeypatch.setattr(eager_loss, "FEW_ROWS", 0)
     loss, grad, ref, ref_grad, compiled, _ = _ours_and_reference("2d", dtype, **_options(options))
     assert compiled == 2        # the loss: its forward graph and its backward graph
     assert loss.dtype == torch.float32
@@ -200,17 +202,18 @@ def test_each_variant_compiles_under_its_own_salt(monkeypatch):
     salts, real = [], compile_fx.compile_fx_inner
 
     def spy(*args, **kwargs):
-        salts.append(inductor_config.post_grad_custom_post_pass.salt)
+        slot = inductor_config.post_grad_custom_post_pass
+        salts.append((slot.salt, slot.variant))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(compile_fx, "compile_fx_inner", spy)
     kw = dict(label_smoothing=0.07)   # (an option set no other test compiles)
-    for few_rows in (eager.FEW_ROWS, 0):
-        monkeypatch.setattr(eager, "FEW_ROWS", few_rows)
+    for few_rows in (eager_loss.FEW_ROWS, 0):
+        monkeypatch.setattr(eager_loss, "FEW_ROWS", few_rows)
         x = torch.randn(6, 13, requires_grad=True)
         inductor_ce.cross_entropy(x, torch.randint(0, 13, (6,)), **kw).backward()
-    base = eager._salt()
-    assert salts == [base + "-few"] * 2 + [base] * 2, salts
+    base = eager.salt()
+    assert salts == [(base[0], "eager-few")] * 2 + [base] * 2, salts
 
 
 def test_few_rows_variant_inlines_the_backward_coefficients(monkeypatch):
@@ -224,8 +227,8 @@ def test_few_rows_variant_inlines_the_backward_coefficients(monkeypatch):
     monkeypatch.setattr(eager, "_CACHE", {})
     per_row = r"empty_strided_cpu\(\(s\d+, \), \(1, \)"
     counts = {}
-    for variant, few_rows in (("few", eager.FEW_ROWS), ("many", 0)):
-        monkeypatch.setattr(eager, "FEW_ROWS", few_rows)
+    for variant, few_rows in (("few", eager_loss.FEW_ROWS), ("many", 0)):
+        monkeypatch.setattr(eager_loss, "FEW_ROWS", few_rows)
         x = torch.randn(40, 300, requires_grad=True)
         t = torch.randint(0, 300, (40,))
         _, codes = run_and_get_code(lambda: inductor_ce.cross_entropy(
@@ -359,7 +362,7 @@ def test_retain_graph_and_no_grad():
 
 
 def test_calls_seen_before(monkeypatch):
-    """A call whose signature was seen before skips the checks and lookups (eager.repeat):
+    """A call whose signature was seen before skips the checks and lookups (eager_loss.loss_of_seen_call):
     its values are still the call's own (checked against float64 over steps whose logits
     and targets change in place, and for a 3-D view), and whatever its signature does not
     hold is read per call: another signature, an invalid option, grad mode, a dispatch mode,
@@ -419,18 +422,18 @@ def test_calls_seen_before(monkeypatch):
 
 
 def test_kept_calls_are_bounded(monkeypatch):
-    """At most MAX_REPEATS signatures are kept (then they are dropped, and kept again); an
+    """At most MAX_SEEN_CALLS signatures are kept (then they are dropped, and kept again); an
     ignore_index outside int32 (whose target the call converts) and a tensor label_smoothing
     (whose value may change in place) are never kept."""
-    monkeypatch.setattr(eager, "MAX_REPEATS", 3)
-    monkeypatch.setattr(eager, "_REPEATS", {})
+    monkeypatch.setattr(eager_loss, "MAX_SEEN_CALLS", 3)
+    monkeypatch.setattr(eager_loss, "_SEEN_CALLS", {})
     x = torch.randn(8, 20)
     t = torch.randint(0, 20, (8,), dtype=torch.int32)
     for rows in range(2, 8):
         torch.testing.assert_close(inductor_ce.cross_entropy(x[:rows], t[:rows]),
                                    torch.nn.functional.cross_entropy(x[:rows], t[:rows].long()))
-        assert 1 <= len(eager._REPEATS) <= 3
-    eager._REPEATS.clear()
+        assert 1 <= len(eager_loss._SEEN_CALLS) <= 3
+    eager_loss._SEEN_CALLS.clear()
     t[0] = 5
     for _ in range(2):
         torch.testing.assert_close(
@@ -442,7 +445,7 @@ def test_kept_calls_are_bounded(monkeypatch):
         torch.testing.assert_close(
             inductor_ce.cross_entropy(x, t, label_smoothing=smoothing),
             torch.nn.functional.cross_entropy(x, t.long(), label_smoothing=value))
-    assert not eager._REPEATS
+    assert not eager_loss._SEEN_CALLS
 
 
 def test_autocast_bf16_step():
@@ -463,7 +466,7 @@ def test_cuda_graph_bookkeeping(monkeypatch):
     replay; other addresses and another row count are other keys; at most MAX_GRAPHS graphs
     (the oldest dropped), at most MAX_CAPTURES captures (then calls run the function); a
     failed capture warns once and leaves the function uncaptured."""
-    from inductor_ce import graphs
+    from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
     monkeypatch.setattr(graphs, "MAX_GRAPHS", 2)
     monkeypatch.setattr(graphs, "MAX_CAPTURES", 4)
@@ -514,7 +517,7 @@ def test_cuda_graph_output_slots(monkeypatch):
     into its buffer): a replay hands out views of a buffer that nothing else holds (any
     view, saved or derived, holds it), a key keeps SLOTS such graphs, and once every one is
     held a private graph's replays return copies; a held output is never overwritten."""
-    from inductor_ce import graphs
+    from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
     monkeypatch.setattr(graphs, "SLOTS", 2)
     recorded = []

@@ -119,7 +119,8 @@ def test_nan_logit_reaches_its_row_only():
 def test_eager_layouts_and_no_recompilation(data):
     """Eager calls run compiled kernels: strided rows, a storage offset, odd row counts,
     all against float64, with one compile per layout class and none across row counts."""
-    from inductor_ce import eager
+    from inductor_ce.eager import kernels as eager
+    from inductor_ce.eager import loss as eager_loss
     x, t, _ = data
     base = torch.cat([x[:64], x[:64]]).view(2, 64, V)
     t2 = torch.randint(0, V, (2, 63), device=DEV, generator=torch.Generator(DEV).manual_seed(2))
@@ -151,7 +152,9 @@ def test_few_rows_replay_cuda_graphs():
     backward, other row counts; and the replays counted."""
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
-    from inductor_ce import eager, graphs
+    from inductor_ce.eager import kernels as eager
+    from inductor_ce.eager import loss as eager_loss
+    from inductor_ce.eager import graphs
     gen = torch.Generator(device=DEV).manual_seed(5)
     rows, vocab = 256, 4096          # 2^20 logits: the compiled path's smallest call
     leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
@@ -160,7 +163,7 @@ def test_few_rows_replay_cuda_graphs():
     opts = dict(label_smoothing=0.1, z_loss=1e-4)
 
     def replayed(copies):
-        return sum(r.replayed for r in eager._REPLAYS.values() if r.copies == copies)
+        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
 
     def step(scale):
         with torch.no_grad():
@@ -184,11 +187,12 @@ def test_few_rows_replay_cuda_graphs():
     for i in range(6):
         x, loss, grad = step(3 - 0.3 * i)
         _check(loss.detach(), grad, x, t, opts, None)
-        handed += any(loss.data_ptr() == slot.flat.data_ptr() for r in eager._REPLAYS.values()
+        handed += any(loss.data_ptr() == slot.flat.data_ptr()
+                      for r in eager_loss._REPLAYS.values()
                       if r.copies for g in r.graphs.values() for slot in g.slots)
         del x, loss, grad
     assert replayed(False) - before >= 2 and handed >= 4
-    assert all(len(r.graphs) <= graphs.MAX_GRAPHS for r in eager._REPLAYS.values())
+    assert all(len(r.graphs) <= graphs.MAX_GRAPHS for r in eager_loss._REPLAYS.values())
     # Two losses of different logits before one backward, then other row counts.
     a = (torch.randn(rows, vocab, device=DEV, generator=gen) * 2).to(torch.bfloat16)
     b = (torch.randn(rows, vocab, device=DEV, generator=gen) * 3).to(torch.bfloat16)
@@ -318,7 +322,7 @@ def test_compact_peak_is_the_gradients(compiled):
     size, no second buffer of dh or dW."""
     if DEV != "cuda":
         pytest.skip("CUDA's memory statistics")
-    from inductor_ce import linear
+    from inductor_ce.linear import head as linear
     gen = torch.Generator(device=DEV).manual_seed(6)
     n, d, v = 8192, 1024, 32768
     h = torch.randn(n, d, device=DEV, generator=gen, dtype=torch.bfloat16)
@@ -347,7 +351,7 @@ def test_scale_kernel_exact():
     """The fast policy's in-place scaling by the upstream g (scaling.py) on CUDA: bf16
     products rounded once to nearest, exactly ATen's float32 product rounded; x untouched
     where g == 1; ragged sizes."""
-    from inductor_ce import scaling
+    from inductor_ce.linear import scaling
     gen = torch.Generator(device=DEV).manual_seed(5)
     for n in (1, scaling.BLOCK - 1, 3 * scaling.BLOCK + 17, 1 << 22):
         x = (torch.randn(n, device=DEV, generator=gen) * 3).to(torch.bfloat16)

@@ -17,7 +17,9 @@ import torch
 import torch.nn.functional as F
 
 import inductor_ce
-from inductor_ce import decomposition, eager, linear
+from inductor_ce.op import decomposition
+from inductor_ce.eager import kernels as eager
+from inductor_ce.linear import head as linear
 from _reference import (assert_grad_close, assert_loss_close, collapse_safe_reference,
                         gemm_rounding, reference)
 from test_lowering import TRITON_MISSING
@@ -395,7 +397,7 @@ def test_scale_kernel_in_triton_interpreter():
         pytest.skip(TRITON_MISSING)
     script = """
 import torch
-from inductor_ce import scaling
+from inductor_ce.linear import scaling
 gen = torch.Generator().manual_seed(0)
 for n in (0, 1, scaling.BLOCK - 1, 3 * scaling.BLOCK + 17):
     x = torch.randn(n, generator=gen) * 3

@@ -169,7 +169,8 @@ def test_non_finite_logits_compiled_like_eager(options, dtype, reduction, few):
     few=False: the lowering told that these rows are many (the int64 keep, the backward's
     coefficients in a kernel of their own)."""
     from unittest import mock
-    from inductor_ce import _math, lowering
+    from inductor_ce.op import finish as _math
+    from inductor_ce import lowering
     x, target = non_finite_case(dtype)
     kw = _options(options)
     upstream = torch.rand(target.shape, generator=_gen("up")) + 0.5 if reduction == "none" \
@@ -693,7 +694,7 @@ def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels
     """Evaluation under inference_mode gives the loss at every size (below and at 2^20
     logits, both policies), and marks no compiled kernel failed: the training call after it
     runs the compiled ``ce_bwd_`` (eager._CACHE holds None for a failed compile)."""
-    from inductor_ce import eager
+    from inductor_ce.eager import kernels as eager
     monkeypatch.setattr(eager, "_CACHE", {})
     small, large = _head_case(8, 8, 10), _head_case(1024, 8, 1024)
     for h, w, t in (small, large):
@@ -708,7 +709,8 @@ def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels
     _head_reference(ref, w, t).backward()
     assert_grad_close(leaf.grad, ref.grad)
     assert all(v is not None for v in eager._CACHE.values()), "a compile marked failed"
-    assert any(k[0] == "ce_bwd_" and v for k, v in eager._CACHE.items())
+    assert any(isinstance(k, eager.KernelKey) and k.op == "ce_bwd_" and v
+               for k, v in eager._CACHE.items())
 
 
 def test_linear_ce_compiled_under_inference_mode():
@@ -754,7 +756,7 @@ def test_linear_ce_double_backward_raises(policy, reduction):
 def test_cross_entropy_double_backward_raises(reduction):
     """The op's path (autograd of ce_fwd: small calls, or INDUCTOR_CE_EAGER=decomposition);
     the compiled loss's path raises the same (eager._backward_once)."""
-    from inductor_ce import eager
+    from inductor_ce.eager import kernels as eager
     x = torch.randn(8, V, generator=_gen("double-backward"))
     t = torch.randint(0, V, (8,), generator=_gen("double-backward-t"))
     with pytest.MonkeyPatch.context() as mp:
@@ -786,7 +788,7 @@ def test_gradient_penalty_through_torch_func_matches_float64():
 
 def test_linear_ce_logs_its_policy_once_per_signature(caplog):
     import logging
-    from inductor_ce import linear
+    from inductor_ce.linear import head as linear
     caplog.set_level(logging.DEBUG, logger="inductor_ce")
     h, w, t = _head_case(6, 8, 11)     # a shape no other test logs
     linear._LOGGED.clear()

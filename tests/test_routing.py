@@ -16,7 +16,9 @@ import torch
 import torch.nn.functional as F
 
 import inductor_ce
-from inductor_ce import _codegen, gpt, routing
+from inductor_ce.codegen import reading as _codegen
+from inductor_ce.demo import gpt
+from inductor_ce.integrations import routing
 from inductor_ce._inductor import cache, capture, passes
 
 CFG = gpt.GPTConfig(vocab_size=320, block_size=16, n_layer=1, n_head=2, n_embd=32)

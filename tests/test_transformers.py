@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _reference import assert_grad_close, assert_loss_close  # noqa: E402
 
 import inductor_ce.transformers as ict  # noqa: E402
-from inductor_ce import linear  # noqa: E402
+from inductor_ce.linear import head as linear  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 V, B, T = 96, 2, 8
@@ -490,7 +490,7 @@ def test_refuses_a_library_model_with_an_unknown_transform():
 
 def test_forward_check_accepts_the_library_s_causal_lms():
     """The source check recognises the families the tests run (and their transforms)."""
-    from inductor_ce.transformers import _forward_spec
+    from inductor_ce.integrations.transformers import _forward_spec
     for cls_name, softcap, scale in (
             ("LlamaForCausalLM", False, None), ("GPT2LMHeadModel", False, None),
             ("Gemma2ForCausalLM", True, None), ("Gemma3ForCausalLM", True, None),

@@ -19,7 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce import linear  # noqa: E402
+from inductor_ce.linear import head as linear  # noqa: E402
 
 
 def live_blocks():

@@ -20,7 +20,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce import demo, gpt  # noqa: E402
+from inductor_ce.demo import job as demo  # noqa: E402
+from inductor_ce.demo import gpt  # noqa: E402
 
 
 def med(xs):

@@ -17,7 +17,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce import scaling  # noqa: E402
+from inductor_ce.linear import scaling  # noqa: E402
 
 
 def main():

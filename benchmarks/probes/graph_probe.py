@@ -19,7 +19,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bench_ce import benchmark_data, interleaved_host, ours, stock_bf16  # noqa: E402
 from kernel_times import gpu_times  # noqa: E402
 
-from inductor_ce import eager, graphs  # noqa: E402
+from inductor_ce.eager import kernels as eager  # noqa: E402
+from inductor_ce.eager import loss as eager_loss  # noqa: E402
+from inductor_ce.eager import graphs  # noqa: E402
 
 
 def loop_us(fn, n=2000):
@@ -78,7 +80,7 @@ def main():
         times = gpu_times(run, 20)
         print(f"{n}: {len(times)} kernels, {sum(times.values()):.4f} ms GPU/step: " +
               ", ".join(f"{k[:40]} {v * 1e3:.1f}us" for k, v in times.items()))
-    replays = list(eager._REPLAYS.values())
+    replays = list(eager_loss._REPLAYS.values())
     print("replays:", [(r.copies, r.replayed, len(r.graphs), r.captures) for r in replays])
     fwd = next(r for r in replays if r.copies and r.graphs)
     g = next(iter(fwd.graphs.values())).slots[0]    # a slot: hands out its buffer

@@ -26,7 +26,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bench_ce import benchmark_data  # noqa: E402
 
 import inductor_ce  # noqa: E402
-from inductor_ce import eager, graphs  # noqa: E402
+from inductor_ce.eager import kernels as eager  # noqa: E402
+from inductor_ce.eager import loss as eager_loss  # noqa: E402
+from inductor_ce.eager import graphs  # noqa: E402
 
 PHASES = ("mm", "loss", "backward", "none")
 
@@ -123,7 +125,7 @@ def main():
     report("blocks of 1000 steps of one contender, three rounds", blocks)
 
     inside = []
-    plain = eager._Loss.backward
+    plain = eager_loss._Loss.backward
 
     def timed(ctx, *grads):
         start = time.perf_counter()
@@ -131,13 +133,13 @@ def main():
         inside.append((time.perf_counter() - start) * 1e6)
         return out
 
-    eager._Loss.backward = staticmethod(timed)
+    eager_loss._Loss.backward = staticmethod(timed)
     spans = {p: [] for p in PHASES}
     torch.cuda.synchronize()
     for _ in range(2000):
         steps["ours"](spans)
     torch.cuda.synchronize()
-    eager._Loss.backward = staticmethod(plain)
+    eager_loss._Loss.backward = staticmethod(plain)
     print(f"ours, 2000 steps in a block: backward phase {statistics.median(spans['backward']):.1f}"
           f" us, of which inside _Loss.backward {statistics.median(inside):.1f}")
 

@@ -21,13 +21,14 @@ from bench_ce import benchmark_data, interleaved_host  # noqa: E402
 from kernel_times import gpu_times  # noqa: E402
 
 import inductor_ce  # noqa: E402
-from inductor_ce import eager  # noqa: E402
+from inductor_ce.eager import kernels as eager  # noqa: E402
+from inductor_ce.eager import loss as eager_loss  # noqa: E402
 
 
 def replay_counts():
     """(forward, backward): calls served by a replay so far, graphs kept, captures made."""
     out = {}
-    for r in eager._REPLAYS.values():
+    for r in eager_loss._REPLAYS.values():
         out["forward" if r.copies else "backward"] = (r.replayed, len(r.graphs), r.captures)
     return out
 

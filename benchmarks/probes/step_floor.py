@@ -4,7 +4,7 @@ then the host time of each piece of our step alone.
 
     python benchmarks/probes/step_floor.py [256 128256]
 
-Contenders: "ours" (``inductor_ce.cross_entropy``), "ours-unkept" (``eager.cross_entropy``
+Contenders: "ours" (``inductor_ce.cross_entropy``), "ours-unkept" (``eager_loss.cross_entropy``
 without a signature: every call checked and looked up), "ours-_Loss.apply" (the
 ``autograd.Function`` alone), "ours-gc-off" (Python's collector off around the step), stock.
 Floors: "graphs-only" is a bare ``autograd.Function`` replaying our two captured graphs (the
@@ -33,7 +33,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bench_ce import benchmark_data, interleaved_host  # noqa: E402
 
 import inductor_ce  # noqa: E402
-from inductor_ce import _checks, eager  # noqa: E402
+from inductor_ce.op import checks as _checks  # noqa: E402
+from inductor_ce.eager import kernels as eager  # noqa: E402
+from inductor_ce.eager import loss as eager_loss  # noqa: E402
 
 
 def loop_us(fn, n=3000):
@@ -59,7 +61,7 @@ def main():
     for _ in range(6):
         inductor_ce.cross_entropy(xs["ours"], t).backward()
         xs["ours"].grad = None
-    replays = list(eager._REPLAYS.values())
+    replays = list(eager_loss._REPLAYS.values())
     fwd = next(r for r in replays if r.copies and r.graphs)
     bwd = next(r for r in replays if not r.copies and r.graphs)
     # (the forward's graphs at a key: its slots handing out their buffers, graphs.py)
@@ -109,15 +111,15 @@ def main():
         pass
 
     c_apply = torch._C._FunctionBase.__dict__["apply"].__get__(None, GraphsOnlyC)
-    key = next(k for k in eager._CACHE if k[0] == "loss")
+    key = next(k for k in eager._CACHE if isinstance(k, eager_loss.LossKey))
     entry = eager._CACHE[key][0]
-    plan = eager._PLANS[entry]
+    plan = eager_loss._PLANS[entry]
     steps = {
         "ours": lambda: inductor_ce.cross_entropy(xs["ours"], t).backward(),
-        "ours-unkept": lambda: eager.cross_entropy(
+        "ours-unkept": lambda: eager_loss.cross_entropy(
             xs["ours-unkept"], t, None, -100, "mean", 0.0, 0.0, None,
             False).backward(),
-        "ours-_Loss.apply": lambda: eager._apply_loss(xs["ours-_Loss.apply"], t, None, plan,
+        "ours-_Loss.apply": lambda: eager_loss._apply_loss(xs["ours-_Loss.apply"], t, None, plan,
                                                       True).backward(),
         "both-in-forward": lambda: BothInForward.apply(xs["both-in-forward"]).backward(),
         "graphs-only-C-apply": lambda: c_apply(xs["graphs-only-C-apply"]).backward(),
@@ -145,7 +147,7 @@ def main():
         print(f"  {n:12s} {m:7.1f}  {m / stock:.2f}x")
 
     xo = xs["ours"]
-    spec = eager._LossSpec(-100, "mean", 0.0, 0.0, None, False, vocab)
+    spec = eager_loss.LossSpec(-100, "mean", 0.0, 0.0, None, False, vocab)
     loss = inductor_ce.cross_entropy(xo, t)
 
     def fwd_only():
@@ -165,12 +167,12 @@ def main():
         "check_options + check_tensors": lambda: (
             _checks.check_options(-100, "mean", 0.0, 0.0, None, False),
             _checks.check_tensors(xo, t, None)),
-        "eager._wanted": lambda: eager._wanted(xo, t, None),
+        "eager.compiled_path_applies": lambda: eager.compiled_path_applies(xo, t, None),
         "eager.merged_rows": lambda: eager.merged_rows(xo),
-        "_LossSpec(...)": lambda: eager._LossSpec(-100, "mean", 0.0, 0.0, None, False, vocab),
-        "key tuple + _guarded lookup": lambda: eager._guarded(
-            ("loss", xo.device, xo.dtype, vocab, (1, True, True, True), t.dtype, None, spec,
-             True, True), None, xo),
+        "LossSpec(...)": lambda: eager_loss.LossSpec(-100, "mean", 0.0, 0.0, None, False, vocab),
+        "LossKey + compiled_function lookup": lambda: eager.compiled_function(
+            eager_loss.LossKey(xo.device, xo.dtype, eager.DENSE_2D, t.dtype, None, spec, True,
+                               True), None, xo),
         "entry.accepts": lambda: entry.accepts(xo),
         "Replays call, forward (replay, views)": lambda: fwd(xo, t, None),
         "graph.replay (forward)": slot.graph.replay,
@@ -186,7 +188,7 @@ def main():
         "no_grad enter/exit": no_grad,
         "graphs-only forward alone": lambda: GraphsOnly.apply(xs["graphs-only"]),
         "graphs-only forward alone, C apply": lambda: c_apply(xs["graphs-only"]),
-        "_Loss.apply forward alone": lambda: eager._apply_loss(xo, t, None, plan, True),
+        "_Loss.apply forward alone": lambda: eager_loss._apply_loss(xo, t, None, plan, True),
         "x.new_empty(x.shape)": lambda: x.new_empty(x.shape),
         "torch.empty_like(x)": lambda: torch.empty_like(x),
         "gc.collect(0)": lambda: gc.collect(0),

@@ -16,8 +16,12 @@ from .passes import patch_inductor_config
 # callable there (no uuid) still makes Inductor bypass the cache, as it would without us.
 
 class SaltPass(CustomGraphPass):
-    def __init__(self, salt: str, inner=None):
-        self.salt, self.inner = salt, inner
+    """``salt``: our sources (the same for every graph); ``variant``: what else decides the
+    code of one of our own compiles that its graph does not show (the eager path's few-rows
+    variant lowers the same graph differently)."""
+
+    def __init__(self, salt: str, inner=None, variant: str = ""):
+        self.salt, self.inner, self.variant = salt, inner, variant
 
     def _inners(self):
         if self.inner is None:
@@ -34,18 +38,16 @@ class SaltPass(CustomGraphPass):
             if not isinstance(p, CustomGraphPass) or not p.uuid():
                 return None  # uncacheable user pass: keep Inductor's bypass
             inner.append(p.uuid())
-        return ("inductor_ce", self.salt, *inner)
+        return ("inductor_ce", self.salt, self.variant, *inner)
 
 
 def ensure_salt(salt: str) -> None:
     """Make sure Inductor's post-grad custom pass slot carries our salt (idempotent; wraps
-    a pass the user installed, also one installed after import). A more specific salt of
-    ours already there (``salt + "-..."``: the eager path's compiles, whose lowering choices
-    the graph alone does not show) is kept."""
+    a pass the user installed, also one installed after import). A variant already there
+    (one of the eager path's compiles) is kept."""
     current = inductor_config.post_grad_custom_post_pass
     if isinstance(current, SaltPass):
-        if current.salt != salt and not current.salt.startswith(salt + "-"):
-            current.salt = salt
+        current.salt = salt
         return
     inductor_config.post_grad_custom_post_pass = SaltPass(salt, current)
 

@@ -48,7 +48,7 @@ def _exception_chain(e):
     return seen
 
 
-# === Generated code without compiling or running it (codegen_snapshots/, inductor_ce.inspect) ===
+# === Generated code without compiling or running it (codegen_snapshots/, inductor_ce.codegen) ===
 # AOTAutograd normally compiles the backward graph lazily, at the first backward call;
 # ``torch._functorch.config.force_non_lazy_backward_lowering`` (present in 2.11 and 2.13)
 # compiles it right after the forward. With ``GraphLowering.compile_to_module`` replaced by

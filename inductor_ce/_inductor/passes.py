@@ -1,5 +1,19 @@
-"""Inductor's graph-pass slots and config (routing, see ``routing.py``)."""
+"""Inductor's graph-pass slots and config, and what a pass matches in a graph (routing, see
+``integrations/routing.py``)."""
 from __future__ import annotations
+
+import torch
+
+# The C entry points of F.cross_entropy, F.nll_loss and F.linear, as Dynamo's graphs may
+# call them.
+NN_CROSS_ENTROPY = torch._C._nn.cross_entropy_loss
+NN_NLL_LOSS_ND = torch._C._nn.nll_loss_nd
+NN_LINEAR = torch._C._nn.linear
+
+
+def op_schema(target):
+    """The schema of an OpOverload (None for any other call target)."""
+    return getattr(target, "_schema", None)
 
 ROUTING_MISSING: list[str] = []
 try:

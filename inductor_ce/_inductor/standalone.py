@@ -1,6 +1,6 @@
 """Compile a small traced function with Inductor, without Dynamo, rows symbolic.
 
-What ``eager.py`` builds on: ``make_fx`` of a closure that calls our ops, given to
+What ``eager/kernels.py`` builds on: ``make_fx`` of a closure that calls our ops, given to
 Inductor's ``compile_fx_inner`` (what compile_fx hands each graph to after AOTAutograd) with
 fake example inputs whose row dimensions are symbols of a ShapeEnv of our own. No frame is evaluated by Dynamo, so
 nothing here touches Dynamo's caches, its recompile limit or ``error_on_recompile``, and
@@ -39,7 +39,7 @@ class Compiled:
 
 
 @contextlib.contextmanager
-def _own_config(salt: str, device_type: str):
+def _own_config(salt: tuple, device_type: str):
     """Inductor settings of our compiles, whatever the user set globally: no CUDA graphs (an
     eager call must own its outputs), no freezing, no autotuning, no custom passes of the
     user's (they are for their graphs), our salt in the cache key; autocast off while
@@ -51,7 +51,7 @@ def _own_config(salt: str, device_type: str):
              "cpp_wrapper": False, "pre_grad_custom_pass": None,
              "joint_custom_pre_pass": None, "joint_custom_post_pass": None,
              "post_grad_custom_pre_pass": None,
-             "post_grad_custom_post_pass": SaltPass(salt)}
+             "post_grad_custom_post_pass": SaltPass(salt[0], variant=salt[1])}
     patch = {k: v for k, v in patch.items() if _has(inductor_config, k)}
     with inductor_config.patch(patch), torch.autocast(device_type, enabled=False):
         yield
@@ -67,7 +67,7 @@ def _has(config, dotted: str) -> bool:
 
 
 def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[torch.Tensor],
-                         static: Sequence, salt: str, columns: bool = False,
+                         static: Sequence, salt: tuple, columns: bool = False,
                          outputs: int = 0) -> Compiled:
     """Compile ``fn(logits, *outs, *rowwise, *static)``: ``logits`` (rows..., V) with every
     row dimension symbolic (V, its last, static unless ``columns``; strides and storage

@@ -6,13 +6,13 @@
 Both are functional (``mutates_args=()``): they never write into their inputs, so
 functionalization, AOTAutograd and torch.export see plain data flow. Under torch.compile the
 Inductor lowering (``lowering.py``) replaces them; called eagerly they run the same lowered
-kernels, compiled once per signature (``eager.py``), and the ATen decomposition
-(``decomposition.py``) where that does not apply. The decomposition is
+kernels, compiled once per signature (``eager/kernels.py``, registered in ``BACKENDS``), and
+the ATen decomposition (``decomposition.py``) where that does not apply. The decomposition is
 deliberately NOT put in Inductor's decomposition table: a decomposition there would win over
 the lowering.
 
 ``ce_fwd`` returns shard-combinable per-row float32 statistics (see ``decomposition.py``);
-the loss itself is a per-row finish in ATen (``_math.py``) so that the single-device path and
+the loss itself is a per-row finish in ATen (``finish.py``) so that the single-device path and
 the vocabulary-parallel path share it, and autograd derives the per-row coefficients of the
 backward from it. ``ce_fwd``'s autograd saves only the logits, target, weight and lse_nt.
 """
@@ -23,23 +23,37 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import decomposition, eager
+from .._inductor import runtime
+from . import decomposition
 
 LIB = "inductor_ce"
 
 
+class _Backends:
+    """What the layers above register on the ops (the op imports none of them): ``eager``,
+    an object with ``ce_fwd`` / ``ce_bwd`` that return None where they do not apply (the
+    decomposition then runs); ``on_trace``, called from the fake kernels (tracing runs them
+    before Inductor looks up its cache: the moment to make sure the cache key carries the
+    lowering's salt)."""
+    eager = None
+    on_trace = None
+
+
+BACKENDS = _Backends()
+
+
 def _on_trace() -> None:
-    # Tracing (torch.compile, export) runs the fake kernels before Inductor looks up its
-    # cache: the moment to make sure the cache key carries our lowering's salt.
-    from . import lowering
-    lowering.ensure_cache_salt()
+    if BACKENDS.on_trace is not None:
+        BACKENDS.on_trace()
 
 
 @torch.library.custom_op(f"{LIB}::ce_fwd", mutates_args=())
 def ce_fwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
            softcap: Optional[float], smooth: bool) -> tuple[Tensor, Tensor, Tensor]:
-    # Eager: the lowering's own kernels, compiled once per signature (eager.py); else ATen.
-    out = eager.ce_fwd(logits, target, weight, ignore_index, softcap, smooth)
+    # Eager: the lowering's own kernels, compiled once per signature (eager/kernels.py); else ATen.
+    eager = BACKENDS.eager
+    out = None if eager is None else eager.ce_fwd(logits, target, weight, ignore_index,
+                                                  softcap, smooth)
     if out is None:
         out = decomposition.ce_fwd(logits, target, weight, ignore_index, softcap, smooth)
     return out
@@ -55,7 +69,9 @@ def _(logits, target, weight, ignore_index, softcap, smooth):
 @torch.library.custom_op(f"{LIB}::ce_bwd", mutates_args=())
 def ce_bwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
            b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]) -> Tensor:
-    out = eager.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap)
+    eager = BACKENDS.eager
+    out = None if eager is None else eager.ce_bwd(logits, target, weight, lse_nt, a, b, c,
+                                                  ignore_index, softcap)
     if out is None:
         out = decomposition.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index,
                                    softcap)
@@ -76,13 +92,13 @@ def no_double_backward(what: str, *grads):
     itself differentiable, and a gradient penalty through it would silently miss its term
     (or, where the backward's outputs are leaves, get None)."""
     if not torch.is_grad_enabled() or any(
-            g is not None and (type(g) is not Tensor or torch._C._len_torch_dispatch_stack())
+            g is not None and (type(g) is not Tensor or runtime.dispatch_modes())
             for g in grads):   # (traced: AOTAutograd's own rules apply)
         return grads
     msg = (f"{what}'s gradient is not differentiable (no double backward); for a gradient "
            "penalty use torch.func (e.g. torch.func.grad of it, which runs the "
            "differentiable ATen decomposition) or the unfused F.cross_entropy")
-    delayed = torch._C._functions.DelayedError(msg.encode(), 1)
+    delayed = runtime.delayed_error(msg)
     return tuple(None if g is None else delayed(g.detach().requires_grad_()) for g in grads)
 
 

@@ -195,7 +195,7 @@ def uses_fused_op(code: str) -> bool:
     return "ce_fwd" in code or "linear_ce_fast" in code
 
 
-# --- Structure and normalized text of a graph (codegen_snapshots/, inductor_ce.inspect) -------
+# --- Structure and normalized text of a graph (codegen_snapshots/, inductor_ce.codegen) -------
 
 _REUSE = re.compile(r"^\s*(\w+) = (\w+); del \2  # reuse", re.M)
 _GET_ARG = re.compile(r"^    (\w+) = rand_strided\(" + _SHAPE + r", device='[^']*', "

@@ -26,9 +26,9 @@ import torch.nn.functional as F
 from torch import Tensor
 
 
-# Up to this many rows (a static count) a training step is bound by the host, not the GPU: at
-# 256x128256 the kernels of a step take 0.063 ms of its ~0.3-0.5 (benchmarks/NOTES.md, run
-# 23). There every buffer and launch per step counts, here and in the lowerings.
+# Up to this many rows (a static count) a training step is bound by the host, not the GPU: its
+# kernels take a fraction of its time (docs/lowering.md#few-static-rows). There every buffer
+# and launch per step counts, here and in the lowerings.
 FEW_ROWS = 1024
 
 
@@ -38,8 +38,8 @@ def _narrowed(target: Tensor, ignore_index: int) -> Tensor:
     whose output is 4x smaller than its inputs, so `target != ignore_index` on int64 is saved
     for the backward (a buffer and a store per step); from int32 the backward recomputes it
     from the target it has anyway. More rows keep int64: then Inductor fuses the loss's per-row
-    finish into the one program that sums over the rows, which cost 14-23 us at 4096x151936
-    (run 29). (A symbolic count is not an int: no guard.)"""
+    finish into the one program that sums over the rows, which costs more than it saves
+    (docs/lowering.md#few-static-rows). (A symbolic count is not an int: no guard.)"""
     rows = target.numel()
     few = isinstance(rows, int) and rows <= FEW_ROWS and -2**31 <= ignore_index < 2**31
     return target.int() if few else target

@@ -8,7 +8,7 @@ graph of torch-level calls (``F.cross_entropy``, ``x.float()``, ``x.view(-1, V)`
 before AOTAutograd differentiates it, the pass replaces every loss call it can express with
 one call of ``_fused_cross_entropy`` (our op, whose autograd then supplies the backward).
 Recognised calls: ``F.cross_entropy`` (also what ``nn.CrossEntropyLoss`` inlines to),
-``torch._C._nn.cross_entropy_loss`` / ``aten.cross_entropy_loss``, and ``nll_loss`` of a
+``torch._C._nn.cross_entropy_loss`` (``_inductor/passes.py``) / ``aten.cross_entropy_loss``, and ``nll_loss`` of a
 ``log_softmax`` over the class dimension. Everything else stays stock: probability targets,
 legacy ``size_average``/``reduce``, non-constant options, a weight that needs a gradient,
 and an N-D input whose class dimension 1 is not its contiguous one (moving it last would
@@ -42,9 +42,6 @@ before a function is first compiled, or call ``torch.compiler.reset()``.
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
-import inspect
 import operator
 from collections import Counter
 from dataclasses import dataclass
@@ -56,9 +53,9 @@ from torch import fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from . import _log
-from ._inductor import cache, observe, passes
-from .functional import cross_entropy
+from .. import _log, _salt
+from .._inductor import cache, observe, passes
+from ..functional import cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")   # aten's reduction enum: 0, 1, 2
 _LOW_PRECISION = (torch.bfloat16, torch.float16)
@@ -85,7 +82,7 @@ def _fused_linear_cross_entropy(input, linear_weight, linear_bias, target, weigh
                                 out_dtype: torch.dtype):
     """F.cross_entropy(linear(input, linear_weight, linear_bias), target, ...) through the fused
     linear + cross-entropy: no logits. ``input`` holds target.numel() rows."""
-    from .functional import linear_cross_entropy
+    from ..functional import linear_cross_entropy
     loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
                                 linear_bias=linear_bias, weight=weight, reduction=reduction,
                                 ignore_index=ignore_index, label_smoothing=label_smoothing)
@@ -125,11 +122,11 @@ _DEFAULTS = dict(weight=None, size_average=None, ignore_index=-100, reduce=None,
 _ATEN_DEFAULTS = dict(weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0)
 
 _CE_TARGETS = {F.cross_entropy: (_F_CE, _DEFAULTS),
-               torch._C._nn.cross_entropy_loss: (_ATEN_CE, _ATEN_DEFAULTS),
+               passes.NN_CROSS_ENTROPY: (_ATEN_CE, _ATEN_DEFAULTS),
                torch.ops.aten.cross_entropy_loss: (_ATEN_CE, _ATEN_DEFAULTS),
                torch.ops.aten.cross_entropy_loss.default: (_ATEN_CE, _ATEN_DEFAULTS)}
 _NLL_TARGETS = {F.nll_loss: (_F_NLL, _DEFAULTS),
-                torch._C._nn.nll_loss_nd: (_ATEN_NLL, _ATEN_DEFAULTS),
+                passes.NN_NLL_LOSS_ND: (_ATEN_NLL, _ATEN_DEFAULTS),
                 torch.ops.aten.nll_loss_nd: (_ATEN_NLL, _ATEN_DEFAULTS),
                 torch.ops.aten.nll_loss_nd.default: (_ATEN_NLL, _ATEN_DEFAULTS)}
 # log_softmax(input, dim, dtype=None) in its call forms (aten._log_softmax's third argument is
@@ -289,7 +286,7 @@ def _mutates(node: fx.Node) -> bool:
     """Conservatively: may this node write into a tensor (x.add_(..), x[i] = .., x += ..,
     inplace=True, out=..., a mutable aten overload, an opaque module call)?"""
     name = node.target if isinstance(node.target, str) else getattr(node.target, "__name__", "")
-    schema = getattr(node.target, "_schema", None)
+    schema = passes.op_schema(node.target)
     return (name.endswith("_") and not name.startswith("_")) or name.startswith("__i") \
         or node.target in _INPLACE_OPERATORS or node.op == "call_module" \
         or bool(node.kwargs.get("inplace")) or "out" in node.kwargs \
@@ -334,7 +331,7 @@ def _no_mutation_between(first: fx.Node, last: fx.Node) -> bool:
 
 # --- the LM head: cross_entropy(linear(h, W)) without the logits ---------------------------------
 
-_LINEAR = {F.linear, torch._C._nn.linear, torch.ops.aten.linear, torch.ops.aten.linear.default}
+_LINEAR = {F.linear, passes.NN_LINEAR, torch.ops.aten.linear, torch.ops.aten.linear.default}
 
 
 _T_OPS = {torch.ops.aten.numpy_T, torch.ops.aten.numpy_T.default, torch.ops.aten.mT,
@@ -632,20 +629,13 @@ _enabled = False
 _fuse_linear = True
 
 
-@functools.lru_cache(None)
-def _source_hash() -> str:
-    from . import __version__
-    with open(inspect.getfile(_route), "rb") as f:
-        return f"{__version__}-{hashlib.sha256(f.read()).hexdigest()[:16]}"
-
-
 class _RoutingPass(cache.SaltPass):
     """Our pass in the pre-grad slot. Runs the pass the user had there (``inner``), then
     routes; ``uuid()`` is None when that pass has none (Inductor then bypasses its caches,
     as it would for that pass alone)."""
 
     def __init__(self, previous):
-        super().__init__(_source_hash(), previous)
+        super().__init__(_salt.source_salt(), previous)
 
     def __call__(self, graph: fx.Graph) -> None:
         super().__call__(graph)
@@ -673,8 +663,8 @@ def enable(*, fuse_linear: bool = True) -> None:
     observe.on_graph(_report_graph)
     if not isinstance(passes.get_pre_grad_pass(), _RoutingPass):
         passes.set_pre_grad_pass(_RoutingPass(passes.get_pre_grad_pass()))
-    cache.mark_cacheable(_fused_cross_entropy, _source_hash())
-    cache.mark_cacheable(_fused_linear_cross_entropy, _source_hash())
+    cache.mark_cacheable(_fused_cross_entropy, _salt.source_salt())
+    cache.mark_cacheable(_fused_linear_cross_entropy, _salt.source_salt())
 
 
 def disable() -> None:

@@ -17,7 +17,7 @@ Forward statistics (shard-combinable: see ``inductor_ce.parallel``):
     sum_wz = sum_j w_j z_j                  only when label smoothing needs it, else 0
 
 Keeping the target out of ``lse_nt`` is what makes the loss collapse-safe: the loss is
-softplus(lse_nt - z_t), which stays accurate when z_t dominates (``_math.py``).
+softplus(lse_nt - z_t), which stays accurate when z_t dominates (``finish.py``).
 
 Backward: given per-row coefficients a = dL/d lse_nt, b = dL/d z_t, c = dL/d sum_wz,
 
@@ -33,6 +33,8 @@ from typing import Optional
 
 import torch
 from torch import Tensor
+
+from .._inductor import runtime
 
 # Eager memory bound: the decomposition materializes a few float32 temporaries of the
 # chunk it works on; 2**24 elements keeps them at 64 MiB each whatever the batch.
@@ -110,14 +112,10 @@ def check_target_range(target: Tensor, ignore_index: int, num_classes: int) -> N
     if not torch.compiler.is_compiling():
         target = _unwrapped(target)
     ok = (target == ignore_index) | ((target >= 0) & (target < num_classes))
-    torch._assert_async(ok.all(), TARGET_RANGE_MSG)
+    runtime.assert_async(ok.all(), TARGET_RANGE_MSG)
 
 
-def _unwrapped(t: Tensor) -> Tensor:
-    """``t`` without its torch.func wrappers (vmap's batched tensor, grad's tracking one)."""
-    while torch._C._functorch.is_functorch_wrapped_tensor(t):
-        t = torch._C._functorch.get_unwrapped(t)
-    return t
+_unwrapped = runtime.unwrap_functorch
 
 
 def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
@@ -164,7 +162,7 @@ def ce_bwd(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, 
     return (torch.cat(parts) if len(parts) > 1 else parts[0]).contiguous()
 
 
-# --- the fused linear + cross-entropy (inductor_ce/linear.py), unfused ---------------------------
+# --- the fused linear + cross-entropy (inductor_ce/linear/head.py), unfused ----------------------
 
 def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
     z = torch.nn.functional.linear(input, weight, bias)
@@ -176,7 +174,7 @@ def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
 def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
                   vocab_start, num_classes, chunk, with_grad):
     """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference), and with
-    ``with_grad`` the sums u and s of the input's gradient (``linear.py``): ``ce_bwd``'s
+    ``with_grad`` the sums u and s of the input's gradient (``linear/head.py``): ``ce_bwd``'s
     weights with (a, b, c) = (1, 0, 0) and (0, 0, 1), times W."""
     check_target_range(target, ignore_index, num_classes)
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)

@@ -1,6 +1,6 @@
 """Print the kernels torch.compile generates for inductor_ce's loss, and what they move.
 
-    python -m inductor_ce.inspect --rows 4096 --vocab 128256 --dtype bfloat16 \\
+    python -m inductor_ce.codegen --rows 4096 --vocab 128256 --dtype bfloat16 \\
         [--softcap 30] [--label-smoothing 0.1] [--z-loss 1e-4] [--backend triton|cpp]
 
 Code generation only (``_inductor.capture.codegen_only``): the backward is generated with the forward,
@@ -12,8 +12,6 @@ details) or the C++ backend's code (``--backend cpp``).
 The table counts the traffic of (rows, V) tensors, the only one that matters at this size:
 per token, V x element size for each load of the logits or store of the gradient, against
 the minimum (forward: one read of the logits; backward: one read and one write).
-(Run it as ``python -m``: this module's name shadows the standard library's ``inspect``
-for a script run from inside the package directory.)
 """
 from __future__ import annotations
 
@@ -25,7 +23,7 @@ import os
 import sys
 
 # torch and the package's torch-side modules are imported in the functions, after the
-# arguments are checked (`python -m inductor_ce.inspect` leaves the package's torch-side
+# arguments are checked (`python -m inductor_ce.codegen` leaves the package's torch-side
 # modules unimported until then: ``inductor_ce._command_line_first``), so that `--help` and
 # a bad argument answer at once.
 
@@ -35,8 +33,8 @@ def generate(rows: int, vocab: int, dtype, device: str, backend: str,
     """(forward, backward) generated code of ``cross_entropy(x, t, **options)`` for
     ``x: dtype[rows, vocab]`` on ``device``; nothing runs."""
     import torch
-    from . import cross_entropy
-    from ._inductor import capture
+    from .. import cross_entropy
+    from .._inductor import capture
 
     x = torch.empty(rows, vocab, dtype=dtype, device=device, requires_grad=True)
     t = torch.zeros(rows, dtype=torch.long, device=device)
@@ -48,7 +46,7 @@ def generate(rows: int, vocab: int, dtype, device: str, backend: str,
 
 def summary(fwd: str, bwd: str, vocab: int, dtype) -> str:
     """The table: kernels, loads and stores of (rows, V) tensors, bytes per token."""
-    from . import _codegen
+    from . import reading as _codegen
 
     elt = dtype.itemsize
     cols = {"forward": (fwd, vocab * elt), "backward": (bwd, 2 * vocab * elt)}
@@ -78,7 +76,7 @@ def summary(fwd: str, bwd: str, vocab: int, dtype) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m inductor_ce.inspect", description=__doc__.split(
+    p = argparse.ArgumentParser(prog="python -m inductor_ce.codegen", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=4096, help="tokens (rows of the logits)")
     p.add_argument("--vocab", type=int, default=128256)
@@ -127,7 +125,7 @@ _FLAGS = {"label_smoothing": "--label-smoothing", "z_loss": "--z-loss", "softcap
 def _check(p: argparse.ArgumentParser, args) -> None:
     """Reject, in one line, what the loss would reject, before anything is traced (where
     Dynamo would bury our ValueError in its own traceback). First what needs no torch, then
-    the library's own option checks (``_options.check_options``: one copy of the rules, and no
+    the library's own option checks (``op/options.py``'s ``check_options``: one copy of the rules, and no
     torch), then the device (torch only where the answer needs it)."""
     for flag, n in (("--rows", args.rows), ("--vocab", args.vocab)):
         if n < 1:
@@ -139,7 +137,7 @@ def _check(p: argparse.ArgumentParser, args) -> None:
         _fail(p, "--backend cpp needs --device cpu")
     if args.device == "cuda" and _no_cuda_device():
         _fail(p, "--device cuda: no CUDA device")
-    from ._options import check_options
+    from ..op.options import check_options
     try:
         check_options(args.ignore_index, "mean", args.label_smoothing, args.z_loss,
                       args.softcap)
@@ -158,7 +156,7 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
     _check(p, args)
     import torch
-    from . import _codegen
+    from . import reading as _codegen
 
     dtype = getattr(torch, args.dtype)
     options = dict(softcap=args.softcap, label_smoothing=args.label_smoothing,
@@ -176,6 +174,3 @@ def main(argv=None) -> None:
     print(f"{'=' * 30} summary: {what}\n", file=out)
     print(summary(fwd, bwd, args.vocab, dtype), file=out)
 
-
-if __name__ == "__main__":
-    main()

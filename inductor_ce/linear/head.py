@@ -2,8 +2,9 @@
 
 Notation: N rows (the input's leading dims, flattened), hidden size D, V classes; h (N, D), W
 (V, D), b (V,); z = h W^T + b the logits. The chunks of z are computed with cuBLAS, and every
-chunk goes through ``ce_fwd`` / ``ce_bwd`` (their lowered kernels, see ``eager.py``): the
-loss math is the op's, and the per-row finish is ``_math.finish``, as for ``cross_entropy``.
+chunk goes through ``ce_fwd`` / ``ce_bwd`` (their lowered kernels, see ``eager/kernels.py``):
+the loss math is the op's, and the per-row finish is ``op/finish.py``'s, as for
+``cross_entropy``. The design and its measurements: docs/linear.md.
 
 Two policies, named after what they trade (GEMMs counted in units of one N x D x V product):
 
@@ -49,10 +50,11 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
         z_r = h_r W^T + b;  stats = ce_fwd(z_r);  loss_r, (a, b, c) = vjp of the finish
         dz_r = ce_bwd(z_r, ...) in place;  dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum dz_r
 
-    The first line is one compiled graph (``eager.loss_chunk``: the eager loss's forward).
+    The first line is one compiled graph (``eager/loss.py``'s ``loss_chunk``: the eager loss's
+    forward).
     dW accumulates in W's dtype (cuBLAS accumulates each product in float32 and rounds once
     per chunk); the backward multiplies the saved gradients by g on the device (no host
-    sync; eagerly in place, skipped on CUDA where g == 1: ``scaling.py``; out of place where
+    sync; eagerly in place, skipped on CUDA where g == 1: ``linear/scaling.py``; out of place where
     the graph is kept for another backward).
     "mean" divides by the kept rows' total class weight, computed before the loop.
 
@@ -69,9 +71,13 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import eager, ops, scaling  # noqa: F401  (scaling: the scale_ op)
-from ._log import log
-from .decomposition import check_target_range
+from .._inductor import runtime
+from .._log import log
+from ..eager import kernels as eager
+from ..eager import loss as eager_loss
+from ..op import ce as ops
+from ..op.decomposition import check_target_range
+from . import scaling  # noqa: F401  (the scale_ op)
 
 LIB = ops.LIB
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
@@ -95,10 +101,7 @@ def fast_chunk_rows(rows: int, vocab: int, hidden: int) -> int:
     within twice the unavoidable gradients dh + dW), kept within [2^28, 2^29] logits, then
     evened out over the chunks (no small ragged last one). Why not larger: each chunk adds
     its size to the peak. Why not smaller: each chunk also costs a read and write of dW and
-    the host time of its kernels. Measured on the H200 (NOTES run 33): at (8192, 4096,
-    128256) chunks of 4186 / 2093 rows took 1.069x / 1.076x the GEMMs' time and 2.04 / 1.54
-    GiB; in a transformers Llama (D 2048) the 2093-row chunks brought the step to 0.96x
-    Liger's peak memory, the 4186-row ones to 1.16x."""
+    the host time of its kernels (docs/linear.md#the-trade-measured)."""
     if rows == 0:
         return MIN_CHUNK
     vocab = max(vocab, 1)
@@ -112,10 +115,8 @@ def lean_chunk_rows(vocab: int, hidden: int) -> int:
     """Rows per "fast" chunk where the loss's peak adds to an eager model's (the transformers
     integration's eager default): D / 2 rows (a chunk of logits half as large as W), kept
     within [2^27, 2^28] logits, rounded down to a multiple of 256. From V and D only (no
-    guard on the row count). Measured on the H200 (NOTES runs 38-39) in transformers Llama
-    (V 128256, D 2048) and Gemma-2 (V 256000, D 2304), both 1024 rows here, batch 2 x 4096,
-    eager: 2.80 -> 2.55 GiB and 5.00 -> 4.51 GiB (Liger's eager patch: 2.52, 4.29), at +3%
-    and +5% step time."""
+    guard on the row count). In transformers models it brings the eager step's peak near
+    Liger's eager patch's for a few percent of step time (docs/transformers.md)."""
     vocab = max(vocab, 1)
     r = min(max(hidden // 2, (1 << 27) // vocab), (1 << 28) // vocab)
     return max(MIN_CHUNK, r // MIN_CHUNK * MIN_CHUNK)
@@ -124,9 +125,8 @@ def lean_chunk_rows(vocab: int, hidden: int) -> int:
 def compact_chunk_classes(rows: int, vocab: int, elements: int = 0) -> int:
     """Classes per "compact" chunk of ``rows`` rows: ``elements`` logits (default
     COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes. Why 2^26 for the forward's tiles: they
-    come before dW exists, and smaller GEMMs are host-bound where D is small (run 47: with
-    tiles of 2^25 and five kernels per chunk for the target, 82 ms at (8192, 2304, 256000);
-    67 then). The backward's chunks cost no memory of their own (``compact_backward_chunks``),
+    come before dW exists, and smaller GEMMs are host-bound where D is small
+    (docs/linear.md#the-trade-measured). The backward's chunks cost no memory of their own (``compact_backward_chunks``),
     so they are as large."""
     c = (elements or COMPACT_CHUNK_ELEMENTS) // max(rows, 1)
     return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
@@ -239,7 +239,7 @@ def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Te
 def _traced(t: Tensor) -> bool:
     """Whether a backward runs traced (AOTAutograd's fake/functional tensors, or under a
     dispatch mode) rather than eagerly on the real saved buffers."""
-    return type(t) is not Tensor or bool(torch._C._len_torch_dispatch_stack())
+    return type(t) is not Tensor or bool(runtime.dispatch_modes())
 
 
 def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
@@ -512,8 +512,7 @@ def _weighted_rows_sum(weight: Tensor, class_weight: Optional[Tensor], traced) -
 def _keeps_graph() -> bool:
     """Whether the running backward keeps the graph (retain_graph=True): then saved tensors
     are read again and must stay unchanged. Unknown (an older torch): assume so."""
-    keeps = getattr(torch._C._autograd, "_get_current_graph_task_keep_graph", None)
-    return True if keeps is None else keeps()
+    return runtime.graph_keeps_graph()
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
@@ -563,8 +562,9 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         # The chunk's loss and the per-row coefficients (a, b, c) of its gradient (autograd's
         # of the finish, as for cross_entropy), both times `scale` (1 / the kept weight for
         # "mean"): one compiled graph, see eager.loss_chunk.
-        loss_r, lse_nt, a, b, *c = eager.loss_chunk(z, t_r, class_weight, ignore_index,
-                                                    label_smoothing, z_loss, softcap, scale)
+        loss_r, lse_nt, a, b, *c = eager_loss.loss_chunk(z, t_r, class_weight, ignore_index,
+                                                         label_smoothing, z_loss, softcap,
+                                                         scale)
         if zero_weight:
             a, b, *c = (k.where(keep[r0:r1], 0.0) for k in (a, b, *c))
         eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
@@ -610,7 +610,7 @@ def _fast_backward(ctx, g_loss, *unused):
     dh, dw, db = ctx.saved_tensors
     if not _traced(dw) and not _keeps_graph():
         # Eager, a backward that runs once: scale the saved buffers in place (no second V x D
-        # buffer); on CUDA skipped where g == 1 (scaling.py).
+        # buffer); on CUDA skipped where g == 1 (linear/scaling.py).
         for grad in (dh, dw, db):
             _SCALE(grad, g_loss)
         grads = (dh, dw, db)

@@ -42,6 +42,8 @@ import warnings
 
 import torch
 
+from .._inductor import runtime
+
 ENABLED = os.environ.get("INDUCTOR_CE_CUDA_GRAPHS", "1") != "0"
 MAX_GRAPHS = 16
 MAX_CAPTURES = 64
@@ -49,10 +51,8 @@ SLOTS = 2
 
 _STREAMS: dict = {}          # device -> the side stream captures run on
 _LOCK = threading.Lock()
-# (torch.cuda.is_current_stream_capturing without its Python frame: called twice per step)
-_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing",
-                     torch.cuda.is_current_stream_capturing)
-_use_count = torch._C._storage_Use_Count     # of a StorageImpl, by its address
+_capturing = runtime.stream_capturing
+_use_count = runtime.storage_use_count       # of a StorageImpl, by its address
 _HELD = object()                             # a replay's answer when every buffer is held
 
 
@@ -190,7 +190,7 @@ class _Graph:
     def __init__(self, graph, flat, views, private=False):
         self.graph, self.flat, self.views, self.private = graph, flat, views, private
         if flat is not None:
-            self.storage = flat.untyped_storage()._cdata
+            self.storage = runtime.storage_handle(flat)
             self.unheld = _use_count(self.storage)
 
     def replay(self):

@@ -1,4 +1,4 @@
-"""python -m inductor_ce.inspect: code generation only, on a machine without a GPU."""
+"""python -m inductor_ce.codegen: code generation only, on a machine without a GPU."""
 from __future__ import annotations
 
 import logging
@@ -9,7 +9,8 @@ import sys
 import pytest
 import torch
 
-from inductor_ce import inspect as ce_inspect, lowering
+from inductor_ce.codegen import cli as ce_inspect
+from inductor_ce import lowering
 
 
 def _table(out: str) -> dict[str, list[str]]:
@@ -77,7 +78,7 @@ def _error_line(capsys, argv) -> str:
     assert captured.out == ""
     lines = captured.err.splitlines()
     assert len(lines) == 1, captured.err
-    assert lines[0].startswith("python -m inductor_ce.inspect: error: "), lines[0]
+    assert lines[0].startswith("python -m inductor_ce.codegen: error: "), lines[0]
     return lines[0]
 
 
@@ -132,11 +133,11 @@ def test_boundary_values_are_accepted(no_codegen, argv):
 @pytest.mark.parametrize("argv", [["--help"], ["--vocab", "0"], ["--rows", "-5"],
                                   ["--softcap", "-1"], ["--device", "cuda"]])
 def test_help_and_bad_arguments_answer_before_torch_is_imported(argv):
-    """`python -m inductor_ce.inspect` checks its arguments before it imports torch (seconds
+    """`python -m inductor_ce.codegen` checks its arguments before it imports torch (seconds
     on a busy machine): -X importtime lists every module the process imported."""
     if argv == ["--device", "cuda"] and not ce_inspect._no_cuda_device():
         pytest.skip("a CUDA device may be present: the answer needs torch")
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "inductor_ce.inspect",
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "inductor_ce.codegen",
                           *argv], capture_output=True, text=True, timeout=120)
     assert run.returncode == (0 if argv == ["--help"] else 2), run.stderr
     imported = [line.split("|")[-1].strip() for line in run.stderr.splitlines()

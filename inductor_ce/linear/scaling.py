@@ -5,14 +5,14 @@ of the scalar loss; its backward multiplies them by g. For W that is a read and 
 V x D tensor (2 GiB of traffic for a 128256 x 4096 bf16 gradient: ~0.45 ms at the H200's
 bandwidth, 1.2% of that head's three GEMMs), spent on g == 1 in the common step
 ``loss.backward()``. The kernel below reads g on the device and skips the tensor when it is
-1 (the eager step at that shape: 1.058x the GEMMs in NOTES run 36, 1.033x in run 37): no
-host sync, and ``x * 1`` is ``x`` exactly, so the result is the same either way.
+1 (docs/linear.md#the-fast-policy: the eager step's saving at that shape): no host sync,
+and ``x * 1`` is ``x`` exactly, so the result is the same either way.
 
 One op, ``inductor_ce::scale_`` (mutates ``x``), for the eager backward, which owns the
 saved buffers. A traced backward multiplies out of place instead: there the saved tensors
 are graph inputs, and functionalization would turn the in-place op into a copy first (read
 and write of x, whatever g) that Inductor does not re-inplace. Off CUDA, or for strided
-tensors, Inductor's ``x * g`` (``eager.scale_``).
+tensors, Inductor's ``x * g`` (``eager/kernels.py``'s ``scale_``).
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ import functools
 import torch
 from torch import Tensor
 
-from . import eager
-from .ops import LIB
+from ..eager import kernels as eager
+from ..op.ce import LIB
 
 BLOCK = 4096
 

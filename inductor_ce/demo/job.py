@@ -60,7 +60,8 @@ import torch
 import torch.nn.functional as F
 
 import inductor_ce
-from inductor_ce import corpus, gpt
+
+from . import corpus, gpt
 
 MARGINS = (0.0, 20.0, 30.0, 50.0)
 VOCAB = 32000
@@ -837,6 +838,3 @@ def main(argv=None) -> int:
     print(f"({time.perf_counter() - start:.0f} s)")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,5 @@
-"""The checks of the loss's scalar options, which need no torch: the inspect command line
-runs them before it imports torch; ``_checks.check_options`` is this one for tensors.
+"""The checks of the loss's scalar options, which need no torch: the codegen command line
+runs them before it imports torch; ``checks.check_options`` is this one for tensors.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one. (Type
     tests are literal ones where they can be: ``x is True`` reads no builtin, ``bool`` would
     be one more guard.) ``tensor_type``: the tensor class a one-element ``label_smoothing``
-    may also be (``_checks`` passes torch.Tensor; this module imports no torch)."""
+    may also be (``checks`` passes torch.Tensor; this module imports no torch)."""
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
     # bool is an int to Python; F.cross_entropy refuses it as an ignore_index.

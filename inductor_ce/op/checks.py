@@ -6,18 +6,18 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from ._options import check_options as _check_options
+from .options import check_options as _check_options
 
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
-# traced path reads: about 0.1 us apiece on a 2-core CPU (benchmarks/NOTES.md, run 29), and a
-# step of few rows is bound by the host. So the checks below compare literals with the
+# traced path reads, a fraction of a microsecond apiece, and a step of few rows is bound by the
+# host (docs/lowering.md#few-static-rows). So the checks below compare literals with the
 # tensors' own properties (str(dtype) reads only `str`), not module-level tuples or torch.*.
 
 
 def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False):
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one
-    (``_options.check_options``: the rules, which need no torch; a one-element tensor
+    (``options.check_options``: the rules, which need no torch; a one-element tensor
     ``label_smoothing`` is allowed here)."""
     _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
                    Tensor)

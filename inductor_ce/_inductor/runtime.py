@@ -1,0 +1,68 @@
+"""torch's private runtime state and entry points that the eager paths read: functorch
+transforms, dispatch modes, forward-mode AD, autograd's running graph task and its C entry
+points, CUDA stream capture, storage use counts, nn.Module's global hooks, functional
+collectives. Each name is resolved here, once, at import."""
+from __future__ import annotations
+
+import torch
+import torch.distributed._functional_collectives as funcol  # noqa: F401  (re-exported)
+from torch.autograd import forward_ad as _forward_ad
+
+# --- torch.func, dispatch modes, forward AD ------------------------------------------------
+
+is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+functorch_transforms_active = torch._C._are_functorch_transforms_active
+dispatch_modes = torch._C._len_torch_dispatch_stack     # how many TorchDispatchModes are on
+assert_async = torch._assert_async                      # a device-side check, no host sync
+
+
+def unwrap_functorch(t: torch.Tensor) -> torch.Tensor:
+    """``t`` without its torch.func wrappers (vmap's batched tensor, grad's tracking one)."""
+    while is_functorch_wrapped(t):
+        t = torch._C._functorch.get_unwrapped(t)
+    return t
+
+
+def forward_ad_active() -> bool:
+    """Whether a forward-mode AD level is open (``torch.autograd.forward_ad.dual_level``)."""
+    return getattr(_forward_ad, "_current_level", -1) >= 0
+
+
+# --- autograd ------------------------------------------------------------------------------
+
+def graph_keeps_graph() -> bool:
+    """Whether the running backward keeps its graph (retain_graph=True); True where torch
+    cannot tell."""
+    keeps = getattr(torch._C._autograd, "_get_current_graph_task_keep_graph", None)
+    return True if keeps is None else keeps()
+
+
+def delayed_error(msg: str):
+    """A function of one tensor returning it unchanged, whose gradient raises ``msg``."""
+    return torch._C._functions.DelayedError(msg.encode(), 1)
+
+
+def function_apply(cls):
+    """``cls.apply`` of an autograd.Function without its Python wrapper (the C function)."""
+    return torch._C._FunctionBase.__dict__["apply"].__get__(None, cls)
+
+
+# --- CUDA ----------------------------------------------------------------------------------
+
+# (torch.cuda.is_current_stream_capturing without its Python frame: called twice per step)
+stream_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing",
+                           torch.cuda.is_current_stream_capturing)
+storage_use_count = torch._C._storage_Use_Count          # of a StorageImpl, by its address
+
+
+def storage_handle(t: torch.Tensor) -> int:
+    """The address of ``t``'s StorageImpl (what ``storage_use_count`` takes)."""
+    return t.untyped_storage()._cdata
+
+
+# --- nn.Module -----------------------------------------------------------------------------
+
+def global_module_hooks(attr: str):
+    """nn.Module's global hooks of kind ``attr`` ("_forward_hooks", ...), a dict or None."""
+    from torch.nn.modules import module as nn_module
+    return getattr(nn_module, "_global" + attr, None)

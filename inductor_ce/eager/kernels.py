@@ -1,0 +1,327 @@
+"""Eager calls at compiled speed: the ops run the kernels our Inductor lowering generates.
+
+Without torch.compile, ``ce_fwd`` / ``ce_bwd`` would run their ATen decomposition: about ten
+kernels and float32 temporaries of the logits' size. Instead their eager implementation
+(registered on ``op/ce.py``'s ``BACKENDS``) compiles, once per signature, a graph that calls
+the op itself, and Inductor lowers the op there with ``lowering.py``: the same kernels a
+compiled model gets, one source of truth. ``loss.py`` compiles a whole loss the same way.
+
+How a call gets there, and why:
+- No Dynamo, no AOTAutograd. The graph is ``make_fx`` of a closure calling the op (options
+  baked in), compiled by Inductor's ``compile_fx_inner`` (``_inductor/standalone.py``). A user's
+  Dynamo settings (recompile limit, ``error_on_recompile``, ``torch.compiler.reset()``) see
+  nothing of it; a user's ``torch.compile`` of code calling our op still traces the op
+  (its fake kernel) and lowers it into their graph, never calls these compiled functions.
+- No recursion. The compiled code runs Inductor's kernels, not the op. Should Inductor ever
+  fall back to calling the op (an extern kernel), a thread-local flag sends that call, and
+  any call made while we compile, to the decomposition.
+- Keyed on what decides the code (``KernelKey``, ``loss.LossKey``): the op, device, dtypes,
+  V (symbolic for the in-place ``ce_bwd_`` of the fused linear's chunks, whose widths vary),
+  options, and the ``Layout`` class of the logits. The row dimensions are symbolic: no
+  recompilation across row counts. Guards that Inductor's choices put on the row count
+  (e.g. int32 indexing below 2^31 logits) are checked on every call; a call outside them
+  compiles one more variant for that key.
+- Cached for the process (a dict; compiles serialized by a lock, so threads are safe) and
+  across processes through Inductor's own FX-graph and kernel caches (keyed with our salt).
+- Where it does not apply, the decomposition runs: fewer than ``MIN_ELEMENTS`` logits (a
+  compile costs seconds once; there the decomposition costs microseconds), one or zero rows,
+  a tensor subclass or fake tensor, an active dispatch mode, functorch transforms,
+  forward-mode AD, or no lowering (torch without the API). A compile that fails warns once
+  per key and that key keeps the decomposition (under torch.inference_mode, whose tensors
+  refuse the trace, the call alone does: the key compiles at a later call).
+
+``INDUCTOR_CE_EAGER=decomposition`` disables the compiled path; ``=compiled`` uses it at any
+size (the tests do); default ``auto``. See docs/eager.md.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import warnings
+from typing import NamedTuple, Optional
+
+import torch
+from torch import Tensor
+
+from .. import lowering
+from .._inductor import runtime
+from ..op.ce import BACKENDS
+
+MIN_ELEMENTS = 1 << 20
+_MODES = ("auto", "compiled", "decomposition")
+MODE = os.environ.get("INDUCTOR_CE_EAGER", "auto")
+if MODE not in _MODES:
+    raise ValueError(f"INDUCTOR_CE_EAGER must be one of {_MODES}, got {MODE!r}")
+
+_CACHE: dict = {}                    # KernelKey | LossKey -> [standalone.Compiled, ...], or None (failed)
+_LOCK = threading.Lock()
+_STATE = threading.local()           # .busy: inside a compile or a compiled call
+compiles = 0                         # how many graphs this process compiled (tests assert it)
+
+
+def compiled_path_applies(x: Tensor, *others, any_size: bool = False) -> bool:
+    """Whether this eager call should take the compiled path (``any_size``: whatever its
+    size). (At a few rows every microsecond of this counts: module-level names, no imports,
+    no generators.)"""
+    if MODE == "decomposition" or not lowering.ACTIVE or (
+            MODE == "auto" and not any_size and x.numel() < MIN_ELEMENTS):
+        return False
+    if type(x) is not Tensor or is_functorch_wrapped(x):
+        return False  # a subclass (DTensor, FakeTensor, Parameter...) keeps the plain op path
+    for o in others:
+        if o is not None and (type(o) is not Tensor or is_functorch_wrapped(o)):
+            return False
+    return not op_path_forced()
+
+
+def op_path_forced() -> bool:
+    """The per-call state that sends an eager call to the op path: inside one of our
+    compiles or compiled calls, a dispatch mode, forward-mode AD."""
+    return (getattr(_STATE, "busy", False) or _dispatch_modes() > 0
+            or runtime.forward_ad_active())
+
+
+is_functorch_wrapped = runtime.is_functorch_wrapped   # under a torch.func transform
+_dispatch_modes = runtime.dispatch_modes
+
+
+# --- layouts and keys ----------------------------------------------------------------------------
+
+class Layout(NamedTuple):
+    """The layout class of merged logits (part of every key: it decides the generated code)."""
+    row_dims: int             # row dimensions left after merging the mergeable ones
+    rows_dense: bool          # the innermost row dimension steps over whole rows
+    classes_contiguous: bool  # the class dimension has stride 1
+    offset_zero: bool         # storage offset 0
+
+    def dense_inner(self) -> bool:
+        """Rows dense and classes contiguous at offset 0 (any number of row dims)."""
+        return self.rows_dense and self.classes_contiguous and self.offset_zero
+
+
+DENSE_2D = Layout(1, True, True, True)   # one (rows, V) block
+
+
+class KernelKey(NamedTuple):
+    """What decides the code of one of the ops' compiled functions (a key of ``_CACHE``)."""
+    op: str                   # "ce_fwd", "ce_bwd", "ce_bwd_" (in place), "scale_"
+    device: torch.device
+    dtype: torch.dtype
+    vocab: Optional[int]      # None: V symbolic (the fused head's chunks of any width)
+    layout: Layout
+    target_dtype: Optional[torch.dtype]
+    weight_dtype: Optional[torch.dtype]
+    options: tuple            # the op's own: (ignore_index, softcap, smooth) for ce_fwd, ...
+
+
+def merged_rows(x: Tensor):
+    """``x`` (..., V) viewed with size-1 row dims dropped and adjacent row dims merged where
+    their strides allow (a view, never a copy), and the layout class of that view. None when
+    fewer than two rows (not worth a compile; ShapeEnv would specialize a size-1 dim)."""
+    if x.dim() == 2 and x.shape[0] >= 2:       # the common case, without the general walk
+        rows, vocab = x.shape
+        row, col = x.stride()
+        return x, Layout(1, row == vocab * col, col == 1, x.storage_offset() == 0)
+    sizes, strides = list(x.shape[:-1]), list(x.stride()[:-1])
+    keep = [(n, s) for n, s in zip(sizes, strides) if n != 1]
+    rows: list = []
+    for n, s in keep:
+        if rows and rows[-1][1] == n * s:      # the outer dim steps over whole inner ones
+            rows[-1] = (rows[-1][0] * n, s)
+        else:
+            rows.append((n, s))
+    total = 1
+    for n, _ in rows:
+        total *= n
+    if total < 2:
+        return None
+    view = x.view(*[n for n, _ in rows], x.shape[-1]) if rows != list(zip(sizes, strides)) \
+        else x
+    vocab, col = x.shape[-1], x.stride()[-1]
+    layout = Layout(len(rows), rows[-1][1] == vocab * col, col == 1, x.storage_offset() == 0)
+    return view, layout
+
+
+def compiled_function(key, build, first: Tensor):
+    """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
+    entry does), or None (that key failed to compile: the caller uses the decomposition)."""
+    entries = _CACHE.get(key, ())
+    if entries is None:
+        return None
+    for entry in entries:
+        if entry.accepts(first):
+            return entry
+    with _LOCK:
+        entries = _CACHE.get(key, [])
+        if entries is None:
+            return None
+        for entry in entries:
+            if entry.accepts(first):
+                return entry
+        global compiles
+        _STATE.busy = True
+        try:
+            entry = build()
+        except Exception as e:  # compile failures of any kind: warn once, keep correct
+            if torch.is_inference_mode_enabled():
+                # Inference tensors refuse the trace's in-place updates: that says nothing
+                # of the key, which a call outside inference mode compiles then.
+                return None
+            warnings.warn(f"inductor_ce: compiling the eager kernels failed ({type(e).__name__}"
+                          f": {str(e)[:300]}); this signature keeps the ATen decomposition",
+                          RuntimeWarning, stacklevel=4)
+            _CACHE[key] = None
+            return None
+        finally:
+            _STATE.busy = False
+        compiles += 1
+        _CACHE[key] = [*entries, entry]
+        return entry
+
+
+def run_compiled(entry, *args):
+    _STATE.busy = True
+    try:
+        return entry(*args)
+    finally:
+        _STATE.busy = False
+
+
+def salt(variant: str = "eager") -> tuple:
+    # (Our ops' fake kernels re-assert the lowering's salt while make_fx traces them; the
+    # variant stays: see _inductor/cache.ensure_salt.)
+    return lowering.cache_salt(), variant
+
+
+def dtype_of(t: Optional[Tensor]):
+    return None if t is None else t.dtype
+
+
+def _per_row(rows, *values):
+    """ce_bwd's per-row inputs (lse_nt, a, b[, c]) as contiguous float32 of the merged rows."""
+    return [v.reshape(rows).contiguous().float() for v in values if v is not None]
+
+
+# --- the ops ------------------------------------------------------------------------------------
+
+def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
+    """Compiled ``ce_fwd``, or None where the decomposition should run."""
+    if not compiled_path_applies(x, target, weight):
+        return None
+    merged = merged_rows(x)
+    if merged is None:
+        return None
+    xm, layout = merged
+    weight = weight if smooth else None      # the forward reads the weight only to smooth
+    key = KernelKey("ce_fwd", x.device, x.dtype, x.shape[-1], layout, target.dtype,
+                    dtype_of(weight), (ignore_index, softcap, smooth))
+    op = torch.ops.inductor_ce.ce_fwd.default
+
+    def fn(x, t, w):
+        return op(x, t, w, ignore_index, softcap, smooth)
+
+    t = target.reshape(xm.shape[:-1]).contiguous()
+    from .._inductor.standalone import compile_rows_dynamic
+    entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], salt()), xm)
+    if entry is None:
+        return None
+    out = run_compiled(entry, xm, t, weight)
+    return tuple(o.view(x.shape[:-1]) for o in out)
+
+
+def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
+    """Compiled ``ce_bwd``, or None where the decomposition should run."""
+    if not compiled_path_applies(x, target, weight, lse_nt, a, b, c):
+        return None
+    merged = merged_rows(x)
+    if merged is None:
+        return None
+    weight = weight if c is not None else None
+    key = _bwd_key(merged, target, weight, c, ignore_index, softcap, False, False)
+    out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
+                        in_place=False)
+    return None if out is None else out[0].view(x.shape)
+
+
+def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns):
+    xm, layout = merged
+    return KernelKey("ce_bwd_" if in_place else "ce_bwd", xm.device, xm.dtype,
+                     None if columns else xm.shape[-1], layout, target.dtype, dtype_of(weight),
+                     (c is not None, ignore_index, softcap))
+
+
+def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
+                  in_place, columns=False):
+    """``ce_bwd`` of the merged logits through its compiled function for ``key``
+    (``in_place``: written over the logits; ``columns``: V symbolic, and ``weight`` the
+    logits' classes' slice), or None where that key failed to compile."""
+    xm, _ = merged
+    op = torch.ops.inductor_ce.ce_bwd.default
+    rows = xm.shape[:-1]
+    per_row = _per_row(rows, lse_nt, a, b, c)
+
+    def fn(x, t, lse_nt, a, b, *rest):
+        c_ = rest[0] if c is not None else None
+        grad = op(x, t, rest[-1], lse_nt, a, b, c_, ignore_index, softcap)
+        if not in_place:
+            return (grad,)
+        x.copy_(grad)
+        return (lse_nt,)
+
+    t = target.reshape(rows).contiguous()
+    from .._inductor.standalone import compile_rows_dynamic
+    entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
+                                                       salt(), columns), xm)
+    return None if entry is None else run_compiled(entry, xm, t, *per_row, weight)
+
+
+def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
+            columns: bool = False) -> None:
+    """``x.copy_(ce_bwd(x, ...))`` without a second (rows, V) buffer: the fused linear +
+    cross-entropy's chunks of logits are its own, and their gradient takes their storage. The
+    compiled kernel reads and writes each element at the same index (Inductor fuses the copy
+    into the kernel's store); the decomposition, where the compiled path does not apply,
+    computes into a temporary first. ``columns``: one compile for chunks of any width (V
+    symbolic, ``weight`` the chunk's slice), used at any size once compiled (a chunk of a
+    few classes then costs one launch, not the decomposition's ten)."""
+    out = None
+    weight = weight if c is not None else None     # the backward reads it only to smooth
+    merged = merged_rows(x) if compiled_path_applies(x, target, weight, lse_nt, a, b, c,
+                                       any_size=True) else None
+    if merged is not None and merged[1].dense_inner():
+        key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns)
+        small = MODE == "auto" and x.numel() < MIN_ELEMENTS
+        if not small or (columns and _CACHE.get(key)):
+            out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index,
+                                softcap, in_place=True, columns=columns)
+    if out is None:
+        from ..op import decomposition
+        x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,
+                                     softcap))
+
+
+def scale_(x: Tensor, g: Tensor) -> None:
+    """``x *= g`` for a low-precision ``x`` and a float32 0-dim ``g``, in float32 and rounded
+    once: ATen's in-place multiply of mixed dtypes runs a kernel that is not vectorized (2.4 ms
+    for a 128256 x 4096 bf16 gradient on the H200, 4x its bandwidth time); Inductor's is."""
+    merged = merged_rows(x) if x.dim() >= 2 and compiled_path_applies(x, g) else None
+    if merged is not None and merged[1].dense_inner() and g.dim() == 0:
+        xm, layout = merged
+        key = KernelKey("scale_", x.device, x.dtype, x.shape[-1], layout, None, None,
+                        (g.dtype,))
+
+        def fn(x, g):
+            x.copy_(x * g)
+            return (g,)
+
+        from .._inductor.standalone import compile_rows_dynamic
+        entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [], [g], salt()), xm)
+        if entry is not None:
+            run_compiled(entry, xm, g)
+            return
+    x.mul_(g)
+
+
+# The ops' eager implementation (op/ce.py calls ce_fwd / ce_bwd above; None: decomposition).
+BACKENDS.eager = sys.modules[__name__]

@@ -1,0 +1,436 @@
+"""The eager loss: ``functional.cross_entropy`` outside torch.compile, as two compiled graphs
+(its forward with the per-row finish and reduction; its backward) under one autograd node.
+
+Compiling the whole loss turns ~40 small eager launches of the finish into the 3 + 2 kernels
+of a compiled step. A call of at most ``FEW_ROWS`` rows compiles a variant lowered as for few
+rows (one partial per chunk, the backward's coefficients inlined: a launch and three buffers
+less per step, where the host sets the pace), and on CUDA its two functions replay from CUDA
+graphs (``graphs.py``). A call whose signature was seen before skips the checks and lookups
+and takes the path kept for it (``loss_of_seen_call``). See docs/eager.md.
+"""
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple, Optional
+
+import torch
+from torch import Tensor
+from torch.compiler import is_compiling as _is_compiling
+
+from .. import lowering
+from .._inductor import runtime
+from ..op.finish import FEW_ROWS
+from . import graphs as _GRAPHS
+from . import kernels
+from .kernels import (DENSE_2D, Layout, compiled_function, compiled_path_applies, dtype_of,
+                      is_functorch_wrapped, merged_rows, op_path_forced, run_compiled, salt)
+
+
+class LossKey(NamedTuple):
+    """What decides the code of a compiled loss's forward (a key of ``kernels._CACHE``)."""
+    device: torch.device
+    dtype: torch.dtype
+    layout: Layout
+    target_dtype: torch.dtype
+    weight_dtype: Optional[torch.dtype]
+    spec: "LossSpec"          # the options (V among them)
+    training: bool            # also the per-row coefficients of the backward
+    few: bool                 # at most FEW_ROWS rows: the variant lowered as for few rows
+    chunk: bool = False       # the fused head's chunk (loss_chunk): times g, a sum
+
+
+class BackwardKey(NamedTuple):
+    """A compiled loss's backward: that of its forward's key, for upstream gradients of a
+    dtype."""
+    forward: LossKey
+    grad_dtype: torch.dtype
+
+
+def _compile_loss(fn, x, rowwise, static, few: bool, outputs: int = 0):
+    """The loss's forward or backward graph, rows symbolic; ``few``: the variant for calls of
+    at most FEW_ROWS rows, lowered as for few rows (a launch and three buffers less per step,
+    see lowering._few_static_rows), salted apart in Inductor's caches."""
+    from .._inductor.standalone import compile_rows_dynamic
+    if not few:
+        return compile_rows_dynamic(fn, x, rowwise, static, salt(), outputs=outputs)
+    with lowering.few_rows_hint():
+        return compile_rows_dynamic(fn, x, rowwise, static, salt("eager-few"), outputs=outputs)
+
+
+_REPLAYS: dict = {}   # compiled function -> its graphs.Replays
+
+
+def _graph_replays(entry, copies: bool):
+    """``entry`` as a call replayed from CUDA graphs (graphs.py): what the few-rows calls on
+    CUDA run, where the host sets the pace."""
+    replays = _REPLAYS.get(entry)
+    if replays is None:
+        # (A replay runs no Python: only a call of ``entry`` itself needs run_compiled's flag.)
+        replays = _REPLAYS[entry] = _GRAPHS.Replays(functools.partial(run_compiled, entry), copies)
+    return replays
+
+
+def _may_replay_graphs(xm, layout, weight, few: bool) -> bool:
+    """Whether this call of the loss may replay CUDA graphs (if ``graphs.ENABLED``, read per
+    call): few rows on CUDA, the logits one dense (rows, V) block and the weight contiguous,
+    so that the addresses and the row count alone tell its tensors apart (graphs.py)."""
+    return (few and xm.is_cuda and layout == DENSE_2D
+            and (weight is None or weight.is_contiguous()))
+
+
+# --- the whole loss -----------------------------------------------------------------------------
+
+def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
+                  softcap, return_lse, sig=None):
+    """``functional.cross_entropy``'s value through compiled functions, or None where the op
+    path should run. Arguments are already checked; ``sig``: the call's ``call_signature`` (of
+    the arguments as the caller got them), under which its path is kept.
+
+    Two compiled graphs, no AOTAutograd between them and autograd (its runtime wrappers were
+    most of a few-row step's host time). The forward graph computes the loss (and lse) and,
+    when a gradient is wanted, the per-row coefficients of ``ce_bwd`` for a unit upstream
+    gradient: autograd's of ``_math.finish`` and the reduction, traced into the graph. Each
+    row's loss depends on its own statistics only, so the coefficients for an upstream
+    gradient g are g times those (g a scalar for "mean"/"sum", per row for "none"), plus, with
+    ``return_lse``, g_lse times lse's. The backward graph applies them and runs ``ce_bwd``."""
+    if _is_compiling() or not compiled_path_applies(input, target, weight):
+        return None
+    merged = merged_rows(input)
+    if merged is None:
+        return None
+    xm, layout = merged
+    training = input.requires_grad and torch.is_grad_enabled()
+    spec = LossSpec(ignore_index, reduction, float(label_smoothing), float(z_loss), softcap,
+                     return_lse, input.shape[-1])
+    t = target if target.dim() == 1 and xm is input else target.reshape(xm.shape[:-1])
+    t = t.contiguous()
+    few = t.numel() <= FEW_ROWS
+    key = LossKey(input.device, input.dtype, layout, target.dtype, dtype_of(weight), spec,
+                  training, few)
+    entry = compiled_function(key, lambda: _compile_loss(spec.forward(training), xm, [t], [weight],
+                                                few), xm)
+    if entry is None:
+        return None
+    call = CallPath(_plan_of(entry, key), input, xm, target, t, _may_replay_graphs(xm, layout, weight, few),
+                 training, reduction, return_lse)
+    if sig is not None:
+        if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:
+            _SEEN_CALLS.clear()
+        _SEEN_CALLS[sig] = KeptCall(call, kernels._CACHE)
+    return call(input, target, weight)
+
+
+class CallPath:
+    """One call's path through the compiled loss: its plan, the views its tensors take, and
+    whether it replays CUDA graphs. Kept for the calls of the same call_signature (``loss_of_seen_call``)."""
+
+    __slots__ = ("plan", "view", "t_view", "t_copy", "graphed", "training", "none",
+                 "return_lse")
+
+    def __init__(self, plan, input, xm, target, t, graphed, training, reduction, return_lse):
+        self.plan, self.graphed, self.training = plan, graphed, training
+        self.view = None if xm is input else tuple(xm.shape)
+        self.t_view = None if t.shape == target.shape else tuple(t.shape)
+        self.t_copy = not target.reshape(t.shape).is_contiguous()
+        self.none, self.return_lse = reduction == "none", return_lse
+
+    def __call__(self, input, target, weight):
+        xm = input if self.view is None else input.view(self.view)
+        t = target if self.t_view is None else target.reshape(self.t_view)
+        if self.t_copy:
+            t = t.contiguous()
+        graphed = self.graphed and _GRAPHS.ENABLED
+        if self.training:
+            out = _apply_loss(xm, t, weight, self.plan, graphed)
+            if not self.return_lse:
+                return out.view(target.shape) if self.none else out
+        else:
+            out = self.plan.forward_runner(graphed)(xm, t, weight)
+        loss = out[0].view(target.shape) if self.none else out[0]
+        return (loss, out[1].view(target.shape)) if self.return_lse else loss
+
+
+# --- calls seen before ----------------------------------------------------------------------------
+# At a few rows the host sets the pace, and the checks and lookups of a call (its arguments'
+# checks, its layout, its cache key and compiled function's guard) cost a step as much as the
+# compiled work's launches (NOTES run 52). A call whose call_signature was seen before (the
+# tensors' classes, shapes, strides, dtypes and devices, the options and their types, grad
+# mode) has passed those checks and takes the path it took then. The state a call_signature does
+# not hold (dispatch modes, torch.func, forward AD, the CUDA-graph switch) is read per call.
+MAX_SEEN_CALLS = 256
+
+
+class KeptCall(NamedTuple):
+    path: "CallPath"
+    cache: dict              # the kernels._CACHE it was found in (a replaced cache drops it)
+
+
+_SEEN_CALLS: dict = {}       # CallSignature -> KeptCall
+
+
+def call_signature(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
+                   softcap, return_lse):
+    """The signature of a ``cross_entropy`` call (unchecked arguments), or None where calls
+    are not kept: a weight, a tensor subclass, a tensor ``label_smoothing`` (its value may
+    change in place), or under torch.compile (where this is one guard). The options' classes
+    come first: a tuple compares in order, so a class that differs is never compared by
+    value."""
+    if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
+            target.__class__ is not Tensor or label_smoothing.__class__ is Tensor:
+        return None
+    return _new_signature(CallSignature, (
+        (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
+         z_loss.__class__, softcap.__class__, return_lse.__class__),
+        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, input.shape,
+        input.stride(), input.storage_offset(), input.dtype, input.device, target.shape,
+        target.stride(), target.dtype, target.device,
+        input.requires_grad and torch.is_grad_enabled(), kernels.MODE, FEW_ROWS))
+
+
+class CallSignature(NamedTuple):
+    """What a kept call's path depends on (the options' classes first: a tuple compares in
+    order, so a class that differs is never compared by value)."""
+    option_classes: tuple
+    ignore_index: object
+    reduction: object
+    label_smoothing: object
+    z_loss: object
+    softcap: object
+    return_lse: object
+    shape: torch.Size
+    stride: tuple
+    storage_offset: int
+    dtype: torch.dtype
+    device: torch.device
+    target_shape: torch.Size
+    target_stride: tuple
+    target_dtype: torch.dtype
+    target_device: torch.device
+    training: bool
+    mode: str                 # kernels.MODE
+    few_rows: int             # FEW_ROWS
+
+
+_new_signature = tuple.__new__     # (NamedTuple's own __new__ is a Python call: ~0.5 us)
+
+
+def loss_of_seen_call(sig, input, target):
+    """The loss of a call of call_signature ``sig`` along the path kept for it, or None (none
+    kept, or the per-call state sends it elsewhere: see compiled_path_applies)."""
+    try:
+        found = _SEEN_CALLS.get(sig)
+    except TypeError:   # an unhashable option: the checks name it
+        return None
+    if found is None or found.cache is not kernels._CACHE or _functorch_active() or \
+            is_functorch_wrapped(input) or is_functorch_wrapped(target) or op_path_forced():
+        return None
+    return found.path(input, target, None)
+
+
+_functorch_active = runtime.functorch_transforms_active
+
+
+def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
+    """For a chunk of rows of the fused linear + cross-entropy ("fast"): ``cross_entropy(z,
+    t, reduction="sum")``'s forward graph with its coefficients, all times the 0-dim float32
+    ``g``: (g * the chunk's summed loss, lse_nt, g * a, g * b[, g * c]), where (a, b, c) are
+    ``ce_bwd``'s per-row coefficients for an upstream gradient of 1. One compiled graph where
+    the compiled path applies (the chunk's ce_fwd kernels and its finish, instead of ~50
+    eager ops and an autograd call per chunk: host time); otherwise the same function
+    eagerly. Callable inside an op's implementation: the function traces (or runs) autograd
+    of the finish, so it runs with the dispatcher's autograd keys."""
+    from .._inductor.dispatch import autograd_inside_op
+    spec = LossSpec(ignore_index, "sum", float(label_smoothing), float(z_loss), softcap,
+                     False, z.shape[-1])
+    forward = spec.forward(True)
+
+    def fn(x, t, w, g):
+        loss, lse_nt, *coefs = forward(x, t, w)
+        return (loss * g, lse_nt, *(k * g for k in coefs))
+
+    merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
+    with autograd_inside_op():
+        if merged is not None and merged[0] is z:
+            key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
+                          training=True, few=False, chunk=True)
+            from .._inductor.standalone import compile_rows_dynamic
+            entry = compiled_function(key, lambda: compile_rows_dynamic(fn, z, [t.contiguous()],
+                                                               [w, g], salt()), z)
+            if entry is not None:
+                return run_compiled(entry, z, t.contiguous(), w, g)
+        return fn(z, t, w, g)
+
+
+class LossSpec(NamedTuple):
+    """The options of one compiled loss (part of its key: they are constants of its code)."""
+    ignore_index: int
+    reduction: str
+    label_smoothing: float
+    z_loss: float
+    softcap: Optional[float]
+    return_lse: bool
+    vocab: int
+
+    def forward(self, training: bool):
+        """The forward graph's function: (loss[, lse]) and, when ``training``, lse_nt and
+        the coefficients for a unit upstream gradient: the loss's a, b[, c], then lse's
+        a, b."""
+        from ..op.finish import finish, reduce
+        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, vocab = self
+        smooth = label_smoothing > 0.0
+        op = torch.ops.inductor_ce.ce_fwd.default
+
+        def fn(x, t, w):
+            stats = op(x, t, w, ignore_index, softcap, smooth)
+            with torch.enable_grad():
+                leaves = [s.detach().requires_grad_(training) for s in stats]
+                loss, lse, w_t = finish(*leaves, t, w, ignore_index, label_smoothing, z_loss,
+                                        vocab)
+                outs = (reduce(loss, w_t, reduction), lse)[:1 + return_lse]
+                coefs = []
+                # The loss's coefficients (a, b[, c]), then lse's (a, b): lse reads lse_nt
+                # and z_t only. (sum: each row's output depends on its own statistics.)
+                wrt = (leaves[:2 + smooth], leaves[:2])
+                for o, inputs in zip(outs, wrt) if training else ():
+                    coefs += torch.autograd.grad(o.sum(), inputs, retain_graph=True,
+                                                 materialize_grads=True)
+            return tuple(o.detach() for o in outs) + ((stats[0], *coefs) if training else ())
+
+        return fn
+
+    def backward(self, per_row_g: bool, with_lse: bool):
+        """The backward graph's function of (x, out, t, lse_nt, the loss's coefficients[,
+        lse's], g if per_row_g, g_lse if with_lse, w, g if not per_row_g): the gradient,
+        written into ``out`` (a tensor of x's shape and dtype, contiguous; Inductor stores
+        into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
+        ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
+        tensor is what lets a CUDA graph replay it: see graphs.py.)"""
+        ignore_index, _, label_smoothing, _, softcap, _, _ = self
+        n = 2 + (label_smoothing > 0.0)
+        op = torch.ops.inductor_ce.ce_bwd.default
+
+        def fn(x, out, t, lse_nt, *rest):
+            coefs, rest = rest[:n], rest[n:]
+            lse_coefs, rest = (rest[:2], rest[2:]) if with_lse else ((), rest)
+            if per_row_g:
+                g, *rest = rest
+            g_lse = None
+            if with_lse:
+                g_lse, *rest = rest
+            w, *rest = rest
+            if not per_row_g:
+                g, = rest
+            a, b, *c = (g * k for k in coefs)
+            if with_lse:
+                a, b = a + g_lse * lse_coefs[0], b + g_lse * lse_coefs[1]
+            out.copy_(op(x, t, w, lse_nt, a, b, c[0] if c else None, ignore_index, softcap))
+            return (out,)
+
+        return fn
+
+
+class _Plan:
+    """What every call of one compiled loss (a forward entry) shares, looked up once per call
+    by the entry's identity: how many outputs it returns, its backward's compiled function
+    (found on the first backward, re-checked against each call's rows) and their CUDA-graph
+    runners. (At a few rows the host sets the pace: a nested cache key hashed per backward
+    cost more than the rest of its Python, NOTES run 52.)"""
+
+    __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "fn", "run", "bwd",
+                 "bwd_shape", "replays", "bwd_replays")
+
+    def __init__(self, entry, key):
+        spec = key.spec
+        self.entry, self.key = entry, key
+        self.n = 1 + spec.return_lse
+        self.per_row_g, self.return_lse = spec.reduction == "none", spec.return_lse
+        self.fn = spec.backward(self.per_row_g, self.return_lse)
+        self.run = functools.partial(run_compiled, entry)
+        self.bwd = self.bwd_shape = self.replays = self.bwd_replays = None
+
+    def forward_runner(self, graphed: bool):
+        """The forward: its compiled function, or that replayed from CUDA graphs."""
+        if not graphed:
+            return self.run
+        if self.replays is None:
+            self.replays = _graph_replays(self.entry, True)
+        return self.replays
+
+    def backward(self, ctx, g, g_lse):
+        x, t, w = ctx.saved_tensors
+        rowwise = [t, *ctx.stats]
+        if self.per_row_g:
+            g = g.reshape(x.shape[:-1]).contiguous()
+            rowwise.append(g)
+        if self.return_lse:
+            rowwise.append(g_lse.reshape(x.shape[:-1]).contiguous())
+        static = [w] if self.per_row_g else [w, g]
+        grad = torch.empty_like(x, memory_format=torch.contiguous_format)
+        entry = self.bwd
+        if entry is None or x.shape != self.bwd_shape and not entry.accepts(x):
+            entry = compiled_function(BackwardKey(self.key, g.dtype), lambda: _compile_loss(
+                self.fn, x, rowwise, static, self.key.few, outputs=1), x)
+            if entry is None:
+                self.fn(x, grad, *rowwise, *static)   # the ops' own (decomposition) path
+                return grad
+            if entry is not self.bwd:
+                self.bwd, self.bwd_replays = entry, None
+            self.bwd_shape = x.shape
+        if ctx.graphed:
+            if self.bwd_replays is None:
+                self.bwd_replays = _graph_replays(entry, False)
+            self.bwd_replays(x, grad, *rowwise, *static)
+        else:
+            run_compiled(entry, x, grad, *rowwise, *static)
+        return grad
+
+
+_PLANS: dict = {}    # forward entry -> its _Plan
+
+
+def _plan_of(entry, key) -> _Plan:
+    plan = _PLANS.get(entry)
+    if plan is None:
+        plan = _PLANS[entry] = _Plan(entry, key)
+    return plan
+
+
+class _Loss(torch.autograd.Function):
+    """The compiled loss as one autograd node (see ``cross_entropy``) of one ``_Plan``;
+    ``graphed``: both of its functions replay CUDA graphs. Called through ``_apply_loss``."""
+
+    @staticmethod
+    def forward(ctx, x, t, w, plan, graphed):
+        out = plan.forward_runner(graphed)(x, t, w)
+        n = plan.n
+        # The per-row statistics are this node's own (no caller sees them): kept on ctx, not
+        # saved (a saved tensor costs ~1-2 us to pack and unpack; NOTES run 53).
+        ctx.save_for_backward(x, t, w)
+        ctx.plan, ctx.graphed, ctx.stats = plan, graphed, out[n:]
+        return out[0] if n == 1 else out[:n]
+
+    @staticmethod
+    def backward(ctx, g, g_lse=None):
+        if torch.is_grad_enabled():    # backward(create_graph=True): see _backward_once
+            return _backward_once(ctx, g, g_lse)
+        return ctx.plan.backward(ctx, g, g_lse), None, None, None, None
+
+
+def _backward_once(ctx, g, g_lse):
+    """backward(create_graph=True): the same gradient, which raises if differentiated
+    again (once_differentiable's error, whatever requires grad: its own would let a gradient
+    penalty through this loss silently miss its term)."""
+    with torch.no_grad():
+        grad = ctx.plan.backward(ctx, g, g_lse)
+    delayed = runtime.delayed_error(
+        "inductor_ce.cross_entropy's gradient is not differentiable (no double backward)")
+    return delayed(grad.requires_grad_()), None, None, None, None
+
+
+# autograd.Function.apply without its Python wrapper (whose work, binding a setup_context's
+# arguments and unwrapping functorch's dead wrappers, applies to no call that gets here:
+# cross_entropy takes this path outside torch.func transforms only): ~5 us a call on the
+# H200's host (NOTES run 52).
+_apply_loss = runtime.function_apply(_Loss)
+
+

@@ -1,0 +1,568 @@
+"""Hugging Face transformers: a causal LM's training loss by the fused linear + cross-entropy.
+
+    import inductor_ce.transformers
+    model = AutoModelForCausalLM.from_pretrained(...)
+    inductor_ce.transformers.apply(model)   # training steps: loss without a logits tensor
+    ...
+    inductor_ce.transformers.revert(model)  # the model's own forward again
+
+Also ``ForCausalLMLoss(hidden_states, lm_head_weight, labels, hidden_size, ...)``, the
+signature of Liger's ``LigerForCausalLMLoss`` (code written for it switches by an import).
+
+How ``apply`` works, and why this way. The model's own forward still runs: its argument
+handling, backbone call, ``logits_to_keep`` slice, MoE auxiliary loss, output dataclass and
+``return_dict`` stay the library's (Liger and TRL's ``add_fused_lm_head`` rewrite the forward
+around the backbone instead, per architecture or by assumption). Two calls inside it are
+redirected for a training call:
+
+* ``self.lm_head(hidden_states[:, slice_indices, :])``: the head's forward computes the loss
+  from those hidden states, its ``weight`` (and ``bias``) and the labels, and returns a
+  (1, 1, 1) zero connected to the loss. The loss is computed inside the head module's
+  ``__call__``, so the head's hooks run around it: FSDP2 (``fully_shard``) all-gathers a
+  sharded head before it and reshards after, re-gathers before its backward (the hook on the
+  returned tensor) and reduce-scatters the head's gradient after it. A hook of any other kind
+  on the head (forward, forward pre-, backward; the head's own or nn.Module's global ones,
+  also registered after ``apply``) would see that zero instead of logits: a call that finds
+  one is the unpatched forward (logits and transformers' loss), with a warning naming it.
+* ``self.loss_function(logits, labels, ...)``: returns that loss (plus 0 times the "logits",
+  which keeps the head's output on the backward path, for those hooks).
+
+That is exact only if nothing between the two calls depends on the logits' values, which
+``apply`` checks on the forward's source (``ast``) before patching anything. Accepted between
+``logits = self.lm_head(...)`` (optionally ``.float()``/``.contiguous()``) and
+``loss = self.loss_function(logits, ...)``: Gemma-2/3's ``final_logit_softcapping`` block (the
+op's ``softcap``), multiplication or division of the logits by a number attribute of the
+model (Cohere's ``logit_scale``, Granite's ``logits_scaling``, Falcon-H1's
+``lm_head_multiplier``: applied to the hidden states and the bias, which is the same product),
+and statements that do not read the logits; the loss call must be
+``self.loss_function(logits, labels, vocab_size[, **kwargs])`` with the forward's ``labels``
+and ``**kwargs`` unchanged before it (the fused loss takes ``shift_labels``,
+``num_items_in_batch`` and ``ignore_index`` from those kwargs only if they are handed on, as
+the model's loss would); after the loss, the logits may only be handed to the output
+(``logits=logits``). Anything else, a head that is not a plain ``nn.Linear`` of
+``vocab_size`` outputs, or a loss other than transformers' ``ForCausalLMLoss``, is refused with
+a ValueError saying what is supported: never a silently different loss.
+
+When the fused loss is used (Liger's convention and the Trainer's ``skip_logits`` protocol):
+``skip_logits=True`` passed to the forward, or by default ``model.training`` and ``labels`` given.
+The output's ``logits`` is then None (a tuple output, ``return_dict=False``, has no logits
+entry, as transformers' ``to_tuple`` drops None fields). Without labels (generation), in eval
+mode (evaluation with logits) or with ``skip_logits=False`` the forward is the unpatched one.
+
+transformers is imported lazily: this module imports without it.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import textwrap
+import types
+import warnings
+from typing import Optional
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .._inductor import runtime
+from ..functional import linear_cross_entropy
+from ..linear.head import lean_chunk_rows
+
+__all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]
+
+_PATCH_ATTR = "_inductor_ce_patch"
+
+# Liger options with no counterpart here: refused when set, not silently dropped.
+_LIGER_UNSUPPORTED = ("return_z_loss", "return_token_accuracy", "return_predicted_tokens",
+                      "use_token_scaling")
+
+
+def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tensor,
+                    hidden_size: int, num_items_in_batch=None, ignore_index: int = -100,
+                    shift_labels: Optional[Tensor] = None,
+                    final_logit_softcapping: Optional[float] = None, **kwargs) -> Tensor:
+    """transformers' ``ForCausalLMLoss`` on ``hidden_states @ lm_head_weight.T`` (+ ``bias``),
+    without the logits; the signature of Liger's ``LigerForCausalLMLoss``.
+
+    * labels are shifted (position i predicts ``labels[..., i + 1]``, the last position
+      nothing) unless ``shift_labels`` (already aligned with ``hidden_states``) is given;
+    * ``ignore_index`` labels (-100) count for nothing;
+    * ``num_items_in_batch`` given (an int or a tensor, e.g. the Trainer's count over all
+      gradient-accumulation steps): the sum divided by it, with no host sync; else the mean
+      over the non-ignored labels (NaN if there are none, as transformers');
+    * ``final_logit_softcapping``: logits ``c * tanh(logits / c)`` (Gemma-2/3).
+
+    Keyword extras, Liger's names: ``bias`` (the head's bias), ``ce_weight`` (class weights),
+    ``label_smoothing``, ``lse_square_scale`` (z-loss); and ours, ``chunk_size`` (rows per
+    chunk; default eagerly ``inductor_ce.linear.lean_chunk_rows``, D / 2 rows within [2^27,
+    2^28] logits, so that the loss adds little to an eager model's peak; under torch.compile
+    the op's own, D rows). Other keyword arguments (a model's
+    forward kwargs) are ignored, as transformers' and Liger's loss functions do; Liger's
+    ``return_z_loss``, ``return_token_accuracy``, ``return_predicted_tokens`` and
+    ``use_token_scaling`` are not supported (ValueError when set).
+
+    Returns the float32 loss (inductor_ce's loss is float32 whatever the input dtype).
+    """
+    for name in _LIGER_UNSUPPORTED:
+        if kwargs.get(name):
+            raise ValueError(f"{name} is not supported by inductor_ce's ForCausalLMLoss")
+    if shift_labels is None:
+        # Shift so that tokens < n predict n (the last position gets ignore_index).
+        shift_labels = F.pad(labels, (0, 1), value=ignore_index)[..., 1:]
+    hidden = hidden_states.reshape(-1, hidden_size)
+    target = shift_labels.reshape(-1).to(hidden.device)
+    reduction = "mean" if num_items_in_batch is None else "sum"
+    loss = linear_cross_entropy(
+        hidden, lm_head_weight, target, linear_bias=kwargs.get("bias"),
+        weight=kwargs.get("ce_weight"), reduction=reduction, ignore_index=ignore_index,
+        label_smoothing=kwargs.get("label_smoothing", 0.0),
+        z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping,
+        chunk_size=kwargs.get("chunk_size") or _default_chunk(lm_head_weight, hidden_size))
+    if num_items_in_batch is not None:
+        if isinstance(num_items_in_batch, Tensor):
+            num_items_in_batch = num_items_in_batch.to(loss.device)  # (no .item(): no sync)
+        loss = loss / num_items_in_batch
+    return loss
+
+
+def _default_chunk(weight: Tensor, hidden_size: int) -> Optional[int]:
+    """Eagerly, chunks of ``linear.lean_chunk_rows`` (D / 2 rows): an eager model's own
+    activations are larger when its loss runs, and the loss's chunk adds to them. Under
+    torch.compile, None (the op's own rule, D rows), whose peak is already below Liger's
+    eager one and which is faster (Llama and Gemma-2, measured: docs/transformers.md)."""
+    if torch.compiler.is_compiling():
+        return None
+    return lean_chunk_rows(weight.shape[0], hidden_size)
+
+
+# ----------------------------------------------------------------------------- source check
+
+class _Spec:
+    """What the forward does to the logits between the head and the loss."""
+
+    def __init__(self):
+        self.softcap = False             # Gemma's final_logit_softcapping block
+        self.scale = None                # (op "mul" or "div", attribute path from the model)
+        self.loss_kwargs = True          # the loss call passes the forward's **kwargs on
+
+
+_SOFTCAP_BLOCK = ("if self.config.final_logit_softcapping is not None:\n"
+                  "    {v} = {v} / self.config.final_logit_softcapping\n"
+                  "    {v} = torch.tanh({v})\n"
+                  "    {v} = {v} * self.config.final_logit_softcapping")
+
+SUPPORTED = (
+    "a causal LM whose forward computes `logits = self.lm_head(hidden_states...)` (optionally "
+    "`.float()` / `.contiguous()`), optionally Gemma's `final_logit_softcapping` block or a "
+    "multiplication/division of the logits by a number attribute of the model (Cohere "
+    "`logit_scale`, Granite `logits_scaling`, Falcon-H1 `lm_head_multiplier`), then `loss = "
+    "self.loss_function(logits, labels, vocab_size[, **kwargs])` (transformers' "
+    "ForCausalLMLoss; labels and kwargs unchanged before it), and hands the logits only to "
+    "its output; the head a plain nn.Linear with vocab_size outputs")
+
+
+def _refuse(cls, why: str):
+    return ValueError(f"inductor_ce.transformers cannot patch {cls.__name__} exactly: {why}. "
+                      f"Supported: {SUPPORTED}.")
+
+
+def _attr_path(node) -> Optional[tuple]:
+    """``self.a.b`` -> ("a", "b"); anything else None."""
+    path = []
+    while isinstance(node, ast.Attribute):
+        path.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == "self" and path:
+        return tuple(reversed(path))
+    return None
+
+
+def _is_call_of(node, attr: str) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == attr and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self")
+
+
+def _reads(node, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _head_expr(value):
+    """``self.lm_head(x)``, possibly ``.float()``/``.contiguous()`` and ``* s`` / ``/ s``:
+    returns (the call or None, scale or None)."""
+    scale = None
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Mult, ast.Div)):
+        path = _attr_path(value.right)
+        if path is None:
+            return None, None
+        scale = ("mul" if isinstance(value.op, ast.Mult) else "div", path)
+        value = value.left
+    while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+           and value.func.attr in ("float", "contiguous") and not value.args
+           and not value.keywords):
+        value = value.func.value
+    return (value if _is_call_of(value, "lm_head") and len(value.args) == 1
+            and not value.keywords else None), scale
+
+
+@functools.lru_cache(maxsize=None)
+def _forward_spec(cls) -> _Spec:
+    fn = inspect.unwrap(cls.forward)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError) as e:
+        raise _refuse(cls, f"the source of its forward cannot be read ({e})") from None
+    fdef = tree.body[0]
+    body = fdef.body
+    heads = [n for n in ast.walk(tree) if _is_call_of(n, "lm_head")]
+    losses = [n for n in ast.walk(tree) if _is_call_of(n, "loss_function")]
+    if len(heads) != 1 or len(losses) != 1:
+        raise _refuse(cls, f"its forward calls self.lm_head {len(heads)} times and "
+                           f"self.loss_function {len(losses)} times (expected once each)")
+    i = next(k for k, s in enumerate(body) if any(n is heads[0] for n in ast.walk(s)))
+    stmt, spec = body[i], _Spec()
+    call, spec.scale = (_head_expr(stmt.value) if isinstance(stmt, ast.Assign)
+                        else (None, None))
+    if (call is None or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name)):
+        raise _refuse(cls, f"unrecognised head statement `{ast.unparse(stmt)}`")
+    v = stmt.targets[0].id
+    for j in range(i + 1, len(body)):
+        s = body[j]
+        if any(n is losses[0] for n in ast.walk(s)):
+            break
+        if not _reads(s, v):
+            continue
+        code = ast.unparse(s)
+        if code == _SOFTCAP_BLOCK.format(v=v) and not spec.softcap:
+            spec.softcap = True
+            continue
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Name) and s.targets[0].id == v
+                and isinstance(s.value, ast.BinOp) and isinstance(s.value.op, (ast.Mult, ast.Div))
+                and isinstance(s.value.left, ast.Name) and s.value.left.id == v
+                and _attr_path(s.value.right) is not None and spec.scale is None
+                and not spec.softcap):
+            spec.scale = ("mul" if isinstance(s.value.op, ast.Mult) else "div",
+                          _attr_path(s.value.right))
+            continue
+        raise _refuse(cls, f"`{code}` uses the logits between the head and the loss")
+    else:
+        raise _refuse(cls, "self.loss_function is not called after self.lm_head")
+    # The loss: `if labels is not None: loss = self.loss_function(<v>, ...)`, nothing else.
+    s, call = body[j], losses[0]
+    if not (isinstance(s, ast.If) and ast.unparse(s.test) == "labels is not None"
+            and len(s.body) == 1 and isinstance(s.body[0], ast.Assign)
+            and s.body[0].value is call and not s.orelse):
+        raise _refuse(cls, f"unrecognised loss statement `{ast.unparse(s)}`")
+    _check_loss_call(cls, fdef, body[:j], call, v, spec)
+    # After the loss, the logits only go into the output: `logits=<v>` keyword arguments.
+    allowed = {id(k.value) for s2 in body[j + 1:] for k in ast.walk(s2)
+               if isinstance(k, ast.keyword) and k.arg == "logits"}
+    for s2 in body[j + 1:]:
+        if isinstance(s2, ast.If) and ast.unparse(s2.test) == "not return_dict":
+            continue  # (never taken: the fused call passes return_dict=True)
+        for n in ast.walk(s2):
+            if isinstance(n, ast.Name) and n.id == v and id(n) not in allowed:
+                raise _refuse(cls, f"`{ast.unparse(s2)}` uses the logits after the loss")
+    return spec
+
+
+_LOSS_KWARGS = ("shift_labels", "num_items_in_batch", "ignore_index")
+_MUTATORS = ("pop", "update", "clear", "setdefault", "popitem", "__setitem__", "__delitem__")
+
+
+def _check_loss_call(cls, fdef, before, call, v, spec):
+    """``self.loss_function(<v>, labels, <vocab>, **kwargs)`` (the first three also as
+    keywords), with the forward's own ``labels`` and ``**kwargs`` unchanged before it: the
+    fused loss takes the labels and kwargs (shift_labels, num_items_in_batch, ignore_index)
+    of the call, so they must be what the loss would have been given."""
+    names = ("logits", "labels", "vocab_size")
+    args = dict(zip(names, call.args))
+    for k in call.keywords:
+        if k.arg is None:
+            continue
+        if k.arg not in names or k.arg in args:
+            raise _refuse(cls, f"the loss is called with `{k.arg}=`")
+        args[k.arg] = k.value
+    var_kw = fdef.args.kwarg.arg if fdef.args.kwarg is not None else None
+    star = [k.value for k in call.keywords if k.arg is None]
+    if len(call.args) > 3 or set(args) != set(names) or len(star) > 1 or (
+            star and not (isinstance(star[0], ast.Name) and star[0].id == var_kw)):
+        raise _refuse(cls, f"unrecognised loss call `{ast.unparse(call)}`")
+    if not (isinstance(args["logits"], ast.Name) and args["logits"].id == v) or \
+            _reads(args["vocab_size"], v):
+        raise _refuse(cls, f"the loss is not computed from `{v}` alone")
+    if not (isinstance(args["labels"], ast.Name) and args["labels"].id == "labels"):
+        raise _refuse(cls, f"the loss's labels are `{ast.unparse(args['labels'])}`")
+    params = {a.arg for a in fdef.args.args + fdef.args.kwonlyargs}
+    if params & set(_LOSS_KWARGS):
+        raise _refuse(cls, f"its forward names {sorted(params & set(_LOSS_KWARGS))} as "
+                           "parameters")
+    for stmt in before:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and n.id in ("labels", var_kw) and \
+                    not isinstance(n.ctx, ast.Load):
+                raise _refuse(cls, f"its forward assigns `{n.id}` before the loss")
+            if isinstance(n, (ast.Attribute, ast.Subscript)) and \
+                    isinstance(n.value, ast.Name) and n.value.id == var_kw and \
+                    (not isinstance(n.ctx, ast.Load) or getattr(n, "attr", "") in _MUTATORS):
+                raise _refuse(cls, f"its forward changes `{var_kw}` before the loss")
+    spec.loss_kwargs = bool(star)
+
+
+def _resolve(model, path):
+    obj = model
+    for name in path:
+        obj = getattr(obj, name)
+    return obj
+
+
+# ----------------------------------------------------------------------------- patching
+
+class _Request:
+    """One training call's loss inputs, from the model's forward to its head and loss."""
+
+    def __init__(self, labels, shift_labels, num_items_in_batch, ignore_index, scale, softcap):
+        self.labels, self.shift_labels = labels, shift_labels
+        self.num_items_in_batch, self.ignore_index = num_items_in_batch, ignore_index
+        self.scale, self.softcap = scale, softcap
+        self.loss = None          # set by the head
+        self.used = False         # set by the loss function
+
+
+class _Patch:
+    """Stored on the model and on its head (the same object). The patched forwards are
+    methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
+    patched copy that runs on its own weights (a closure would still call the original)."""
+
+    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward, chunk_size):
+        self.spec, self.labels_pos, self.head = spec, labels_pos, head
+        self.chunk_size = chunk_size
+        self.old_forward, self.old_head_forward = old_forward, old_head_forward
+        self.request = None
+
+
+def _connected_zero(loss: Tensor, shape=()) -> Tensor:
+    # Exactly 0 whatever the loss (also inf or nan), with the loss in its autograd graph; a
+    # new tensor, not a view (FSDP2 warns that an in-place op on a view would drop its hook).
+    return torch.where(torch.zeros(shape, dtype=torch.bool, device=loss.device), loss, 0.0)
+
+
+def _own_forward(module, old):
+    # (functools.partial, not type(module).forward.__get__(module): Dynamo of torch 2.11
+    # cannot trace a function's __get__.)
+    return old if old is not None else functools.partial(type(module).forward, module)
+
+
+def _fused_model_forward(self, *args, **kwargs):
+    patch = self.__dict__[_PATCH_ATTR]
+    forward = _own_forward(self, patch.old_forward)
+    skip_logits = kwargs.pop("skip_logits", None)
+    labels = kwargs.get("labels")
+    if labels is None and patch.labels_pos is not None and len(args) > patch.labels_pos:
+        labels = args[patch.labels_pos]
+    if skip_logits is None:
+        skip_logits = self.training and labels is not None
+    if not skip_logits or patch.request is not None:
+        return forward(*args, **kwargs)
+    hooks = _value_hooks(patch.head)
+    if hooks:   # checked per call: hooks registered after apply() count too
+        _warn_unfused(self, hooks)
+        return forward(*args, **kwargs)
+    if labels is None:
+        raise ValueError("skip_logits=True needs labels")
+    return_dict = kwargs.pop("return_dict", None)
+    if return_dict is None:
+        return_dict = getattr(self.config, "return_dict", True)
+    spec, scale = patch.spec, None
+    if spec.scale is not None:
+        scale = (spec.scale[0], _resolve(self, spec.scale[1]))
+    softcap = self.config.final_logit_softcapping if spec.softcap else None
+    # The loss's own keyword arguments, when the forward hands its **kwargs to it.
+    loss_kw = kwargs if spec.loss_kwargs else {}
+    request = _Request(labels, loss_kw.get("shift_labels"), loss_kw.get("num_items_in_batch"),
+                       loss_kw.get("ignore_index", -100), scale, softcap)
+    patch.request = request
+    try:
+        out = forward(*args, return_dict=True, **kwargs)
+    finally:
+        patch.request = None
+    if not request.used:
+        raise RuntimeError(f"{type(self).__name__}.forward did not call its patched head "
+                           "and loss_function as inductor_ce.transformers.apply expects (was "
+                           "lm_head replaced after apply()? revert(model), then apply again)")
+    out.logits = None
+    return out if return_dict else out.to_tuple()
+
+
+_HOOK_KINDS = (("_forward_pre_hooks", "forward pre-hook"), ("_forward_hooks", "forward hook"),
+               ("_backward_pre_hooks", "backward pre-hook"), ("_backward_hooks", "backward hook"))
+
+
+def _value_hooks(head) -> list:
+    """The hooks of the head (its own, and nn.Module's global ones) that may see or change its
+    logits or their gradient, which the fused call never makes: by name. torch.distributed's
+    own (FSDP2's all-gather and reshard around the head) move the weight, not the values."""
+    found = []
+    for attr, kind in _HOOK_KINDS:
+        for where, hooks in (("", getattr(head, attr, None)),
+                             ("global ", runtime.global_module_hooks(attr))):
+            for hook in (hooks or {}).values():
+                fn = hook
+                while isinstance(fn, functools.partial) or hasattr(fn, "__func__"):
+                    fn = fn.func if isinstance(fn, functools.partial) else fn.__func__
+                if not getattr(fn, "__module__", "").startswith("torch.distributed."):
+                    found.append(f"{where}{kind} {getattr(fn, '__qualname__', repr(fn))}")
+    return found
+
+
+def _warn_unfused(model, hooks) -> None:
+    key = tuple(hooks)
+    if getattr(model, "_inductor_ce_warned", None) != key:   # once per set of hooks
+        model.__dict__["_inductor_ce_warned"] = key
+        warnings.warn(f"inductor_ce.transformers: {type(model).__name__}'s lm_head has "
+                      f"{', '.join(hooks)}; the fused loss would bypass it, so this call "
+                      "computes the logits and transformers' loss (remove the hook to fuse)",
+                      stacklevel=3)
+
+
+def _fused_head_forward(self, input, *args, **kwargs):
+    patch = self.__dict__[_PATCH_ATTR]
+    request = patch.request
+    if request is None or request.loss is not None or args or kwargs:
+        return _own_forward(self, patch.old_head_forward)(input, *args, **kwargs)
+    # Inside the head's __call__: FSDP2 has all-gathered a sharded weight by now.
+    weight, bias = self.weight, self.bias
+    if weight.__class__.__name__ == "DTensor":
+        raise ValueError("the head's weight is a DTensor inside its forward (tensor "
+                         "parallelism?); inductor_ce.transformers supports plain and FSDP2 "
+                         "(fully_shard) heads")
+    if request.scale is not None:   # (h W^T + b) * s == (h s) W^T + b s; and so for / s
+        op, s = request.scale
+        input = input * s if op == "mul" else input / s
+        if bias is not None:
+            bias = bias * s if op == "mul" else bias / s
+    loss = ForCausalLMLoss(input, weight, request.labels, input.shape[-1],
+                           num_items_in_batch=request.num_items_in_batch,
+                           ignore_index=request.ignore_index, shift_labels=request.shift_labels,
+                           final_logit_softcapping=request.softcap, bias=bias,
+                           chunk_size=patch.chunk_size)
+    request.loss = loss
+    return _connected_zero(loss, (1, 1, 1))  # the "logits", shape (1, 1, 1)
+
+
+def _fused_loss_function(self, logits, labels=None, vocab_size=None, **kwargs):
+    request = self.__dict__[_PATCH_ATTR].request
+    if request is None or request.loss is None or request.used:
+        from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
+        return hf_loss(logits, labels, vocab_size, **kwargs)
+    if tuple(logits.shape) != (1, 1, 1):
+        raise RuntimeError(
+            "the head's output was changed between the head and the loss (by a wrapper of "
+            "lm_head such as a LoRA adapter, or a forward hook): inductor_ce.transformers "
+            "cannot fuse that head; revert(model) to train unfused")
+    request.used = True
+    # + 0 * (the head's output, through the forward's softcap/scale): keeps the head's output
+    # on the backward path, so its backward hooks (FSDP2's re-gather) run.
+    return request.loss + _connected_zero(logits.sum()).to(request.loss.dtype)
+
+
+def apply(model, *, chunk_size: Optional[int] = None):
+    """Makes ``model`` (a transformers causal LM) compute its training loss with
+    :func:`inductor_ce.linear_cross_entropy` from the final hidden states and the output
+    embedding's weight (and bias), without a logits tensor; returns ``model``.
+
+    A call is fused when ``skip_logits=True`` is passed, or by default when the model is in
+    training mode and ``labels`` are given: then the output's ``logits`` is **None**, and the
+    loss is transformers' ``ForCausalLMLoss`` (label shift, ``shift_labels``, -100 ignored,
+    ``num_items_in_batch``, ``final_logit_softcapping``, ``logits_to_keep``; MoE auxiliary losses
+    still added by the model), as a float32 value. Every other call (generation, evaluation,
+    no labels) is the unpatched forward. Works under ``torch.compile(model)`` and with FSDP2
+    (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
+    ``copy.deepcopy`` of a patched model is patched and independent.
+
+    ``chunk_size``: rows per chunk of the fused loss (default: ``ForCausalLMLoss``'s, D / 2
+    rows eagerly and D rows under torch.compile); smaller chunks lower the step's peak memory
+    by (rows x vocabulary) logits each, at some speed.
+
+    Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
+    TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
+    Calling it twice is a no-op; :func:`revert` undoes it. Patch before wrapping the model
+    in anything that replaces ``model.forward`` (PEFT, ``accelerate.prepare``).
+    """
+    from transformers import PreTrainedModel
+    from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
+
+    if not isinstance(model, PreTrainedModel):
+        raise TypeError(f"model must be a transformers PreTrainedModel, got "
+                        f"{type(model).__name__}")
+    if is_applied(model):
+        return model
+    cls = type(model)
+    spec = _forward_spec(cls)
+    head = model.get_output_embeddings()
+    if head is None or getattr(model, "lm_head", None) is not head:
+        raise _refuse(cls, "get_output_embeddings() is not the module its forward calls "
+                           "as self.lm_head")
+    if not isinstance(head, nn.Linear) or type(head).forward is not nn.Linear.forward:
+        raise _refuse(cls, f"its output embedding is a {type(head).__name__}, not a plain "
+                           "nn.Linear")
+    vocab = getattr(model.config.get_text_config(), "vocab_size", None)
+    if head.out_features != vocab:
+        raise _refuse(cls, f"the head has {head.out_features} outputs, the config's "
+                           f"vocab_size is {vocab}")
+    if "_loss_function" in vars(model) or model.loss_function is not hf_loss:
+        raise _refuse(cls, f"its loss_function is {model.loss_function!r}, not "
+                           "transformers' ForCausalLMLoss")
+    if head.weight.dtype == torch.float64:
+        raise TypeError("the head's weight is float64: inductor_ce computes in float32 and "
+                        "takes float32, bfloat16 or float16 (cast the model)")
+    if spec.scale is not None and not isinstance(_resolve(model, spec.scale[1]), (int, float)):
+        raise _refuse(cls, f"the logit scale self.{'.'.join(spec.scale[1])} is not a number")
+    if _PATCH_ATTR in vars(head):
+        raise ValueError("the head is patched already (shared with another patched model)")
+
+    names = list(inspect.signature(cls.forward).parameters)[1:]
+    if chunk_size is not None and (isinstance(chunk_size, bool) or
+                                   not isinstance(chunk_size, int) or chunk_size < 1):
+        raise ValueError(f"chunk_size must be a positive int or None, got {chunk_size!r}")
+    patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
+                   vars(model).get("forward"), vars(head).get("forward"), chunk_size)
+    # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
+    # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
+    model_forward = functools.wraps(cls.forward)(
+        lambda self, *args, **kwargs: _fused_model_forward(self, *args, **kwargs))
+    vars(model)[_PATCH_ATTR] = vars(head)[_PATCH_ATTR] = patch
+    model.forward = types.MethodType(model_forward, model)
+    head.forward = types.MethodType(_fused_head_forward, head)
+    model.loss_function = types.MethodType(_fused_loss_function, model)
+    return model
+
+
+def is_applied(model) -> bool:
+    """Whether :func:`apply` patched ``model``."""
+    return _PATCH_ATTR in vars(model)
+
+
+def revert(model):
+    """Undoes :func:`apply`: the model's and its head's own forward and loss function again;
+    returns ``model``. A no-op on a model that is not patched."""
+    if not is_applied(model):
+        return model
+    patch = vars(model)[_PATCH_ATTR]
+    head = patch.head   # (the patched one, also if lm_head was replaced since)
+    patched = (getattr(vars(model).get("forward"), "__func__", None),
+               getattr(vars(head).get("forward"), "__func__", None))
+    if getattr(patched[0], "__wrapped__", None) is not type(model).forward or \
+            patched[1] is not _fused_head_forward:
+        raise ValueError("model.forward or its head's forward was replaced after apply(); "
+                         "undo that first")
+    for obj, old in ((model, patch.old_forward), (head, patch.old_head_forward)):
+        if old is None:
+            del obj.forward
+        else:
+            obj.forward = old
+        del vars(obj)[_PATCH_ATTR]
+    del model._loss_function
+    return model
