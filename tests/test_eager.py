@@ -475,17 +475,16 @@ def test_cuda_graph_bookkeeping(monkeypatch):
     class Recording(graphs.Replays):
         fail = False
 
-        def _record(self, args, private=False):
+        def _record(self, args, flat, packing):
             if self.fail:
                 raise RuntimeError("operation not permitted when stream is capturing")
             recorded.append((args[0].data_ptr(), args[0].shape[0]))
             number = len(recorded)
-            stand_in = type("Graph", (), {"replay": lambda self: log.append(number)})()
-            return graphs._Graph(stand_in, None, None, private)
+            return type("Graph", (), {"replay": lambda self: log.append(number)})()
 
-        def _drop(self, key, device):
-            dropped.append(key[-1])
-            del self.graphs[key]
+        def _drop(self, at, device):
+            dropped.append(at[0][-1])
+            self._forget(at)
 
     def calls(fn, *args):      # what each call did: ("run", rows) or the graph it replayed
         before = len(log)
@@ -512,42 +511,40 @@ def test_cuda_graph_bookkeeping(monkeypatch):
     assert not failing.graphs
 
 
-def test_cuda_graph_output_slots(monkeypatch):
-    """graphs.Replays of copied outputs without a GPU (a stand-in graph writes its number
-    into its buffer): a replay hands out views of a buffer that nothing else holds (any
-    view, saved or derived, holds it), a key keeps SLOTS such graphs, and once every one is
-    held a private graph's replays return copies; a held output is never overwritten."""
+def test_cuda_graph_output_buffers(monkeypatch):
+    """graphs.Replays of copied outputs without a GPU (a stand-in graph fills the buffer it
+    was captured with with its number; a stand-in allocator hands out buffers in the order a
+    training loop holding the last step's loss gets them from the caching allocator): the
+    first call runs the function; a replay hands out views of the call's own buffer; each
+    buffer address gets its graph, at most SLOTS per key (a call at a third address runs the
+    function: its own fresh outputs)."""
     from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
     monkeypatch.setattr(graphs, "SLOTS", 2)
+    pool = [torch.zeros(8) for _ in range(3)]
+    order = iter([0, 1, 0, 1, 0, 2, 1, 0])
+    monkeypatch.setattr(graphs._Packing, "empty", lambda self, device: pool[next(order)])
     recorded = []
 
     class Recording(graphs.Replays):
-        def _record(self, args, private=False):
-            recorded.append(private)
+        def _record(self, args, flat, packing):
+            recorded.append(flat.data_ptr())
             number = float(len(recorded))
-            flat, views = graphs._packed([torch.zeros(()), torch.zeros(3)])
-            stand_in = type("Graph", (), {"replay": lambda self: flat.fill_(number)})()
-            return graphs._Graph(stand_in, flat, views, private)
+            return type("Graph", (), {"replay": lambda self: flat.fill_(number)})()
 
     replays = Recording(lambda x: (x.sum(), x[:, 0]), copies=True)
     x = torch.ones(3, 2)
-    assert replays(x)[0].item() == 6.0 and not recorded       # the first call runs fn
-    a = replays(x)                                            # slot 1, now held by a
-    assert [o.tolist() for o in a] == [1.0, [1.0] * 3] and a[0].data_ptr() == a[1].data_ptr() - 16
-    b = replays(x)[1][1:]                                     # slot 2, held by a derived view
-    c = replays(x)                                            # both held: the private graph
-    assert recorded == [False, False, True] and c[0].item() == 3.0
-    assert c[0].untyped_storage().data_ptr() not in (a[0].data_ptr(),
-                                                     b.untyped_storage().data_ptr())
-    private = next(iter(replays.graphs.values())).private.flat
-    assert c[0].data_ptr() != private.data_ptr()              # a copy of its buffer
-    assert replays(x)[0].item() == 3.0 and len(recorded) == 3
-    saved = a[1].detach()                                     # slot 1 still held through it
-    del a
-    assert replays(x)[0].item() == 3.0
-    del saved
-    d = replays(x)
-    assert d[0].item() == 1.0 and b.tolist() == [2.0, 2.0]    # slot 1 again; b untouched
-    del b, d
-    assert replays(x)[0].item() == 1.0 and len(recorded) == 3 and replays.replayed == 7
+    first = replays(x)
+    assert first[0].item() == 6.0 and not recorded           # the first call runs fn
+    losses, homes = [], []
+    for _ in range(8):
+        loss, column = replays(x)
+        losses.append(loss.item())
+        homes.append(next((i for i, p in enumerate(pool) if p.data_ptr() == loss.data_ptr()),
+                          None))
+        if homes[-1] is not None:                             # both outputs in the buffer
+            assert column.data_ptr() == loss.data_ptr() + 16
+            assert column.tolist() == [losses[-1]] * 3
+    assert losses == [1.0, 2.0, 1.0, 2.0, 1.0, 6.0, 2.0, 1.0], losses
+    assert homes == [0, 1, 0, 1, 0, None, 1, 0], homes
+    assert recorded == [pool[0].data_ptr(), pool[1].data_ptr()] and replays.replayed == 7

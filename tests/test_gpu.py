@@ -182,17 +182,15 @@ def test_few_rows_replay_cuda_graphs():
     assert replayed(True) - before >= 3
     del kept, x, loss, grad
     # A training loop's pattern (the last step's outputs freed): the backward replays too,
-    # and the forward hands out its graphs' own buffers (no copy).
-    before, handed = replayed(False), 0
+    # and so does the forward, into each call's own buffer.
+    before, before_fwd = replayed(False), replayed(True)
     for i in range(6):
         x, loss, grad = step(3 - 0.3 * i)
         _check(loss.detach(), grad, x, t, opts, None)
-        handed += any(loss.data_ptr() == slot.flat.data_ptr()
-                      for r in eager_loss._REPLAYS.values()
-                      if r.copies for g in r.graphs.values() for slot in g.slots)
         del x, loss, grad
-    assert replayed(False) - before >= 2 and handed >= 4
-    assert all(len(r.graphs) <= graphs.MAX_GRAPHS for r in eager_loss._REPLAYS.values())
+    assert replayed(False) - before >= 2 and replayed(True) - before_fwd >= 4
+    assert all(len(r.graphs) <= graphs.MAX_GRAPHS * graphs.SLOTS
+               for r in eager_loss._REPLAYS.values())
     # Two losses of different logits before one backward, then other row counts.
     a = (torch.randn(rows, vocab, device=DEV, generator=gen) * 2).to(torch.bfloat16)
     b = (torch.randn(rows, vocab, device=DEV, generator=gen) * 3).to(torch.bfloat16)
@@ -210,6 +208,57 @@ def test_few_rows_replay_cuda_graphs():
         loss.backward()
         _check(loss.detach(), x.grad, a[:n], t[:n], {}, None)
     assert eager.compiles == before
+
+
+def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
+    """What a replay hands out is never overwritten by a later replay, whoever still reads
+    it: a kept ``untyped_storage()`` (no tensor), and another stream with work queued on a
+    loss the caller dropped after ``record_stream`` (the later steps run at once on the
+    current stream while the other stream still sleeps)."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    from inductor_ce.eager import loss as eager_loss
+    gen = torch.Generator(device=DEV).manual_seed(9)
+    rows, vocab = 256, 4096
+    x = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+
+    def loss_of(scale):
+        with torch.no_grad():
+            x.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * scale)
+        return inductor_ce.cross_entropy(x, t)
+
+    def replayed():
+        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies)
+
+    for i in range(4):                      # the key's graphs captured, replays running
+        loss_of(1.0 + i)
+    before = replayed()
+    # A kept storage handle.
+    loss = loss_of(2.0)
+    expected = loss.item()
+    storage = loss.untyped_storage()
+    del loss
+    for i in range(6):
+        loss_of(0.5 + i)
+    kept = torch.empty(0, device=DEV).set_(storage)    # (a view made only to read it now)
+    assert kept[0].item() == expected
+    del kept, storage
+    # Another stream still reading a dropped loss.
+    side = torch.cuda.Stream()
+    loss = loss_of(3.0)
+    expected = loss.item()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(200_000_000)      # ~0.1 s of the side stream's time
+        read = loss * 1.0
+    loss.record_stream(side)
+    del loss
+    for i in range(6):
+        loss_of(0.25 + i)
+    torch.cuda.synchronize()
+    assert read.item() == expected
+    assert replayed() - before >= 8, "the forward did not replay: the test saw nothing"
 
 
 def test_few_rows_inside_a_users_cuda_graph():

@@ -83,11 +83,12 @@ def main():
     replays = list(eager_loss._REPLAYS.values())
     print("replays:", [(r.copies, r.replayed, len(r.graphs), r.captures) for r in replays])
     fwd = next(r for r in replays if r.copies and r.graphs)
-    g = next(iter(fwd.graphs.values())).slots[0]    # a slot: hands out its buffer
+    (key, _), g = next(iter(fwd.graphs.items()))
+    packing = fwd.seen[key]
     small = torch.zeros(16, device="cuda")
-    print(f"host us per call: graph.replay {loop_us(g.graph.replay):.1f}, flat.clone "
-          f"{loop_us(g.flat.clone):.1f}, _Graph.replay (replay + views) "
-          f"{loop_us(g.replay):.1f}, is_current_stream_capturing "
+    print(f"host us per call: graph.replay {loop_us(g.replay):.1f}, the outputs' buffer "
+          f"{loop_us(lambda: packing.empty('cuda')):.1f}, its views "
+          f"{loop_us(lambda: packing.views(small)):.1f}, is_current_stream_capturing "
           f"{loop_us(torch.cuda.is_current_stream_capturing):.1f}, torch.empty 65 MB "
           f"{loop_us(lambda: torch.empty(rows, vocab, dtype=torch.bfloat16, device='cuda')):.1f}"
           f", small add_ {loop_us(lambda: small.add_(1)):.1f}")

@@ -1,6 +1,6 @@
 """torch's private runtime state and entry points that the eager paths read: functorch
 transforms, dispatch modes, forward-mode AD, autograd's running graph task and its C entry
-points, CUDA stream capture, storage use counts, nn.Module's global hooks, functional
+points, CUDA stream capture, nn.Module's global hooks, functional
 collectives. Each name is resolved here, once, at import."""
 from __future__ import annotations
 
@@ -52,12 +52,6 @@ def function_apply(cls):
 # (torch.cuda.is_current_stream_capturing without its Python frame: called twice per step)
 stream_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing",
                            torch.cuda.is_current_stream_capturing)
-storage_use_count = torch._C._storage_Use_Count          # of a StorageImpl, by its address
-
-
-def storage_handle(t: torch.Tensor) -> int:
-    """The address of ``t``'s StorageImpl (what ``storage_use_count`` takes)."""
-    return t.untyped_storage()._cdata
 
 
 # --- nn.Module -----------------------------------------------------------------------------
