@@ -99,11 +99,11 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
     """The op's contract: every target is in [0, V) or equal to ignore_index, asserted on the
     device (no host sync). On Triton a per-row assert, which fuses into a kernel over the rows
     (the one combining their statistics, or for few rows the one summing the loss), no launch
-    of its own (docs/lowering.md#forward-one-read-of-the-logits). The C++ backend's assert is a throw, and a throw inside an
-    OpenMP region ends the process; the scheduler fuses an assert node into any kernel,
-    parallel ones too (8 or 64 rows of 5000 classes did: the process aborted). So there an
-    `any` over the rows fills a bool, which the host asserts after the kernel
-    (ir.host_assert)."""
+    of its own (docs/lowering.md#forward-one-read-of-the-logits). The C++ backend's assert is
+    a throw, and a throw inside an OpenMP region ends the process; the scheduler fuses an
+    assert node into any kernel, parallel ones too (8 or 64 rows of 5000 classes did: the
+    process aborted). So there an `any` over the rows fills a bool, which the host asserts
+    after the kernel (ir.host_assert)."""
     def ok(row):
         t64 = ops.to_dtype(t_at(row), torch.int64)
         return ops.logical_or(ops.eq(t64, ops.constant(ignore_index, torch.int64)),
@@ -165,7 +165,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     # The vocabulary is specialized (a guard: another V recompiles). It never changes while
     # a model trains, and a symbolic V costs every element: no 16-byte vector loads (the row
     # stride is unknown), a tail mask, and in the backward a division by a runtime value.
-    # Measured on the H200 under dynamic=True (32768x32000): 9.30 ms before, 2.68 ms after.
+    # Under dynamic=True a symbolic V made the step 3.5x slower
+    # (docs/lowering.md#dynamic-shapes-and-caches).
     # (The C++ backend keeps V as it is: it runs whole rows, see the module docstring.)
     on_triton = ir.is_triton(device)
     if on_triton:
@@ -311,9 +312,9 @@ def _pin_chunk_kernel(m) -> None:
     instructions per element where one suffices. With the tail's -inf on the load (element),
     the kernel went from 13.9 to 11.2 instructions per element (benchmarks/sass_count.py),
     and the forward to 1.04x its read floor
-    (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max). Exact for every finite or infinite logit. With a
-    nan among a chunk's logits m_c is unspecified, but s_c = sum exp(z - m_c) is nan
-    whatever m_c is, and the combine passes that nan on to the loss (a nan target logit is
+    (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max). Exact for every finite
+    or infinite logit. With a nan among a chunk's logits m_c is unspecified, but
+    s_c = sum exp(z - m_c) is nan whatever m_c is, and the combine passes that nan on to the loss (a nan target logit is
     excluded here and reaches the loss through the gathered z_t)."""
     launch.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1},
                        persistent=True, plain_max=True)

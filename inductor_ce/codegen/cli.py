@@ -125,8 +125,8 @@ _FLAGS = {"label_smoothing": "--label-smoothing", "z_loss": "--z-loss", "softcap
 def _check(p: argparse.ArgumentParser, args) -> None:
     """Reject, in one line, what the loss would reject, before anything is traced (where
     Dynamo would bury our ValueError in its own traceback). First what needs no torch, then
-    the library's own option checks (``op/options.py``'s ``check_options``: one copy of the rules, and no
-    torch), then the device (torch only where the answer needs it)."""
+    the library's own option checks (``op/options.py``'s ``check_options``: one copy of the
+    rules, and no torch), then the device (torch only where the answer needs it)."""
     for flag, n in (("--rows", args.rows), ("--vocab", args.vocab)):
         if n < 1:
             _fail(p, f"{flag} {n}: must be at least 1 (nothing to inspect)")

@@ -50,12 +50,11 @@ Two policies, named after what they trade (GEMMs counted in units of one N x D x
         z_r = h_r W^T + b;  stats = ce_fwd(z_r);  loss_r, (a, b, c) = vjp of the finish
         dz_r = ce_bwd(z_r, ...) in place;  dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum dz_r
 
-    The first line is one compiled graph (``eager/loss.py``'s ``loss_chunk``: the eager loss's
-    forward).
-    dW accumulates in W's dtype (cuBLAS accumulates each product in float32 and rounds once
-    per chunk); the backward multiplies the saved gradients by g on the device (no host
-    sync; eagerly in place, skipped on CUDA where g == 1: ``linear/scaling.py``; out of place where
-    the graph is kept for another backward).
+    The first line is one compiled graph (``eager/loss.py``'s ``loss_chunk``: the eager
+    loss's forward). dW accumulates in W's dtype (cuBLAS accumulates each product in float32
+    and rounds once per chunk); the backward multiplies the saved gradients by g on the
+    device (no host sync; eagerly in place, skipped on CUDA where g == 1: ``scaling.py``; out
+    of place where the graph is kept for another backward).
     "mean" divides by the kept rows' total class weight, computed before the loop.
 
 Both are custom ops of our namespace (functional, with fake kernels and registered autograd):
@@ -126,8 +125,8 @@ def compact_chunk_classes(rows: int, vocab: int, elements: int = 0) -> int:
     """Classes per "compact" chunk of ``rows`` rows: ``elements`` logits (default
     COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes. Why 2^26 for the forward's tiles: they
     come before dW exists, and smaller GEMMs are host-bound where D is small
-    (docs/linear.md#the-trade-measured). The backward's chunks cost no memory of their own (``compact_backward_chunks``),
-    so they are as large."""
+    (docs/linear.md#the-trade-measured). The backward's chunks cost no memory of their own
+    (``compact_backward_chunks``), so they are as large."""
     c = (elements or COMPACT_CHUNK_ELEMENTS) // max(rows, 1)
     return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
 
@@ -599,8 +598,8 @@ def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
     ctx.save_for_backward(*output[1:])
     # The gradient outputs get no upstream gradient; materialized, those would be zeros of
-    # their size: a second h and W in memory at the start of the backward (measured on the
-    # H200: 1.04 GiB at 8192 x 4096 x 128256, the step's peak in eager mode).
+    # their size: a second h and W in memory at the start of the backward (1.04 GiB at
+    # 8192 x 4096 x 128256, which set the eager step's peak).
     ctx.set_materialize_grads(False)
 
 
