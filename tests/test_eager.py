@@ -516,19 +516,21 @@ def test_cuda_graph_output_buffers(monkeypatch):
     was captured with with its number; a stand-in allocator hands out buffers in the order a
     training loop holding the last step's loss gets them from the caching allocator): the
     first call runs the function; a replay hands out views of the call's own buffer; each
-    buffer address gets its graph, at most SLOTS per key (a call at a third address runs the
-    function: its own fresh outputs)."""
+    buffer address gets its graph, at most SLOTS per key; a call at a third address replays
+    the key's own graph, whose buffer is never handed out, into a copy in its own buffer."""
     from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
     monkeypatch.setattr(graphs, "SLOTS", 2)
     pool = [torch.zeros(8) for _ in range(3)]
-    order = iter([0, 1, 0, 1, 0, 2, 1, 0])
-    monkeypatch.setattr(graphs._Packing, "empty", lambda self, device: pool[next(order)])
-    recorded = []
+    order = iter([0, 1, 0, 1, 0, 2, None, 1, 0])     # None: the own graph's buffer (new)
+    monkeypatch.setattr(graphs._Packing, "empty", lambda self, device: (
+        torch.zeros(8) if (i := next(order)) is None else pool[i]))
+    recorded, captured_into = [], []
 
     class Recording(graphs.Replays):
         def _record(self, args, flat, packing):
             recorded.append(flat.data_ptr())
+            captured_into.append(flat)
             number = float(len(recorded))
             return type("Graph", (), {"replay": lambda self: flat.fill_(number)})()
 
@@ -545,6 +547,8 @@ def test_cuda_graph_output_buffers(monkeypatch):
         if homes[-1] is not None:                             # both outputs in the buffer
             assert column.data_ptr() == loss.data_ptr() + 16
             assert column.tolist() == [losses[-1]] * 3
-    assert losses == [1.0, 2.0, 1.0, 2.0, 1.0, 6.0, 2.0, 1.0], losses
-    assert homes == [0, 1, 0, 1, 0, None, 1, 0], homes
-    assert recorded == [pool[0].data_ptr(), pool[1].data_ptr()] and replays.replayed == 7
+    assert losses == [1.0, 2.0, 1.0, 2.0, 1.0, 3.0, 2.0, 1.0], losses
+    assert homes == [0, 1, 0, 1, 0, 2, 1, 0], homes
+    own = captured_into[2]                                    # the key's own buffer
+    assert recorded[:2] == [pool[0].data_ptr(), pool[1].data_ptr()] and len(recorded) == 3
+    assert all(own.data_ptr() != p.data_ptr() for p in pool) and replays.replayed == 8

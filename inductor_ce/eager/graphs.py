@@ -25,8 +25,9 @@ has queued on memory it ``record_stream``-ed: the allocator hands none of it out
   per call, one fresh buffer (``torch.empty``), into which its graph copies the outputs; the
   replay hands out views of that buffer. The buffer's address is part of the graph's key: a
   training loop that holds the last step's loss while it computes the next one alternates
-  between two addresses, so a key keeps up to ``SLOTS`` such graphs; a call at a further
-  address runs the compiled function (its own fresh outputs);
+  between two addresses, so a key keeps up to ``SLOTS`` such graphs. A call at a further
+  address (a caller keeping every loss) replays the key's own graph, which writes into a
+  buffer it never hands out, and copies that into the call's buffer (one more launch);
 - a function that writes its result into an argument (the backward: the gradient, into a
   tensor the caller allocates) returns nothing from a replay; the argument is part of the key.
 
@@ -64,7 +65,8 @@ class Replays:
         self.fn, self.copies = fn, copies
         self.graphs: dict = {}     # (key, output buffer's address or None) -> _Graph; oldest first
         self.seen: dict = {}       # key -> its outputs' _Packing (copies) or None: called once
-        self.slots: dict = {}      # key -> how many graphs it has
+        self.slots: dict = {}      # key -> how many graphs at the call's buffer it has
+        self.own: dict = {}        # key -> the buffer of its own graph (copies)
         self.captures = 0
         self.replayed = 0          # calls served by a replay (tests and benchmarks read it)
 
@@ -80,30 +82,45 @@ class Replays:
         packing = self.seen[key]
         flat = None if packing is None else packing.empty(args[0].device)
         at = (key, None if flat is None else flat.data_ptr())
-        graph = self.graphs.get(at)
+        graph, own = self.graphs.get(at), None
+        if graph is None and flat is not None and self.slots.get(key, 0) >= SLOTS:
+            # Every slot is at another address (the caller keeps the outputs the others
+            # handed out): the key's own graph writes into a buffer it never hands out,
+            # which the call copies into its own.
+            at = (key, "own")
+            graph, own = self.graphs.get(at), self.own.get(key)
         if graph is None:
             if self.captures >= MAX_CAPTURES or _capturing() or \
-                    self.slots.get(key, 0) >= (SLOTS if self.copies else 1):
+                    (flat is None and self.slots.get(key, 0) >= 1):
                 return self.fn(*args)
             with _LOCK:
                 self.captures += 1
                 try:
-                    graph = self._record(args, flat, packing)
+                    if at[1] == "own":
+                        own = packing.empty(args[0].device)
+                    graph = self._record(args, flat if own is None else own, packing)
                 except Exception as e:  # whatever failed: this function runs uncaptured now
                     self.captures = MAX_CAPTURES
                     warnings.warn(f"inductor_ce: capturing a CUDA graph of the eager loss "
                                   f"failed ({type(e).__name__}: {str(e)[:300]}); it runs "
                                   "without CUDA graphs", RuntimeWarning, stacklevel=3)
                     return self.fn(*args)
-                if len(self.graphs) >= MAX_GRAPHS * (SLOTS if self.copies else 1):
+                if len(self.graphs) >= MAX_GRAPHS * (SLOTS + 1 if self.copies else 1):
                     self._drop(next(iter(self.graphs)), args[0].device)
                 self.graphs[at] = graph
-                self.slots[key] = self.slots.get(key, 0) + 1
+                if own is None:
+                    self.slots[key] = self.slots.get(key, 0) + 1
+                else:
+                    self.own[key] = own
         elif _capturing():
             return self.fn(*args)
         graph.replay()
         self.replayed += 1
-        return None if flat is None else packing.views(flat)
+        if flat is None:
+            return None
+        if own is not None:
+            flat.copy_(own)
+        return packing.views(flat)
 
     def _drop(self, at, device) -> None:
         # A replay of that graph may still be in flight, on any stream: its pool goes back
@@ -114,6 +131,9 @@ class Replays:
     def _forget(self, at) -> None:
         del self.graphs[at]
         key = at[0]
+        if at[1] == "own":
+            del self.own[key]
+            return
         self.slots[key] -= 1
         if not self.slots[key]:    # the key starts over: its next call runs as a first one
             del self.slots[key]
