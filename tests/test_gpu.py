@@ -409,3 +409,22 @@ def test_scale_kernel_exact():
             torch.ops.inductor_ce.scale_(y, torch.tensor(gv, device=DEV))
             want = x if gv == 1.0 else (x.float() * gv).to(torch.bfloat16)
             torch.testing.assert_close(y, want, rtol=0, atol=0, equal_nan=True)
+
+
+def test_small_eager_calls_on_cuda_run_the_compiled_kernels(monkeypatch):
+    """On CUDA the eager path compiles at any size from two rows (auto mode): a call of
+    3 x 128256 logits runs our compiled kernels, not the decomposition, and is exact."""
+    if DEV != "cuda":
+        pytest.skip("the threshold applies off CUDA")
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", "auto")
+    gen = torch.Generator(device=DEV).manual_seed(11)
+    x = (torch.randn(3, 128256, device=DEV, generator=gen) * 2).to(torch.bfloat16)
+    t = torch.randint(0, 128256, (3,), device=DEV, generator=gen)
+    opts = dict(label_smoothing=0.03)      # (an option set no other test compiles)
+    before = eager.compiles
+    leaf = x.clone().requires_grad_()
+    loss = inductor_ce.cross_entropy(leaf, t, **opts)
+    loss.backward()
+    _check(loss.detach(), leaf.grad, x, t, opts, None)
+    assert eager.compiles > before, "the decomposition ran"

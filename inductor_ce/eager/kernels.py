@@ -23,8 +23,9 @@ How a call gets there, and why:
   compiles one more variant for that key.
 - Cached for the process (a dict; compiles serialized by a lock, so threads are safe) and
   across processes through Inductor's own FX-graph and kernel caches (keyed with our salt).
-- Where it does not apply, the decomposition runs: fewer than ``MIN_ELEMENTS`` logits (a
-  compile costs seconds once; there the decomposition costs microseconds), one or zero rows,
+- Where it does not apply, the decomposition runs: off CUDA, fewer than ``MIN_ELEMENTS``
+  logits (a compile costs seconds once; there the decomposition costs microseconds); one or
+  zero rows,
   a tensor subclass or fake tensor, an active dispatch mode, functorch transforms,
   forward-mode AD, or no lowering (torch without the API). A compile that fails warns once
   per key and that key keeps the decomposition (under torch.inference_mode, whose tensors
@@ -49,6 +50,14 @@ from .._inductor import runtime
 from ..op.ce import BACKENDS
 
 MIN_ELEMENTS = 1 << 20
+
+
+def _small(x: Tensor) -> bool:
+    """Whether ``auto`` leaves this call to the decomposition: below MIN_ELEMENTS logits off
+    CUDA, where a compile (seconds, once per signature) is not worth the microseconds it
+    saves. On CUDA the compiled kernels (CUDA graphs at few rows) beat the decomposition's
+    dozens of launches at any size (docs/eager.md)."""
+    return MODE == "auto" and x.numel() < MIN_ELEMENTS and not x.is_cuda
 _MODES = ("auto", "compiled", "decomposition")
 MODE = os.environ.get("INDUCTOR_CE_EAGER", "auto")
 if MODE not in _MODES:
@@ -65,7 +74,7 @@ def compiled_path_applies(x: Tensor, *others, any_size: bool = False) -> bool:
     size). (At a few rows every microsecond of this counts: module-level names, no imports,
     no generators.)"""
     if MODE == "decomposition" or not lowering.ACTIVE or (
-            MODE == "auto" and not any_size and x.numel() < MIN_ELEMENTS):
+            not any_size and _small(x)):
         return False
     if type(x) is not Tensor or is_functorch_wrapped(x):
         return False  # a subclass (DTensor, FakeTensor, Parameter...) keeps the plain op path
@@ -291,7 +300,7 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
                                        any_size=True) else None
     if merged is not None and merged[1].dense_inner():
         key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns)
-        small = MODE == "auto" and x.numel() < MIN_ELEMENTS
+        small = _small(x)
         if not small or (columns and _CACHE.get(key)):
             out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index,
                                 softcap, in_place=True, columns=columns)
