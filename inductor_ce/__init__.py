@@ -23,7 +23,7 @@ def _load() -> None:
     from .functional import (CrossEntropyLoss, LinearCrossEntropyLoss, cross_entropy,
                              linear_cross_entropy)
     from .integrations.routing import disable, enable, enabled
-    LOWERING_ACTIVE = lowering.register()
+    LOWERING_ACTIVE = lowering.ACTIVE = lowering.register()
 
 
 def _command_line_first() -> bool:

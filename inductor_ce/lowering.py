@@ -369,7 +369,7 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
 
 
 SALT = None
-ACTIVE = False   # whether register() installed the lowerings
+ACTIVE = False   # whether the package's register() at import installed the lowerings
 
 
 def cache_salt() -> str:
@@ -387,10 +387,9 @@ def ensure_cache_salt() -> None:
 def register() -> bool:
     """Register both lowerings; on a torch without the needed API warn once and keep the
     decomposition (returns whether the lowerings are active)."""
-    global SALT, ACTIVE
+    global SALT
     if not ir.AVAILABLE:
         ir.warn_fallback()
-        ACTIVE = False
         return False
     ir.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
     ir.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
@@ -399,6 +398,5 @@ def register() -> bool:
     SALT = _salt.source_salt()
     BACKENDS.on_trace = ensure_cache_salt
     ensure_cache_salt()
-    ACTIVE = True
     return True
 
