@@ -14,7 +14,7 @@ from torch._inductor.virtualized import V
 # --- a fixed launch configuration for one kernel -------------------------------------------
 # Inductor chooses a kernel's launch configuration from heuristics over its sizes, and keeps a
 # mask on the programs' range unless it can prove the block divides it: with a symbolic row
-# count, every element of the forward's chunk kernel paid for that mask (~20%, NOTES run 5).
+# count, every element of the forward's chunk kernel paid for that mask (docs/lowering.md).
 # ``InductorChoices.triton_kernel_kwargs`` is Inductor's hook for fixed configurations; the
 # active choices handler is wrapped so that only a kernel computing a pinned buffer changes.
 
@@ -138,7 +138,7 @@ def pin_launch(box, config: dict, persistent: bool | None = None,
 # xindex // V. Unless its block provably divides rows x V (never with a symbolic row count),
 # every element is then masked by the total, and a thread's 8 elements no longer share their
 # per-row loads: ptxas merges identical loads, but not predicated ones (33 instead of 18
-# instructions per element, NOTES runs 16-17). ``config.triton.prefer_nd_tiling`` tiles by rows
+# instructions per element, docs/lowering.md). ``config.triton.prefer_nd_tiling`` tiles by rows
 # and columns (per-row loads of shape [YBLOCK, 1], one row mask per row), but it is global:
 # it is set here only while Inductor picks the tiling of a kernel computing one of our ops.
 

@@ -153,7 +153,7 @@ class CallPath:
 # --- calls seen before ----------------------------------------------------------------------------
 # At a few rows the host sets the pace, and the checks and lookups of a call (its arguments'
 # checks, its layout, its cache key and compiled function's guard) cost a step as much as the
-# compiled work's launches (NOTES run 52). A call whose call_signature was seen before (the
+# compiled work's launches (docs/eager.md). A call whose signature was seen before (the
 # tensors' classes, shapes, strides, dtypes and devices, the options and their types, grad
 # mode) has passed those checks and takes the path it took then. The state a call_signature does
 # not hold (dispatch modes, torch.func, forward AD, the CUDA-graph switch) is read per call.
@@ -334,7 +334,7 @@ class _Plan:
     by the entry's identity: how many outputs it returns, its backward's compiled function
     (found on the first backward, re-checked against each call's rows) and their CUDA-graph
     runners. (At a few rows the host sets the pace: a nested cache key hashed per backward
-    cost more than the rest of its Python, NOTES run 52.)"""
+    cost more than the rest of its Python.)"""
 
     __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "fn", "run", "bwd",
                  "bwd_shape", "replays", "bwd_replays")
@@ -404,7 +404,7 @@ class _Loss(torch.autograd.Function):
         out = plan.forward_runner(graphed)(x, t, w)
         n = plan.n
         # The per-row statistics are this node's own (no caller sees them): kept on ctx, not
-        # saved (a saved tensor costs ~1-2 us to pack and unpack; NOTES run 53).
+        # saved (a saved tensor costs ~1-2 us to pack and unpack).
         ctx.save_for_backward(x, t, w)
         ctx.plan, ctx.graphed, ctx.stats = plan, graphed, out[n:]
         return out[0] if n == 1 else out[:n]
@@ -429,8 +429,7 @@ def _backward_once(ctx, g, g_lse):
 
 # autograd.Function.apply without its Python wrapper (whose work, binding a setup_context's
 # arguments and unwrapping functorch's dead wrappers, applies to no call that gets here:
-# cross_entropy takes this path outside torch.func transforms only): ~5 us a call on the
-# H200's host (NOTES run 52).
+# cross_entropy takes this path outside torch.func transforms only; docs/eager.md).
 _apply_loss = runtime.function_apply(_Loss)
 
 
