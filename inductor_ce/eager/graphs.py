@@ -90,8 +90,7 @@ class Replays:
             at = (key, "own")
             graph, own = self.graphs.get(at), self.own.get(key)
         if graph is None:
-            if self.captures >= MAX_CAPTURES or _capturing() or \
-                    (flat is None and self.slots.get(key, 0) >= 1):
+            if self.captures >= MAX_CAPTURES or _capturing():
                 return self.fn(*args)
             with _LOCK:
                 self.captures += 1
