@@ -24,7 +24,7 @@ from .eager.loss import call_signature, loss_of_seen_call
 from .eager.loss import cross_entropy as _eager_loss
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
-from .op.checks import check_linear, check_options, check_policy, check_tensors
+from .op.checks import check_budget, check_linear, check_options, check_tensors
 from .op.finish import finish, reduce
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
@@ -135,10 +135,11 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                          reduction: str = "mean", ignore_index: int = -100,
                          label_smoothing: float = 0.0, z_loss: float = 0.0,
                          softcap: Optional[float] = None, return_lse: bool = False,
-                         policy: str = "fast", chunk_size: Optional[int] = None):
+                         memory_budget: Optional[int] = None, policy: Optional[str] = None,
+                         chunk_size: Optional[int] = None):
     """``cross_entropy(F.linear(input, linear_weight, linear_bias), target, ...)`` without
-    the (rows, V) logits tensor (``inductor_ce/linear/head.py``): equal to it to float32 accuracy,
-    collapse-safe, float32 loss.
+    the (rows, V) logits tensor (``inductor_ce/linear/head.py``): equal to it to float32
+    accuracy, collapse-safe, float32 loss.
 
     Args:
         input: ``(..., D)`` hidden states (float32, bfloat16 or float16).
@@ -148,16 +149,14 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         linear_bias: optional ``(V,)``.
         weight, reduction, ignore_index, label_smoothing, z_loss, softcap, return_lse: as in
             :func:`cross_entropy`.
-        policy: ``"fast"`` (row chunks, the gradient computed in the forward: 3 GEMMs; a
-            chunk of rows x V logits) or ``"compact"`` (vocabulary chunks, the backward
-            recomputes them: 4 GEMMs; beyond the gradients, 256 KiB and a few vectors of
-            the rows' size: the backward's chunks live in dW's rows not written yet).
-            "fast" applies to a scalar loss (reduction "mean"/"sum") without
-            ``return_lse``; other calls run "compact".
-        chunk_size: rows per chunk ("fast") or classes per chunk ("compact", its forward's
-            tiles and its backward's chunks, which shrink near the end); default:
-            ``linear.fast_chunk_rows`` / ``linear.compact_chunk_classes`` (2^28-2^29 and
-            2^26 logits).
+        memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
+            gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
+            logits, at GEMM speed. Fewer than 1024 rows of logits (``LEAN_BUDGET``, 64 MiB,
+            at V >= 32768 in bf16) chunk by classes: one GEMM more, little memory
+            (docs/linear.md#the-memory-budget).
+        policy, chunk_size: deprecated (FutureWarning): ``policy="compact"`` is
+            ``memory_budget=inductor_ce.linear.LEAN_BUDGET``, ``chunk_size=R`` is
+            ``memory_budget=R * V * input.element_size()``.
 
     Returns:
         The float32 loss: a scalar for ``reduction="mean"`` (the kept rows' weighted mean;
@@ -167,36 +166,44 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         logits, of ``target``'s shape.
     """
     from .linear import head as linear
+    if policy is not None or chunk_size is not None:
+        memory_budget = linear.deprecated_budget(memory_budget, policy, chunk_size,
+                                                 linear_weight)
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(
             input, linear_weight, target, linear_bias=linear_bias, weight=weight,
             reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
-            z_loss=z_loss, softcap=softcap, return_lse=return_lse, chunk_size=chunk_size)
+            z_loss=z_loss, softcap=softcap, return_lse=return_lse,
+            memory_budget=memory_budget)
     check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
-    check_linear(input, linear_weight, linear_bias, target, weight, policy, chunk_size)
+    check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does: see there)
     num_classes = linear_weight.shape[0]
     softcap = None if softcap is None else float(softcap)
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
-    chunk = chunk_size or 0
+    budget = memory_budget or 0
     # (The ops assert that every target is in [0, V) or ignore_index.)
     transformed = _functorch_transform() or _forward_ad_active()
-    # "fast" computes the gradient in its forward: only where one may be wanted (under
-    # no_grad or inference_mode the statistics alone, which need no autograd).
-    if policy == "fast" and reduction != "none" and not return_lse and not transformed \
-            and torch.is_grad_enabled():
+    grad = not transformed and torch.is_grad_enabled() and (
+        input.requires_grad or linear_weight.requires_grad
+        or (linear_bias is not None and linear_bias.requires_grad))
+    if grad and reduction != "none" and not return_lse:
+        # A scalar loss: its gradient computed in the forward (head.py).
         return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                      ignore_index, softcap, label_smoothing, z_loss,
-                                     reduction == "mean", chunk)[0]
-    # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
-    stats_of = decomposition.linear_ce_fwd if transformed else linear.linear_ce_fwd
-    # (with_grad: the forward also computes the sums that become the input's gradient.)
-    with_grad = not transformed and torch.is_grad_enabled() and input.requires_grad
-    stats = stats_of(input, linear_weight, linear_bias, target, weight, ignore_index, softcap,
-                     label_smoothing > 0.0, 0, num_classes, chunk, with_grad)[:3]
+                                     reduction == "mean", budget)[0]
+    if transformed:
+        # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
+        stats = decomposition.linear_ce_fwd(input, linear_weight, linear_bias, target, weight,
+                                            ignore_index, softcap, label_smoothing > 0.0, 0,
+                                            num_classes, 0, False)[:3]
+    else:
+        stats = linear.statistics(input, linear_weight, linear_bias, target, weight,
+                                  ignore_index, softcap, label_smoothing > 0.0, 0,
+                                  num_classes, budget)
     loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
                             num_classes)
     loss = reduce(loss, w_t, reduction)
@@ -214,29 +221,28 @@ class LinearCrossEntropyLoss(nn.Module):
     def __init__(self, in_features: int, num_classes: int, *, bias: bool = False, device=None,
                  dtype=None, reduction: str = "mean", weight: Optional[Tensor] = None,
                  ignore_index: int = -100, label_smoothing: float = 0.0, z_loss: float = 0.0,
-                 softcap: Optional[float] = None, policy: str = "fast",
-                 chunk_size: Optional[int] = None):
+                 softcap: Optional[float] = None, memory_budget: Optional[int] = None):
         super().__init__()
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
-        check_policy(policy, chunk_size)
+        check_budget(memory_budget)
         self.linear = nn.Linear(in_features, num_classes, bias=bias, device=device,
                                 dtype=dtype)
         self.register_buffer("weight", weight)
         self.ignore_index, self.reduction = ignore_index, reduction
         self.label_smoothing, self.z_loss, self.softcap = label_smoothing, z_loss, softcap
-        self.policy, self.chunk_size = policy, chunk_size
+        self.memory_budget = memory_budget
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return linear_cross_entropy(
             input, self.linear.weight, target, linear_bias=self.linear.bias,
             weight=self.weight, reduction=self.reduction, ignore_index=self.ignore_index,
             label_smoothing=self.label_smoothing, z_loss=self.z_loss, softcap=self.softcap,
-            policy=self.policy, chunk_size=self.chunk_size)
+            memory_budget=self.memory_budget)
 
     def extra_repr(self) -> str:
         return (f"ignore_index={self.ignore_index}, reduction={self.reduction!r}, "
                 f"label_smoothing={self.label_smoothing}, z_loss={self.z_loss}, "
-                f"softcap={self.softcap}, policy={self.policy!r}")
+                f"softcap={self.softcap}, memory_budget={self.memory_budget}")
 
 
 def _autocast(*tensors):

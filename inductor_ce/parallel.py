@@ -289,6 +289,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                                         label_smoothing: float = 0.0, z_loss: float = 0.0,
                                         softcap: Optional[float] = None,
                                         return_lse: bool = False,
+                                        memory_budget: Optional[int] = None,
                                         chunk_size: Optional[int] = None):
     """:func:`inductor_ce.linear_cross_entropy` with the rows of the LM head's weight (the
     vocabulary) sharded over ``group``: this rank holds ``local_weight`` (V_local, D) (and
@@ -297,18 +298,21 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     every rank. Every rank returns the same loss; the backward gives each rank the gradient of
     its weight shard and the full gradient of ``input`` (summed over the ranks).
 
-    Each rank runs the "compact" policy on its shard (its statistics combine across ranks as
-    chunks combine within one), then the ranks combine the per-row statistics as
-    :func:`vocab_parallel_cross_entropy` does: no logits are gathered or communicated.
-    Arguments as there and in :func:`inductor_ce.linear_cross_entropy`."""
+    Each rank computes the per-row statistics of its shard (``linear/head.py``'s
+    ``statistics``, chunked within ``memory_budget``: they combine across ranks as chunks
+    combine within one), then the ranks combine them as :func:`vocab_parallel_cross_entropy`
+    does: no logits are gathered or communicated. Arguments as there and in
+    :func:`inductor_ce.linear_cross_entropy` (``chunk_size``: deprecated, as there)."""
     from .linear import head as linear
     from .op.checks import check_linear
     if group is None:
         group = dist.group.WORLD
+    if chunk_size is not None:
+        memory_budget = linear.deprecated_budget(memory_budget, None, chunk_size, local_weight)
 
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
-        check_linear(input, local_weight, linear_bias, target, None, "compact", chunk_size)
+        check_linear(input, local_weight, linear_bias, target, None, memory_budget)
         v_local = local_weight.shape[0]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
@@ -323,10 +327,9 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     local_class_weight = weight[vocab_start:vocab_start + v_local] \
         if smooth and weight is not None else None
     h = _ReplicatedInput.apply(input, group)
-    with_grad = torch.is_grad_enabled() and h.requires_grad
-    stats = linear.linear_ce_fwd(h, local_weight, linear_bias, target, local_class_weight,
-                                 ignore_index, softcap, smooth, vocab_start, num_classes,
-                                 chunk_size or 0, with_grad)[:3]
+    stats = linear.statistics(h, local_weight, linear_bias, target, local_class_weight,
+                              ignore_index, softcap, smooth, vocab_start, num_classes,
+                              memory_budget or 0)
     lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)
@@ -336,7 +339,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
 
 def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight,
                                   reduction, ignore_index, label_smoothing, z_loss, softcap,
-                                  return_lse, chunk_size):
+                                  return_lse, memory_budget):
     """``linear_cross_entropy`` of a weight DTensor sharded over the vocabulary (``[Shard(0)]``,
     1-D mesh): the vocabulary-parallel loss of its local shard, as a replicated DTensor. The
     input, target and class weight are plain tensors or DTensors replicated on that mesh; a
@@ -371,6 +374,6 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
         replicated(input, "input"), local, replicated(target, "target"), mesh.get_group(),
         vocab_start=start, num_classes=v, linear_bias=bias, weight=replicated(weight, "weight"),
         ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
-        z_loss=z_loss, softcap=softcap, return_lse=return_lse, chunk_size=chunk_size)
+        z_loss=z_loss, softcap=softcap, return_lse=return_lse, memory_budget=memory_budget)
     wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
     return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)

@@ -77,15 +77,20 @@ CASES = {
                  lambda device: _logits(device, FEW)),
     "wide_index": ("ce(x, t), x: bf16[16800, 128256], over 2^31 logits", lambda x, t: ce(x, t),
                    lambda device: _logits(device, WIDE)),
-    # The fused linear + cross-entropy: one opaque op in the graph (its chunk loop runs the
-    # eager path's kernels, snapshotted in test_linear_chunk_kernels), and the backward's
-    # scaling of the gradients it computed.
+    # The fused linear + cross-entropy: opaque ops in the graph (their chunk loops run the
+    # eager path's kernels, snapshotted in test_linear_chunk_kernels). A scalar loss: the
+    # backward's scaling of the gradients the forward computed. Per-row losses by row
+    # chunks: the backward op recomputing the logits; by class chunks (a lean budget): the
+    # input's gradient from the forward's u, one traced expression, and the backward op for W.
     "linear_fast": ("linear_cross_entropy(h, w, t), h: bf16[4096, 4096], w: bf16[128256, 4096]",
                     lambda h, w, t: inductor_ce.linear_cross_entropy(h, w, t), _lm_head),
-    "linear_compact": ("linear_cross_entropy(h, w, t, policy='compact')",
+    "linear_per_row": ("linear_cross_entropy(h, w, t, reduction='none')",
                        lambda h, w, t: inductor_ce.linear_cross_entropy(h, w, t,
-                                                                         policy="compact"),
+                                                                         reduction="none"),
                        _lm_head),
+    "linear_lean": ("linear_cross_entropy(h, w, t, reduction='none', memory_budget=64 MiB)",
+                    lambda h, w, t: inductor_ce.linear_cross_entropy(
+                        h, w, t, reduction="none", memory_budget=64 << 20), _lm_head),
 }
 BACKENDS = ["triton", "cpp", pytest.param("cuda", marks=pytest.mark.gpu)]
 GRAPHS = {"fwd": "forward", "bwd": "backward"}
@@ -210,19 +215,20 @@ def test_snapshot(backend, case, graph):
     _compare(os.path.join(folder, name), actual, describe)
 
 
-CHUNK_POLICIES = {"fast": 256, "compact": 32768}   # policy -> chunk_size of the snapshot
+# chunking -> (memory_budget of the snapshot: 256 rows of logits, or 32768 classes of all
+# 300 rows, compiled graphs)
+CHUNKINGS = {"rows": (256 * V * 2, 3), "classes": (300 * 32768 * 2, 4)}
 
 
-@pytest.mark.parametrize("policy", CHUNK_POLICIES)
-def test_linear_chunk_kernels(policy, monkeypatch):
-    """The kernels the fused linear + cross-entropy runs on its chunks of logits (the eager
-    path's compiles: "fast", the chunk's loss and coefficients (ce_fwd and the finish,
-    eager_loss.loss_chunk), ce_bwd writing in place, the gradient scaling; "compact", ce_fwd and
-    ce_bwd in place),
-    C++ for CPU tensors: h bf16[300, 16], W bf16[128256, 16], chunks of 256 rows ("fast":
-    one compile per kernel, rows symbolic) or 32768 classes ("compact": ce_fwd's ragged last
-    tile has a V of its own, ce_bwd's classes are symbolic). These compile and run (a few
-    seconds)."""
+@pytest.mark.parametrize("chunking", CHUNKINGS)
+def test_linear_chunk_kernels(chunking, monkeypatch):
+    """The kernels the fused linear + cross-entropy of a scalar loss runs on its chunks of
+    logits (the eager path's compiles: by rows, the chunk's loss and coefficients (ce_fwd and
+    the finish, eager_loss.loss_chunk), ce_bwd writing in place, the gradient scaling; by
+    classes, ce_fwd of the forward's tiles, ce_bwd in place and the scaling), C++ for CPU
+    tensors: h bf16[300, 16], W bf16[128256, 16], chunks of 256 rows (one compile per kernel,
+    rows symbolic) or 32768 classes (ce_fwd's ragged last tile has a V of its own, ce_bwd's
+    classes are symbolic). These compile and run (a few seconds)."""
     from inductor_ce.eager import kernels as eager
     from inductor_ce.eager import loss as eager_loss
     from torch._inductor.utils import run_and_get_code
@@ -235,20 +241,20 @@ def test_linear_chunk_kernels(policy, monkeypatch):
     w = torch.randn(V, 16, generator=g).bfloat16().requires_grad_()
     t = torch.randint(0, V, (300,), generator=g)
 
+    budget, graphs = CHUNKINGS[chunking]
+
     def step():
-        inductor_ce.linear_cross_entropy(h, w, t, policy=policy,
-                                         chunk_size=CHUNK_POLICIES[policy]).backward()
+        inductor_ce.linear_cross_entropy(h, w, t, memory_budget=budget).backward()
     # (With the code generator's machine pinned, as codegen_only pins it: unpinned, the C++
     # would follow this CPU's SIMD width, and the snapshot the machine that recorded it.)
     with capture._pinned_codegen_machine():
         _, codes = run_and_get_code(step)
-    assert len(codes) == 3, len(codes)
-    header = (f"# the chunk kernels of linear_cross_entropy(h, w, t, policy={policy!r}, "
-              f"chunk_size={CHUNK_POLICIES[policy]}), eager, h: bf16[300, 16], "
-              f"w: bf16[128256, 16]\n")
+    assert len(codes) == graphs, len(codes)
+    header = (f"# the chunk kernels of linear_cross_entropy(h, w, t, memory_budget={budget}), "
+              f"eager, h: bf16[300, 16], w: bf16[128256, 16]\n")
     actual = header + "\n\n".join(f"# --- compiled graph {i}\n" + _codegen.normalize(c)
                                    for i, c in enumerate(codes))
-    name = f"linear_{policy}.chunks.py"
+    name = f"linear_{chunking}.chunks.py"
 
     def describe(recorded):
         return "".join(difflib.unified_diff(recorded.splitlines(True), actual.splitlines(True),
@@ -262,7 +268,7 @@ def test_no_stray_snapshot_files(backend):
     folder = _folder(backend)
     expected = {"meta.json"} | {f"{c}.summary.json" for c in CASES} | \
         {f"{c}.{g}.py" for c in CASES for g in GRAPHS} | \
-        ({f"linear_{p}.chunks.py" for p in CHUNK_POLICIES} if backend == "cpp" else set())
+        ({f"linear_{c}.chunks.py" for c in CHUNKINGS} if backend == "cpp" else set())
     stray = sorted(set(os.listdir(folder)) - expected)
     if _accept():
         for name in stray:

@@ -284,19 +284,25 @@ def test_few_rows_inside_a_users_cuda_graph():
     assert_loss_close(loss, reference(x.double(), t))
 
 
-def test_no_host_sync():
-    """Eager cross_entropy and both linear policies never make the host wait for the GPU."""
+def test_no_host_sync(monkeypatch):
+    """Eager cross_entropy and the fused head (scalar and per-row, by rows and by classes)
+    never make the host wait for the GPU."""
     if DEV != "cuda":
         pytest.skip("CUDA's sync debug mode")
     gen = torch.Generator(device=DEV).manual_seed(3)
     h = torch.randn(1024, 256, device=DEV, generator=gen, dtype=torch.bfloat16)
     w = (torch.randn(8192, 256, device=DEV, generator=gen) * 0.05).to(torch.bfloat16)
     t = torch.randint(0, 8192, (1024,), device=DEV, generator=gen)
-    calls = [lambda: inductor_ce.cross_entropy((h @ w.t()).requires_grad_(), t),
-             lambda: inductor_ce.linear_cross_entropy(h.requires_grad_(), w.requires_grad_(), t,
-                                                      policy="fast", chunk_size=256),
-             lambda: inductor_ce.linear_cross_entropy(h.requires_grad_(), w.requires_grad_(), t,
-                                                      policy="compact", chunk_size=2048)]
+    def head(budget, reduction):
+        return lambda: inductor_ce.linear_cross_entropy(
+            h.requires_grad_(), w.requires_grad_(), t, memory_budget=budget,
+            reduction=reduction).sum()
+    # 256 rows of logits (row chunks from 256 rows here); 2048 classes of all rows (classes)
+    rows, classes = 256 * 8192 * 2, 2048 * 1024 * 2
+    calls = [lambda: inductor_ce.cross_entropy((h @ w.t()).requires_grad_(), t)] + [
+        head(budget, reduction) for budget in (rows, classes) for reduction in ("mean", "none")]
+    from inductor_ce.linear import head as linear
+    monkeypatch.setattr(linear, "ROWS_MIN", 256)
     for call in calls:
         call().backward()  # first calls compile (and may synchronize)
         torch.cuda.synchronize()
@@ -316,12 +322,13 @@ LINEAR_OPTIONS = {
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
-@pytest.mark.parametrize("policy", ["fast", "compact"])
+@pytest.mark.parametrize("chunking", ["rows", "classes"])
 @pytest.mark.parametrize("name", list(LINEAR_OPTIONS))
-def test_linear_against_float64(name, policy, compiled):
+def test_linear_against_float64(name, chunking, compiled, monkeypatch):
     """bf16 h, W: our errors against float64 (of the same bf16 values) are at most twice those
     of our unfused path (whose logits are rounded to bf16 once, as ours are), loss and both
-    gradients, with a bias and several chunks."""
+    gradients, with a bias and several chunks of rows, or of classes (ROWS_MIN lowered)."""
+    from inductor_ce.linear import head as linear
     gen = torch.Generator(device=DEV).manual_seed(4)
     n, d, v = (2048, 512, 40000) if DEV == "cuda" else (64, 32, 3000)
     h = torch.randn(n, d, device=DEV, generator=gen, dtype=torch.bfloat16)
@@ -333,11 +340,13 @@ def test_linear_against_float64(name, policy, compiled):
         opts["weight"] = torch.rand(v, device=DEV, generator=gen) + 0.5
     t = torch.where(torch.arange(n, device=DEV) % 7 == 0, opts.get("ignore_index", -100), t)
     lse = opts.pop("return_lse", False)
-    chunk = n // 4 + 12 if policy == "fast" else v // 7 + 5   # several chunks, a ragged one
+    # several chunks, a ragged one: n / 4 + 12 rows, or v / 7 + 5 classes of all rows
+    monkeypatch.setattr(linear, "ROWS_MIN", n // 4)
+    budget = ((n // 4 + 12) * v if chunking == "rows" else (v // 7 + 5) * n) * 2
 
     def ours(h, w, b):
-        return inductor_ce.linear_cross_entropy(h, w, t, linear_bias=b, policy=policy,
-                                                chunk_size=chunk, return_lse=lse, **opts)
+        return inductor_ce.linear_cross_entropy(h, w, t, linear_bias=b, memory_budget=budget,
+                                                return_lse=lse, **opts)
 
     def unfused(h, w, b):
         return inductor_ce.cross_entropy(torch.nn.functional.linear(h, w, b), t,
@@ -364,40 +373,44 @@ def test_linear_against_float64(name, policy, compiled):
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
-def test_compact_peak_is_the_gradients(compiled):
-    """policy="compact": a step's peak above its inputs is dh + dW, the last chunks' spare
-    buffer (256 KiB here) and per-row vectors: the backward's chunks of logits live in dW's
-    unwritten rows, the forward's tiles stay below dW, and there is no float32 buffer of dh's
-    size, no second buffer of dh or dW."""
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("mib", [64, 512], ids=["classes", "rows"])
+def test_linear_peak_is_the_gradients_and_the_budget(mib, reduction, compiled):
+    """A step's peak above its inputs is dh + dW, the memory budget (LEAN_BUDGET here:
+    chunks of classes; 512 MiB: of 4096 rows) and per-row vectors: no float32 buffer of dh's
+    size, no second dh or dW. Without a gradient, the per-row losses: the budget and vectors."""
     if DEV != "cuda":
         pytest.skip("CUDA's memory statistics")
-    from inductor_ce.linear import head as linear
     gen = torch.Generator(device=DEV).manual_seed(6)
-    n, d, v = 8192, 1024, 32768
+    n, d, v = 8192, 1024, 65536
     h = torch.randn(n, d, device=DEV, generator=gen, dtype=torch.bfloat16)
     w = (torch.randn(v, d, device=DEV, generator=gen) * 0.05).to(torch.bfloat16)
     t = torch.randint(0, v, (n,), device=DEV, generator=gen)
+    budget = mib << 20
 
     def step(h, w, t):
-        return inductor_ce.linear_cross_entropy(h, w, t, policy="compact")
+        return inductor_ce.linear_cross_entropy(h, w, t, memory_budget=budget,
+                                                reduction=reduction)
 
     fn = torch.compile(step) if compiled else step
-    for _ in range(2):   # the first call compiles
-        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
-        torch.cuda.synchronize()
-        torch.cuda.reset_peak_memory_stats()
-        base = torch.cuda.memory_allocated()
-        fn(hh, ww, t).backward()
-        torch.cuda.synchronize()
-        peak = torch.cuda.max_memory_allocated() - base
-    grads = (n * d + v * d) * 2
-    spare = n * linear.compact_backward_chunks(n, v, d)[1] * 2
-    assert spare <= linear.COMPACT_SPARE_ELEMENTS * 2
-    assert peak <= grads + spare + (1 << 20), (peak / 2**20, grads / 2**20, spare / 2**20)
+    for grad in (True, False):
+        for _ in range(2):   # the first call compiles
+            hh, ww = h.clone().requires_grad_(grad), w.clone().requires_grad_(grad)
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+            base = torch.cuda.memory_allocated()
+            loss = fn(hh, ww, t)
+            if grad:
+                loss.sum().backward()
+            torch.cuda.synchronize()
+            peak = torch.cuda.max_memory_allocated() - base
+            del loss
+        grads = (n * d + v * d) * 2 if grad else 0
+        assert peak <= grads + budget + (2 << 20), (grad, peak / 2**20, grads / 2**20, mib)
 
 
 def test_scale_kernel_exact():
-    """The fast policy's in-place scaling by the upstream g (scaling.py) on CUDA: bf16
+    """The scalar loss's in-place scaling by the upstream g (scaling.py) on CUDA: bf16
     products rounded once to nearest, exactly ATen's float32 product rounded; x untouched
     where g == 1; ragged sizes."""
     from inductor_ce.linear import scaling

@@ -1,10 +1,12 @@
-"""The fused linear + cross-entropy (inductor_ce/linear.py) on the CPU: both policies against
-float64 for every option, the collapse margins, torch.compile with dynamic rows, export, opcheck,
-torch 2.13's own F.linear_cross_entropy, and bad input.
+"""The fused linear + cross-entropy (inductor_ce/linear/head.py) on the CPU: every chunking
+against float64 for every option and reduction, the collapse margins, torch.compile with dynamic
+rows, export, opcheck, torch 2.13's own F.linear_cross_entropy, and bad input.
 
-Shapes are small (N = 37 rows, D = 16, V = 301) with chunk sizes that make several chunks and a
-ragged last one (10 rows, 64 classes), so the loops and their edges run; float32 inputs, whose
-float64 reference is computed from the same values (logits of float64 GEMMs).
+Shapes are small (N = 37 rows, D = 16, V = 301) with memory budgets that make several chunks and
+a ragged last one (``BUDGET_ROWS`` rows of logits; class chunks of 64, the smallest, once the
+budget holds fewer than ``head.ROWS_MIN`` rows, lowered to 2 here), so the loops and their edges
+run; float32 inputs, whose float64 reference is computed from the same values (logits of float64
+GEMMs).
 """
 from __future__ import annotations
 
@@ -26,8 +28,22 @@ from test_lowering import TRITON_MISSING
 
 
 N, D, V = 37, 16, 301
-CHUNK = {"fast": 10, "compact": 64}
-POLICIES = ["fast", "compact"]
+# The chunkings: None, the default (one chunk at these sizes); "rows", chunks of 10 rows;
+# "classes", a budget of one row of logits (below ROWS_MIN): chunks of 64 classes.
+BUDGET_ROWS = {"default": None, "rows": 10, "classes": 1}
+DESIGNS = list(BUDGET_ROWS)
+OPTIONS_NONE = ("weight+zloss+none", "softcap+lse", "weight+smooth+lse")   # per-row ops
+
+
+def _budget(design, itemsize=4, vocab=V):
+    rows = BUDGET_ROWS[design]
+    return None if rows is None else rows * vocab * itemsize
+
+
+@pytest.fixture(autouse=True)
+def _rows_min(monkeypatch):
+    """Row chunks from 2 rows on (the shapes here are tiny; the default is 1024)."""
+    monkeypatch.setattr(linear, "ROWS_MIN", 2)
 OPTIONS = {
     "plain": dict(),
     "smooth+ignore+sum": dict(label_smoothing=0.1, ignore_index=3, reduction="sum"),
@@ -60,11 +76,12 @@ def _run(fn, h, w, b, t, upstream_key=0, **kw):
     return out, [p.grad for p in leaves]
 
 
-def _ours(policy):
+def _ours(design):
     def fn(h, w, *rest, **kw):
         b = rest[0] if len(rest) == 2 else None
-        return inductor_ce.linear_cross_entropy(h, w, rest[-1], linear_bias=b, policy=policy,
-                                                chunk_size=CHUNK[policy], **kw)
+        return inductor_ce.linear_cross_entropy(
+            h, w, rest[-1], linear_bias=b, memory_budget=_budget(design, h.element_size()),
+            **kw)
     return fn
 
 
@@ -84,9 +101,29 @@ def _options(name):
 
 @pytest.mark.parametrize("shape", [(N,), (3, 11)], ids=["2d", "3d"])
 @pytest.mark.parametrize("options", list(OPTIONS))
-@pytest.mark.parametrize("policy", POLICIES)
-def test_matches_float64(policy, options, shape):
-    _check_float64(_ours(policy), options, shape, (options, shape))
+@pytest.mark.parametrize("design", DESIGNS)
+def test_matches_float64(design, options, shape):
+    _check_float64(_ours(design), options, shape, (options, shape))
+
+
+@pytest.mark.parametrize("frozen", ["input", "weight"])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("design", DESIGNS)
+def test_frozen_input_or_weight(design, reduction, frozen):
+    """The other leaf's gradient against float64 (the backward skips what is frozen)."""
+    h, w, b, t = _data(("frozen", design, reduction, frozen), bias=True)
+    h_, w_, b_ = (x.clone().requires_grad_(name != frozen)
+                  for name, x in zip(("input", "weight", "bias"), (h, w, b)))
+    loss = _ours(design)(h_, w_, b_, t, reduction=reduction, label_smoothing=0.1)
+    loss.sum().backward()
+    ref, ref_grads = _run(lambda *a, **kw: _ref64(*a, **kw).sum(), h.double(), w.double(),
+                          b.double(), t, reduction=reduction, label_smoothing=0.1)
+    assert_loss_close(loss.sum(), ref)
+    for leaf, want in zip((h_, w_, b_), ref_grads):
+        if leaf.requires_grad:
+            assert_grad_close(leaf.grad, want)
+        else:
+            assert leaf.grad is None
 
 
 def _check_float64(fn, options, shape, key):
@@ -106,23 +143,25 @@ def _check_float64(fn, options, shape, key):
         assert_grad_close(got, want)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_policies_and_unfused_agree_in_bf16(policy):
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("design", DESIGNS)
+def test_chunkings_and_unfused_agree_in_bf16(design, reduction):
     """bf16 h, W: our errors against float64 are at most twice our unfused path's (whose
     logits are rounded to bf16 once, as every chunk's are), loss and both gradients."""
     h, w, b, t = _data("bf16", (64,), dtype=torch.bfloat16)
-    got, got_g = _run(_ours(policy), h, w, None, t, label_smoothing=0.1)
+    kw = dict(label_smoothing=0.1, reduction=reduction)
+    got, got_g = _run(_ours(design), h, w, None, t, **kw)
     unf, unf_g = _run(lambda h, w, t, **kw: inductor_ce.cross_entropy(h @ w.t(), t, **kw),
-                      h, w, None, t, label_smoothing=0.1)
-    ref, ref_g = _run(_ref64, h.double(), w.double(), None, t, label_smoothing=0.1)
+                      h, w, None, t, **kw)
+    ref, ref_g = _run(_ref64, h.double(), w.double(), None, t, **kw)
     for a, u, r in zip([got] + got_g, [unf] + unf_g, [ref] + ref_g):
         err = ((a.double() - r).norm() / r.norm()).item()
         err_unfused = ((u.double() - r).norm() / r.norm()).item()
         assert err <= 2 * err_unfused + 1e-6, (err, err_unfused)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_collapse_margins(policy):
+@pytest.mark.parametrize("design", DESIGNS)
+def test_collapse_margins(design):
     """Target logit = max of the others + margin (0-80), built into the weights: row i's
     hidden state is e_i, its target class's weight row c_i e_i. Loss and the whole gradient of
     the logits' inputs within 1e-5 of the collapse-safe float64 reference (the input's
@@ -140,32 +179,39 @@ def test_collapse_margins(policy):
     z64 = h.double() @ w.double().t()
     ref_loss, ref_dz = collapse_safe_reference(z64, t)
     hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
-    loss = inductor_ce.linear_cross_entropy(hh, ww, t, reduction="sum", policy=policy,
-                                            chunk_size=2 if policy == "fast" else 4096)
-    loss.backward()
-    assert_loss_close(loss, ref_loss.sum(), rtol=1e-5, atol=0.0)
-    per_row = inductor_ce.linear_cross_entropy(h, w, t, reduction="none", policy=policy)
-    assert bool((per_row > 0).all())           # nothing collapsed to 0
+    budget = {"default": None, "rows": 2 * v * 4, "classes": v * 4}[design]  # 3 / 7 chunks
+    for reduction in ("sum", "none"):   # the scalar op, and the per-row ops
+        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+        loss = inductor_ce.linear_cross_entropy(hh, ww, t, reduction=reduction,
+                                                memory_budget=budget)
+        loss.sum().backward()
+        assert bool((loss > 0).all())           # nothing collapsed to 0
+        assert_loss_close(loss, ref_loss.sum() if reduction == "sum" else ref_loss, rtol=1e-5,
+                          atol=0.0)
+        # dh = dz @ W sums 32000 float32 products: their rounding comes on top.
+        assert_grad_close(hh.grad, ref_dz @ w.double(), extra_tol=gemm_rounding(ref_dz, w))
+        assert_grad_close(ww.grad, ref_dz.t() @ h.double())
+    per_row = inductor_ce.linear_cross_entropy(h, w, t, reduction="none",
+                                               memory_budget=budget)   # (no gradient)
     assert_loss_close(per_row, ref_loss, rtol=1e-5, atol=0.0)
-    # dh = dz @ W sums 32000 float32 products: their rounding comes on top.
-    assert_grad_close(hh.grad, ref_dz @ w.double(), extra_tol=gemm_rounding(ref_dz, w))
-    assert_grad_close(ww.grad, ref_dz.t() @ h.double())
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_compiled_rows_dynamic_no_recompile(policy):
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("design", ["rows", "classes"])
+def test_compiled_rows_dynamic_no_recompile(design, reduction):
     from torch._dynamo.testing import CompileCounterWithBackend
     counter = CompileCounterWithBackend("inductor")
     torch._dynamo.reset()
     fn = torch.compile(lambda h, w, t: inductor_ce.linear_cross_entropy(
-        h, w, t, policy=policy, chunk_size=CHUNK[policy], z_loss=1e-3), backend=counter,
-        fullgraph=True, dynamic=True)
+        h, w, t, memory_budget=_budget(design), z_loss=1e-3, reduction=reduction),
+        backend=counter, fullgraph=True, dynamic=True)
     frames = []
     for rows in (37, 20, 64):
         h, w, b, t = _data(("compiled", rows), (rows,))
         out, grads = _run(fn, h, w, None, t)
         frames.append(counter.frame_count)
-        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, z_loss=1e-3)
+        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, z_loss=1e-3,
+                              reduction=reduction)
         assert_loss_close(out, ref)
         for got, want in zip(grads, ref_grads):
             assert_grad_close(got, want)
@@ -175,95 +221,123 @@ def test_compiled_rows_dynamic_no_recompile(policy):
 
 
 @pytest.mark.parametrize("options", list(OPTIONS))
-def test_compiled_compact_matches_float64(options):
-    """"compact" under torch.compile: the backward's input gradient is traced (one pointwise
-    expression over u, the target's rows of W and s), every option against float64."""
-    _check_float64(torch.compile(_ours("compact"), fullgraph=True), options, (N,),
-                   ("compiled-compact", options))
+def test_compiled_classes_matches_float64(options):
+    """Class chunks under torch.compile: the per-row ops' backward traces the input
+    gradient (one pointwise expression over u, the target's rows of W and s), every option
+    against float64."""
+    torch._dynamo.reset()   # (one code object, compiled once per test: within Dynamo's limit)
+    _check_float64(torch.compile(_ours("classes"), fullgraph=True), options, (N,),
+                   ("compiled-classes", options))
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_inputs_unchanged(policy):
+@pytest.mark.parametrize("options", OPTIONS_NONE)
+def test_compiled_rows_matches_float64(options):
+    """Row chunks under torch.compile, the per-row ops (their backward recomputes the
+    logits), against float64."""
+    torch._dynamo.reset()
+    _check_float64(torch.compile(_ours("rows"), fullgraph=True), options, (N,),
+                   ("compiled-rows", options))
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_inputs_unchanged(design):
     h, w, b, t = _data("functional", bias=True)
     before = [x.clone() for x in (h, w, b, t)]
-    _run(_ours(policy), h, w, b, t, label_smoothing=0.1)
+    for reduction in ("mean", "none"):
+        _run(_ours(design), h, w, b, t, label_smoothing=0.1, reduction=reduction)
     assert all(torch.equal(x, y) for x, y in zip((h, w, b, t), before))
 
 
-def test_opcheck():
+@pytest.mark.parametrize("design", ["rows", "classes"])
+def test_opcheck(design):
     h, w, b, t = _data("opcheck", (3, 5), bias=True)
     cw = torch.rand(V, generator=torch.Generator().manual_seed(9)) + 0.5
     leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+    budget = _budget(design)
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
-                          (*leaves, t, cw, -100, 5.0, True, 0, V, 64, False))
+                          (*leaves, t, cw, -100, 5.0, True, 0, V, budget, False))
     # With with_grad, the outputs u and s are the backward's, which eagerly overwrites u with
     # the input's gradient: opcheck's comparison of the outputs after a backward does not
     # apply (the losses and gradients of both modes are compared in the tests above).
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
-                          (*leaves, t, cw, -100, 5.0, True, 0, V, 64, True),
+                          (*leaves, t, cw, -100, 5.0, True, 0, V, budget, True),
                           test_utils=("test_schema", "test_autograd_registration",
                                       "test_faketensor"))
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fast.default,
-                          (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, 4))
+                          (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, budget))
     stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0, False)
-    torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
-                          (h, w, b, t, cw, stats[0], *stats[:3], -100, 5.0, 0, 64))
+    for input_grad, weight_grad in ((True, True), (False, True), (True, False)):
+        torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
+                              (h, w, b, t, cw, stats[0], *stats[:3], -100, 5.0, 0, budget,
+                               input_grad, weight_grad))
 
 
 @pytest.mark.parametrize("block", [37, 8], ids=["one-block", "blocks"])
 @pytest.mark.parametrize("softcap", [None, 5.0])
 def test_ops_match_their_decomposition(monkeypatch, block, softcap):
     """The forward's statistics and its sums u, s (tiles of ``block`` rows x 64 classes: the
-    online softmax over ragged chunks and blocks), and the backward's dW, db.
+    online softmax over ragged chunks and blocks; without sums, chunks of rows), and the
+    backward's dh (chunks of rows), dW, db (chunks of rows, and of classes).
     (sum_wz adds V terms of both signs: chunks sum them in another order, so it is compared
     at the scale of the terms, 1e-6 of the largest row's sum of |w_j z_j|; u and s, sums of
     W's rows, at 1e-5.)"""
-    monkeypatch.setattr(linear, "COMPACT_BLOCK_ROWS", block)
+    monkeypatch.setattr(linear, "BLOCK_ROWS", block)
     h, w, b, t = _data("decomp", bias=True, ignore_index=3)
     cw = torch.rand(V, generator=torch.Generator().manual_seed(9)) + 0.5
-    got = linear.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 64, True)
-    want = decomposition.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 0, True)
-    assert got[4].numel() == (0 if softcap is None else h.numel())
     terms = (F.linear(h, w, b).abs() * cw).sum(-1).max().item()
-    for i, (g_, w_) in enumerate(zip(got, want)):
-        torch.testing.assert_close(g_, w_, rtol=1e-6, atol=1e-6 * terms if i == 2 else 1e-5)
+    for design, with_grad in (("classes", True), ("classes", False), ("rows", False)):
+        got = linear.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, _budget(design),
+                                   with_grad)
+        want = decomposition.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 0,
+                                           with_grad)
+        assert got[3].numel() == (h.numel() if with_grad else 0)
+        assert got[4].numel() == (0 if softcap is None or not with_grad else h.numel())
+        for i, (g_, w_) in enumerate(zip(got, want)):
+            torch.testing.assert_close(g_, w_, rtol=1e-6,
+                                       atol=1e-6 * terms if i == 2 else 1e-5)
     gen = torch.Generator().manual_seed(3)
     g = [torch.randn(N, generator=gen) for _ in range(3)]
     # (chunks add the products of their classes in another order: compared, like the
     # statistics, at the scale of the gradient, since a cancelling element has no bound on
     # its relative error in any summation order)
-    for got, want in zip(linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0, 64),
-                         decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0,
-                                                     0)):
-        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5 * want.abs().max().item())
+    for design, input_grad in (("rows", True), ("rows", False), ("classes", False)):
+        got = linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0, _budget(design),
+                                   input_grad, True)
+        want = decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0, 0,
+                                           input_grad, True)
+        for x, y in zip(got, want):
+            assert x.shape == y.shape and x.dtype == y.dtype
+            torch.testing.assert_close(x, y, rtol=1e-5,
+                                       atol=1e-5 * (y.abs().max().item() if y.numel() else 1))
 
 
 def test_export_keeps_one_node_and_decomposes():
-    """Both policies export as one node of their op; the compact one's statistics op has an
-    ATen decomposition (the fast op returns gradients its autograd computes: export it with
-    policy="compact" to lower it to ATen)."""
+    """A scalar loss with a weight that wants a gradient exports as one node of the fast op;
+    a per-row loss as one node of the statistics op, which has an ATen decomposition (the
+    fast op returns gradients its autograd computes: export a per-row loss, or a frozen
+    weight's, to lower it to ATen)."""
     class Head(torch.nn.Module):
-        def __init__(self, policy):
+        def __init__(self, reduction):
             super().__init__()
-            self.policy = policy
+            self.reduction = reduction
 
         def forward(self, h, w, t):
             return inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1,
-                                                    policy=self.policy)
+                                                    reduction=self.reduction)
 
     h, w, b, t = _data("export")
-    fast = torch.export.export(Head("fast"), (h, w, t))
+    fast = torch.export.export(Head("mean"), (h, w.clone().requires_grad_(), t))
     targets = [n.target for n in fast.graph.nodes if n.op == "call_function"]
     assert targets.count(torch.ops.inductor_ce.linear_ce_fast.default) == 1
     torch.testing.assert_close(fast.module()(h, w, t),
                                inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1))
-    ep = torch.export.export(Head("compact"), (h, w, t))
+    ep = torch.export.export(Head("none"), (h, w, t))
     targets = [n.target for n in ep.graph.nodes if n.op == "call_function"]
     assert targets.count(torch.ops.inductor_ce.linear_ce_fwd.default) == 1
     lowered = ep.run_decompositions({torch.ops.inductor_ce.linear_ce_fwd.default:
                                      decomposition.linear_ce_fwd})
     assert not any("linear_ce" in str(n.target) for n in lowered.graph.nodes)
-    want = inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1)
+    want = inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1, reduction="none")
     torch.testing.assert_close(ep.module()(h, w, t), want)
     torch.testing.assert_close(lowered.module()(h, w, t), want)
 
@@ -284,14 +358,16 @@ def test_all_rows_ignored():
     """As cross_entropy: "mean" over zero kept rows is nan, "sum" 0, gradients 0 for "sum"."""
     h, w, b, t = _data("ignored")
     t = torch.full_like(t, -100)
-    for policy in POLICIES:
-        assert torch.isnan(inductor_ce.linear_cross_entropy(h, w, t, policy=policy))
-        out, grads = _run(_ours(policy), h, w, None, t, reduction="sum")
-        assert out == 0 and all(bool((g == 0).all()) for g in grads)
+    for design in DESIGNS:
+        assert torch.isnan(_ours(design)(h, w, t))
+        for reduction in ("sum", "none"):
+            out, grads = _run(_ours(design), h, w, None, t, reduction=reduction)
+            assert bool((out == 0).all()) and all(bool((g == 0).all()) for g in grads)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_non_finite_logits_as_unfused(policy):
+@pytest.mark.parametrize("reduction", ["sum", "none"])
+@pytest.mark.parametrize("design", DESIGNS)
+def test_non_finite_logits_as_unfused(design, reduction):
     """Masked classes (-inf bias: a whole chunk, and a target among them), a +inf logit, a nan
     row: loss and gradients as the unfused loss's, nan and inf where it has them (the
     compact forward's running sums start from, and pass through, chunks with no mass)."""
@@ -306,13 +382,10 @@ def test_non_finite_logits_as_unfused(policy):
             b[200] = float("inf")
         if bad == "nan":
             h[7] = float("nan")
-        reduction = "sum" if policy == "fast" else "none"
         results = []
         for fused in (True, False):
             hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
-            out = (inductor_ce.linear_cross_entropy(hh, ww, t, linear_bias=b, policy=policy,
-                                                    chunk_size=CHUNK[policy],
-                                                    reduction=reduction) if fused else
+            out = (_ours(design)(hh, ww, b, t, reduction=reduction) if fused else
                    inductor_ce.cross_entropy(F.linear(hh, ww, b), t, reduction=reduction))
             out.sum().backward()
             results.append((out.detach(), hh.grad, ww.grad))
@@ -320,9 +393,9 @@ def test_non_finite_logits_as_unfused(policy):
             torch.testing.assert_close(x, y, rtol=1e-5, atol=1e-5, equal_nan=True)
 
 
-def test_compact_backward_runs_what_is_needed(monkeypatch):
-    """"compact": the eager backward writes the input's gradient into the forward's sum u
-    (no second buffer of its size), out of place when the graph is kept; a frozen W runs no
+def test_classes_backward_runs_what_is_needed(monkeypatch):
+    """Class chunks: the eager backward writes the input's gradient into the forward's sum
+    u (no second buffer of its size), out of place when the graph is kept; a frozen W runs no
     chunk of the backward, a frozen input computes no u."""
     calls = []
     dh_of = linear._dh
@@ -334,40 +407,56 @@ def test_compact_backward_runs_what_is_needed(monkeypatch):
         return out
 
     def bwd_spy(*args):
-        calls.append(("dW",))
+        calls.append(("dW", args[-2]))
         return bwd_of(*args)
 
     monkeypatch.setattr(linear, "_dh", dh_spy)
     monkeypatch.setattr(linear, "linear_ce_bwd", bwd_spy)
     h, w, b, t = _data("needed")
-    for frozen, retain, want in [(None, False, [("dh", True), ("dW",)]),
-                                 (None, True, [("dh", False), ("dW",)]),
+    for frozen, retain, want in [(None, False, [("dh", True), ("dW", False)]),
+                                 (None, True, [("dh", False), ("dW", False)]),
                                  ("w", False, [("dh", True)]),
-                                 ("h", False, [("dW",)])]:
+                                 ("h", False, [("dW", False)])]:
         calls.clear()
         hh, ww = h.clone().requires_grad_(frozen != "h"), w.clone().requires_grad_(frozen != "w")
-        loss = inductor_ce.linear_cross_entropy(hh, ww, t, policy="compact", chunk_size=64)
-        loss.backward(retain_graph=retain)
+        loss = _ours("classes")(hh, ww, t, reduction="none")
+        loss.sum().backward(retain_graph=retain)
         assert calls == want, (frozen, retain, calls)
-        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t)
+        ref, ref_grads = _run(lambda *a, **kw: _ref64(*a, **kw).sum(), h.double(), w.double(),
+                              None, t, reduction="none")
         for leaf, want_grad in zip((hh, ww), ref_grads):
             if leaf.requires_grad:
                 assert_grad_close(leaf.grad, want_grad)
 
 
-def test_retain_graph():
-    """A second backward through a kept graph adds the same gradients again: the eager
-    backwards then leave their saved buffers untouched (out of place)."""
-    h, w, b, t = _data("retain")
-    for policy in POLICIES:
-        _, once = _run(_ours(policy), h, w, None, t)
-        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
-        loss = inductor_ce.linear_cross_entropy(hh, ww, t, policy=policy,
-                                                chunk_size=CHUNK[policy])
-        (0.5 * loss).backward(retain_graph=True)   # (a scaling in place would show here)
-        (2 * loss).backward()
-        torch.testing.assert_close(hh.grad, 2.5 * once[0])
-        torch.testing.assert_close(ww.grad, 2.5 * once[1])
+def test_rows_backward_recomputes_what_is_needed(monkeypatch):
+    """Row chunks: one backward op recomputes the logits for both gradients, or for the one
+    wanted (a frozen W: no dW GEMM; a frozen input: no dh GEMM); no sums in the forward, and
+    without any gradient (no_grad, inference_mode) one GEMM per chunk and nothing saved."""
+    calls, gemms = [], []
+    bwd_of, logits_of = linear.linear_ce_bwd, linear._logits
+
+    def bwd_spy(*args):
+        calls.append(args[-2:])
+        return bwd_of(*args)
+
+    def logits_spy(h, *args, **kwargs):
+        gemms.append(h.shape[0])
+        return logits_of(h, *args, **kwargs)
+    monkeypatch.setattr(linear, "linear_ce_bwd", bwd_spy)
+    monkeypatch.setattr(linear, "_logits", logits_spy)
+    h, w, b, t = _data("recomputed")
+    for frozen, want in [(None, (True, True)), ("w", (True, False)), ("h", (False, True))]:
+        calls.clear()
+        hh, ww = h.clone().requires_grad_(frozen != "h"), w.clone().requires_grad_(frozen != "w")
+        loss, lse = _ours("rows")(hh, ww, t, reduction="none", return_lse=True)
+        (loss.sum() + lse.sum()).backward()
+        assert calls == [want], (frozen, calls)
+    for context in (torch.no_grad, torch.inference_mode):
+        gemms.clear()
+        with context():
+            out = _ours("rows")(h.clone().requires_grad_(), w.clone().requires_grad_(), t)
+        assert not out.requires_grad and gemms == [10, 10, 10, 7]
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
@@ -376,7 +465,7 @@ def test_fast_upstream_gradient(compiled):
     place, skipped on CUDA where g == 1): c * loss gets c times loss's gradients, exactly
     for a power of two."""
     h, w, b, t = _data("upstream", bias=True)
-    fn = _ours("fast")
+    fn = _ours("default")
     grads = {}
     for c in (1.0, 0.5, -3.0):
         step = (lambda h, w, b, t, c=c: c * fn(h, w, b, t, label_smoothing=0.1))
@@ -439,7 +528,7 @@ def test_fast_backward_allocates_no_zero_gradients():
 
     h, w, _, t = _data("zeros")
     h.requires_grad_(), w.requires_grad_()
-    loss = inductor_ce.linear_cross_entropy(h, w, t, policy="fast")
+    loss = inductor_ce.linear_cross_entropy(h, w, t)
     with Zeros() as mode:
         loss.backward()
     assert tuple(h.shape) not in mode.shapes and tuple(w.shape) not in mode.shapes, mode.shapes
@@ -448,85 +537,85 @@ def test_fast_backward_allocates_no_zero_gradients():
 
 def test_eager_chunks_run_compiled_kernels(monkeypatch):
     """At any size (forced here), each chunk's ce_fwd and its in-place ce_bwd run the
-    lowering's kernels: "fast" compiles them once (its chunks' rows are symbolic) and one
-    kernel scaling the gradients by the upstream scalar (dh and dW share it: rows symbolic,
-    D fixed); "compact" compiles ce_fwd for the full and the ragged last tile (a V each) and
-    ce_bwd once for chunks of every width (its backward's shrink near the end: V symbolic),
-    inside dW or not. Other row counts compile nothing more, and no chunk falls back to the
-    decomposition."""
+    lowering's kernels, and other row counts compile nothing more; no chunk falls back to the
+    decomposition. A scalar loss by row chunks compiles its chunk's forward graph (ce_fwd and
+    the finish), the in-place ce_bwd and the kernel scaling the gradients by the upstream
+    scalar (dh and dW share it: rows symbolic, D fixed); by class chunks, ce_fwd for the full
+    and the ragged last tile (a V each), ce_bwd once for chunks of every width (V symbolic)
+    and the scaling. The per-row ops by row chunks then add ce_fwd and ce_bwd of the chunk's
+    columns (target -1 where ignored); by class chunks, nothing (the backward's chunks of
+    another width are V symbolic)."""
     monkeypatch.setattr(eager, "MODE", "compiled")
 
     def no_decomposition(*args, **kwargs):
         raise AssertionError("a chunk ran ce_bwd's decomposition")
     monkeypatch.setattr(decomposition, "ce_bwd", no_decomposition)
-    for policy in POLICIES:
+    expected = {"rows": (3, 2), "classes": (4, 0)}
+    for design in ("rows", "classes"):
         before = eager.compiles
-        for rows in (N, 20, 64):
-            h, w, b, t = _data(("compiled-eager", policy, rows), (rows,))
-            out, grads = _run(_ours(policy), h, w, None, t, softcap=3.0)
-            ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, softcap=3.0)
-            assert_loss_close(out, ref)
-            for got, want in zip(grads, ref_grads):
-                assert_grad_close(got, want)
-            assert eager.compiles - before == 3, (policy, rows)
+        for reduction in ("mean", "none"):
+            for rows in (N, 20, 64):
+                h, w, b, t = _data(("compiled-eager", design, rows), (rows,))
+                out, grads = _run(_ours(design), h, w, None, t, softcap=3.0,
+                                  reduction=reduction)
+                ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, softcap=3.0,
+                                      reduction=reduction)
+                assert_loss_close(out, ref)
+                for got, want in zip(grads, ref_grads):
+                    assert_grad_close(got, want)
+                scalar, per_row = expected[design]
+                assert eager.compiles - before == scalar + (reduction == "none") * per_row, \
+                    (design, reduction, rows)
 
 
-@pytest.mark.parametrize("bias", [False, True])
-def test_compact_backward_chunks_live_in_dw(monkeypatch, bias):
-    """The backward's chunks of logits are dW's own memory where the plan hosts them (the
-    rows just after each chunk), the others share one buffer: the step holds nothing of the
-    chunks' size beyond the gradients. (Compared by address: dW is W.grad itself.)"""
-    h, w, b, t = _data("in-dw", bias=bias)
-    leaves = [p.clone().requires_grad_() for p in (h, w) + ((b,) if bias else ())]
-    loss = inductor_ce.linear_cross_entropy(*leaves[:2], t, linear_bias=leaves[2] if bias
-                                            else None, policy="compact",
-                                            chunk_size=CHUNK["compact"])
+def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch):
+    """The backward's chunks of classes (all rows each) are views of one scratch buffer,
+    of the budget's size (here: 64 classes, the smallest chunk), never of dW's."""
+    h, w, b, t = _data("scratch", bias=True)
+    leaves = [p.clone().requires_grad_() for p in (h, w, b)]
+    loss = _ours("classes")(leaves[0], leaves[1], leaves[2], t, reduction="none")
     seen, real = [], eager.ce_bwd_
 
     def spy(x, *args, **kwargs):
-        seen.append((x.data_ptr(), tuple(x.shape)))
+        seen.append((x.untyped_storage().data_ptr(), x.untyped_storage().nbytes(),
+                     tuple(x.shape)))
         return real(x, *args, **kwargs)
     monkeypatch.setattr(eager, "ce_bwd_", spy)
-    loss.backward()
-    chunks, own = linear.compact_backward_chunks(N, V, D, CHUNK["compact"])
-    assert any(hosted for *_, hosted in chunks) and not all(hosted for *_, hosted in chunks)
-    assert len(seen) == len(chunks)
-    dw, size = leaves[1].grad, leaves[1].grad.element_size()
-    spare = {ptr for (ptr, _), c in zip(seen, chunks) if not c[2]}
-    assert len(spare) == 1
-    for (ptr, shape), (v0, v1, hosted) in zip(seen, chunks):
-        assert shape == (N, v1 - v0)
-        assert (ptr == dw.data_ptr() + v1 * D * size) if hosted else ptr in spare
-    ref, ref_grads = _run(_ref64, h.double(), w.double(), b.double() if bias else None, t)
-    assert_loss_close(loss, ref)
+    loss.sum().backward()
+    assert [s for *_, s in seen] == [(N, 64)] * 4 + [(N, V - 256)]
+    assert len({(p, n) for p, n, _ in seen}) == 1 and seen[0][1] == N * 64 * 4
+    ref, ref_grads = _run(lambda *a, **kw: _ref64(*a, **kw).sum(), h.double(), w.double(),
+                          b.double(), t, reduction="none")
     for got, want in zip([p.grad for p in leaves], ref_grads):
         assert_grad_close(got, want)
 
 
-@pytest.mark.parametrize("rows,hidden,vocab", [
-    (8192, 4096, 128256), (32768, 4096, 128256), (8192, 2304, 256000), (16384, 4096, 151936),
-    (N, D, V), (100000, 1024, 50000), (3, 16, 5), (0, 16, 300), (64, 0, 300),
+@pytest.mark.parametrize("rows,hidden,vocab,itemsize,budget", [
+    (8192, 4096, 128256, 2, 64 << 20), (65536, 2048, 32000, 2, 32 << 20),
+    (16384, 5120, 152064, 2, 64 << 20), (8192, 768, 50304, 2, 64 << 20),
+    (8192, 8192, 128256, 4, 256 << 20), (100, 16, 300, 4, 100 * 64 * 4),
 ])
-def test_compact_backward_chunks_fit_in_dw(rows, hidden, vocab):
-    """The backward's chunks cover the classes in order; each hosted chunk's logits fit in
-    dW's rows after it (which no chunk has written yet), the others in the buffer of their
-    own: at most COMPACT_SPARE_ELEMENTS logits (or 4 classes) where that leaves at most
-    COMPACT_MAX_NARROW narrow chunks (the benchmark shapes), else at most
-    COMPACT_OWN_MAX_ELEMENTS (rows >> D)."""
-    chunks, own = linear.compact_backward_chunks(rows, vocab, hidden)
-    assert [c[0] for c in chunks] == [0] + [c[1] for c in chunks[:-1]]
-    assert chunks[-1][1] == vocab and all(v1 > v0 for v0, v1, _ in chunks)
-    for v0, v1, hosted in chunks:
-        if hosted:
-            assert rows * (v1 - v0) <= (vocab - v1) * hidden
-        else:
-            assert v1 - v0 <= own
-    narrow = sum(v1 - v0 < chunks[0][1] for v0, v1, _ in chunks)
-    if narrow <= linear.COMPACT_MAX_NARROW and rows <= 32768:
-        assert rows * own <= max(linear.COMPACT_SPARE_ELEMENTS, 4 * rows), own
-    assert rows * own <= max(linear.COMPACT_OWN_MAX_ELEMENTS, 4 * rows), own
-    if rows >= 8192:   # the first chunk in dW, as wide as a chunk or as fits
-        assert chunks[0][2] and chunks[0][1] <= linear.compact_chunk_classes(rows, vocab)
+def test_class_tiles_stay_within_the_budget(rows, hidden, vocab, itemsize, budget):
+    """The forward's tile and float32 sums, and the backward's chunk, fit in the budget
+    (which is large enough for the smallest ones here); the forward's tiles do not depend on
+    the row count (each width a compile of ce_fwd)."""
+    for sums in (0, 1, 2):
+        tiles = linear.class_tiles(rows, hidden, vocab, itemsize, budget, sums)
+        assert tiles.block * (tiles.step * itemsize + 4 * hidden * sums) <= budget, tiles
+        assert rows * tiles.classes * itemsize <= budget, tiles
+        assert tiles.step % 64 == 0 or tiles.step == vocab
+        assert tiles[:2] == linear.class_tiles(rows + 999, hidden, vocab, itemsize, budget,
+                                               sums)[:2]
+
+
+@pytest.mark.parametrize("vocab,itemsize,budget,classes", [
+    (32000, 2, 64 << 20, False),      # 1048 rows of bf16 logits: row chunks
+    (50304, 2, 64 << 20, True), (128256, 2, 64 << 20, True), (128256, 4, 512 << 20, False),
+    (128256, 2, 0, False),            # the default: row chunks
+])
+def test_by_classes(monkeypatch, vocab, itemsize, budget, classes):
+    monkeypatch.setattr(linear, "ROWS_MIN", 1024)
+    assert linear.by_classes(vocab, itemsize, budget) == classes
 
 
 @pytest.mark.parametrize("rows,hidden,vocab,expected", [
@@ -534,7 +623,7 @@ def test_compact_backward_chunks_fit_in_dw(rows, hidden, vocab):
     (8192, 2048, 128256, 2048),    # Llama-3.2-1B's head: 4 chunks of 512 MiB
     (8192, 768, 32768, 8192),      # at least 2^28 logits: one chunk for a small head
     (16384, 4096, 151936, 3277),   # at most 2^29 logits (3533 rows), evened over 5 chunks
-    (100, 64, 1000, 256),          # fewer rows than a chunk: one chunk
+    (100, 64, 1000, 100),          # fewer rows than a chunk: one chunk
 ])
 def test_fast_chunk_rows(rows, hidden, vocab, expected):
     r = linear.fast_chunk_rows(rows, vocab, hidden)
@@ -557,6 +646,10 @@ def test_module():
 
 @pytest.mark.parametrize("bad,error,match", [
     (dict(policy="auto"), ValueError, "policy"),
+    (dict(memory_budget=0), ValueError, "memory_budget"),
+    (dict(memory_budget=True), ValueError, "memory_budget"),
+    (dict(memory_budget=1e9), ValueError, "memory_budget"),
+    (dict(memory_budget=1 << 20, chunk_size=8), ValueError, "memory_budget alone"),
     (dict(chunk_size=0), ValueError, "chunk_size"),
     (dict(linear_weight=torch.randn(V, D + 1)), ValueError, "linear_weight"),
     (dict(linear_weight=torch.randn(V, D).double()), TypeError, "linear_weight"),
@@ -580,9 +673,25 @@ def test_bad_input_names_the_argument(bad, error, match):
 def test_target_out_of_range_raises():
     h, w, b, t = _data("range")
     t[3] = V
-    for policy in POLICIES:
-        with pytest.raises(RuntimeError):
-            inductor_ce.linear_cross_entropy(h, w, t, policy=policy)
+    for design in DESIGNS:
+        for reduction in ("mean", "none"):
+            with pytest.raises(RuntimeError):
+                _ours(design)(h, w, t, reduction=reduction)
+
+
+def test_deprecated_policy_and_chunk_size():
+    """policy and chunk_size still work, with a FutureWarning naming memory_budget:
+    "compact" is LEAN_BUDGET, chunk_size=R is R rows of logits."""
+    h, w, b, t = _data("deprecated")
+    want = inductor_ce.linear_cross_entropy(h, w, t)
+    for kw in (dict(policy="compact"), dict(policy="fast"), dict(chunk_size=10)):
+        with pytest.warns(FutureWarning, match="memory_budget"):
+            torch.testing.assert_close(inductor_ce.linear_cross_entropy(h, w, t, **kw), want)
+    from inductor_ce.op.checks import check_deprecated
+    assert linear.deprecated_budget(None, "compact", None, w) == linear.LEAN_BUDGET
+    assert linear.deprecated_budget(None, None, 10, w) == 10 * V * 4
+    with pytest.raises(ValueError, match="policy"):
+        check_deprecated(None, "lean", None)
 
 
 def test_torch_func_and_forward_ad():

@@ -389,14 +389,14 @@ def linear_check(ctx, v=40, d=8, rows=(3, 5), bias=True, sizes=None, upstream=Tr
     W = torch.randn(v, d, generator=g) * 0.7
     b = torch.randn(v, generator=g) * 0.2 if bias else None
     weight = w if opts.pop("weighted", False) else None
-    chunk = opts.pop("chunk_size", None)
+    budget = opts.pop("memory_budget", None)
     start, size = shards(v, ctx.world, sizes)[ctx.rank]
     dev = ctx.device
     hl = h.to(dev).clone().requires_grad_()
     wl = W[start:start + size].to(dev).clone().requires_grad_()
     bl = None if b is None else b[start:start + size].to(dev).clone().requires_grad_()
     kw = dict(opts, weight=None if weight is None else weight.to(dev), return_lse=True,
-              linear_bias=bl, chunk_size=chunk)
+              linear_bias=bl, memory_budget=budget)
     if dtensor:
         from torch.distributed.tensor import Shard, distribute_tensor
         mesh = _mesh(ctx)
@@ -442,7 +442,7 @@ _linear_case("sum_no_bias", reduction="sum", bias=False, upstream=False)
 _linear_case("none_all_options", reduction="none", weighted=True, label_smoothing=0.1,
              z_loss=1e-2, softcap=4.0)
 _linear_case("uneven_shards", sizes=None, label_smoothing=0.1, ignore_index=-100)
-_linear_case("chunked", chunk_size=3, weighted=True, label_smoothing=0.2)
+_linear_case("chunked_by_classes", memory_budget=64, weighted=True, label_smoothing=0.2)
 
 
 @case(2, 4)

@@ -692,15 +692,15 @@ def _head_reference(h, w, t):
 
 def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels(monkeypatch):
     """Evaluation under inference_mode gives the loss at every size (below and at 2^20
-    logits, both policies), and marks no compiled kernel failed: the training call after it
+    logits, row and class chunks), and marks no compiled kernel failed: the training call after it
     runs the compiled ``ce_bwd_`` (eager._CACHE holds None for a failed compile)."""
     from inductor_ce.eager import kernels as eager
     monkeypatch.setattr(eager, "_CACHE", {})
     small, large = _head_case(8, 8, 10), _head_case(1024, 8, 1024)
     for h, w, t in (small, large):
-        for policy in ("fast", "compact"):
+        for budget in (None, 64):    # row chunks, class chunks
             with torch.inference_mode():
-                loss = inductor_ce.linear_cross_entropy(h, w, t, policy=policy)
+                loss = inductor_ce.linear_cross_entropy(h, w, t, memory_budget=budget)
             assert_loss_close(loss, _head_reference(h, w, t))
     h, w, t = large
     leaf = h.clone().requires_grad_()
@@ -722,8 +722,8 @@ def test_linear_ce_compiled_under_inference_mode():
 
 
 @pytest.mark.parametrize("kw, name", [
-    (dict(policy="bogus"), "policy"), (dict(chunk_size=0), "chunk_size"),
-    (dict(chunk_size=-4), "chunk_size"), (dict(chunk_size=True), "chunk_size"),
+    (dict(memory_budget=0), "memory_budget"), (dict(memory_budget=-4), "memory_budget"),
+    (dict(memory_budget=True), "memory_budget"), (dict(memory_budget="64M"), "memory_budget"),
     (dict(reduction="avg"), "reduction"), (dict(label_smoothing=2.0), "label_smoothing")])
 def test_linear_ce_module_checks_its_options_at_construction(kw, name):
     with pytest.raises(ValueError, match=name):
@@ -743,13 +743,13 @@ def _penalty_step(loss_of, h, w):
     return h.grad, w.grad
 
 
-@pytest.mark.parametrize("policy, reduction", [("fast", "mean"), ("fast", "sum"),
-                                               ("compact", "mean"), ("compact", "none")])
-def test_linear_ce_double_backward_raises(policy, reduction):
+@pytest.mark.parametrize("budget", [None, 64], ids=["rows", "classes"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_linear_ce_double_backward_raises(budget, reduction):
     h, w, t = _head_case(8, 8, 10)
     with pytest.raises(RuntimeError, match="not differentiable .no double backward"):
         _penalty_step(lambda h, w: inductor_ce.linear_cross_entropy(
-            h, w, t, policy=policy, reduction=reduction), h, w)
+            h, w, t, memory_budget=budget, reduction=reduction), h, w)
 
 
 @pytest.mark.parametrize("reduction", ["mean", "none"])
@@ -783,30 +783,34 @@ def test_gradient_penalty_through_torch_func_matches_float64():
 
 
 # --------------------------------------------------------------------------------------------
-# 10. The fused head says which policy and chunking it runs (DEBUG, TORCH_LOGS=+inductor_ce)
+# 10. The fused head says which op and chunking it runs (DEBUG, TORCH_LOGS=+inductor_ce)
 # --------------------------------------------------------------------------------------------
 
-def test_linear_ce_logs_its_policy_once_per_signature(caplog):
+def test_linear_ce_logs_its_chunking_once_per_signature(caplog):
     import logging
     from inductor_ce.linear import head as linear
     caplog.set_level(logging.DEBUG, logger="inductor_ce")
     h, w, t = _head_case(6, 8, 11)     # a shape no other test logs
     linear._LOGGED.clear()
-    for policy in ("fast", "compact", "fast"):
-        inductor_ce.linear_cross_entropy(h.requires_grad_(), w, t, policy=policy).backward()
-    lines = [r.getMessage() for r in caplog.records if "linear_cross_entropy: policy" in
+    for budget, reduction in ((None, "mean"), (64, "mean"), (None, "none"), (None, "mean")):
+        inductor_ce.linear_cross_entropy(h.requires_grad_(), w, t, memory_budget=budget,
+                                         reduction=reduction).sum().backward()
+    lines = [r.getMessage() for r in caplog.records if "linear_cross_entropy: " in
              r.getMessage() and r.levelno == logging.DEBUG]
-    assert len(lines) == 2, lines
-    assert "'fast', 6 rows, D 8, V 11" in lines[0] and "chunk(s) of at most 6 rows" in lines[0]
-    assert "'compact', 6 rows" in lines[1] and "backward: " in lines[1]
+    assert len(lines) == 4, lines
+    assert "linear_ce_fast, 6 rows, D 8, V 11" in lines[0]
+    assert "chunk(s) of at most 6 rows" in lines[0] and "in the forward" in lines[0]
+    assert "linear_ce_fast, 6 rows" in lines[1] and "chunks of 11 of 11 classes" in lines[1]
+    assert "linear_ce_fwd" in lines[2] and "the backward recomputes them" in lines[2]
+    assert "linear_ce_bwd" in lines[3] and "recomputed" in lines[3]
 
 
 # --------------------------------------------------------------------------------------------
 # 11. The fused head where the kept rows' class weights sum to 0 (mean: 0 / 0)
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("policy", ["fast", "compact"])
-def test_linear_ce_zero_kept_class_weight_like_stock(policy):
+@pytest.mark.parametrize("budget", [None, 64], ids=["rows", "classes"])
+def test_linear_ce_zero_kept_class_weight_like_stock(budget):
     """Kept rows of weight 0 (and an ignored one): stock's nan loss and its gradient's
     pattern, nan on the kept rows, 0 on the ignored one; "sum" gives 0 and zero gradients.
     Eager, and compiled (fullgraph, dynamic rows), with a bias and label smoothing."""
@@ -819,8 +823,8 @@ def test_linear_ce_zero_kept_class_weight_like_stock(policy):
 
     def ours(h, w, b, reduction):
         return inductor_ce.linear_cross_entropy(h, w, t, linear_bias=b, weight=weight,
-                                                policy=policy, reduction=reduction,
-                                                label_smoothing=0.1)
+                                                memory_budget=budget,
+                                                reduction=reduction, label_smoothing=0.1)
 
     compiled = torch.compile(ours, fullgraph=True, dynamic=True)
     for fn in (ours, compiled):

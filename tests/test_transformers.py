@@ -170,28 +170,30 @@ def test_loss_and_every_gradient_match_the_unpatched_model(name, variant):
         torch.testing.assert_close(o.aux_loss.double(), r.aux_loss.double(), rtol=1e-5, atol=0)
 
 
-def test_chunk_size_reaches_the_fused_loss(monkeypatch):
-    """apply(model, chunk_size=N): the fused loss runs with N rows per chunk (several chunks
-    here, a ragged last one), same loss and gradients; a bad value is refused by name. The
-    default: lean_chunk_rows eagerly, the op's own rule (None) under torch.compile."""
+def test_memory_budget_reaches_the_fused_loss(monkeypatch):
+    """apply(model, memory_budget=B): the fused loss runs within B bytes (here chunks of
+    classes), same loss and gradients; a bad value is refused by name; the deprecated
+    chunk_size=N is N rows of logits, with a FutureWarning. The default: lean_chunk_rows
+    eagerly, the op's own (None) under torch.compile."""
     seen = []
     real = ict.linear_cross_entropy
 
     def spy(*args, **kwargs):
-        seen.append(kwargs.get("chunk_size"))
+        seen.append(kwargs.get("memory_budget"))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ict, "linear_cross_entropy", spy)
     ref, ours = make_pair("llama")
     head = ours.get_output_embeddings().weight
+    vocab, size = head.shape[0], head.element_size()
     run_both(ref, ours, make_batch())
-    assert seen == [linear.lean_chunk_rows(*head.shape)]     # the default, eagerly
+    assert seen == [linear.lean_chunk_rows(*head.shape) * vocab * size]   # eagerly
     ict.revert(ours)
-    ict.apply(ours, chunk_size=5)
+    ict.apply(ours, memory_budget=4096)
     for p in (*ref.parameters(), *ours.parameters()):
         p.grad = None
     r, o = run_both(ref, ours, make_batch())
-    assert seen[1:] == [5]
+    assert seen[1:] == [4096]
     ict.revert(ours)
     ict.apply(ours)
     torch._dynamo.reset()
@@ -199,7 +201,14 @@ def test_chunk_size_reaches_the_fused_loss(monkeypatch):
     assert seen[2:] == [None]    # compiled: the op's own rule
     assert_loss_close(o.loss, r.loss)
     assert_grads_close(ours, ref)
+    ict.revert(ours)
+    with pytest.warns(FutureWarning, match="memory_budget"):
+        ict.apply(ours, chunk_size=5)
+    run_both(ref, ours, make_batch())
+    assert seen[3:] == [5 * vocab * size]
     for bad in (0, -3, 2.5, True, "8"):
+        with pytest.raises(ValueError, match="memory_budget"):
+            ict.apply(make_pair("llama")[0].float(), memory_budget=bad)
         with pytest.raises(ValueError, match="chunk_size"):
             ict.apply(make_pair("llama")[0].float(), chunk_size=bad)
 

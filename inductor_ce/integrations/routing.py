@@ -56,6 +56,7 @@ from torch.multiprocessing.reductions import StorageWeakRef
 from .. import _log, _salt
 from .._inductor import cache, observe, passes
 from ..functional import cross_entropy
+from ..op.checks import check_budget
 
 _REDUCTIONS = ("none", "mean", "sum")   # aten's reduction enum: 0, 1, 2
 _LOW_PRECISION = (torch.bfloat16, torch.float16)
@@ -79,13 +80,14 @@ def _fused_cross_entropy(input, target, weight, ignore_index: int, reduction: st
 
 def _fused_linear_cross_entropy(input, linear_weight, linear_bias, target, weight,
                                 ignore_index: int, reduction: str, label_smoothing: float,
-                                out_dtype: torch.dtype):
+                                out_dtype: torch.dtype, memory_budget=None):
     """F.cross_entropy(linear(input, linear_weight, linear_bias), target, ...) through the fused
     linear + cross-entropy: no logits. ``input`` holds target.numel() rows."""
     from ..functional import linear_cross_entropy
     loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
                                 linear_bias=linear_bias, weight=weight, reduction=reduction,
-                                ignore_index=ignore_index, label_smoothing=label_smoothing)
+                                ignore_index=ignore_index, label_smoothing=label_smoothing,
+                                memory_budget=memory_budget)
     if reduction == "none":
         loss = loss.reshape(target.shape)
     return loss.to(out_dtype)
@@ -452,7 +454,8 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
         new = graph.call_function(
             _fused_linear_cross_entropy, (rows, w, b, call.target, call.weight),
             dict(ignore_index=call.ignore_index, reduction=call.reduction,
-                 label_smoothing=float(call.label_smoothing), out_dtype=_val(node).dtype))
+                 label_smoothing=float(call.label_smoothing), out_dtype=_val(node).dtype,
+                 memory_budget=_memory_budget))
     new.meta.update(_meta(node))
     try:
         new.meta["example_value"] = _run_fake(new)
@@ -627,6 +630,7 @@ def _source_line(node: fx.Node) -> str:
 
 _enabled = False
 _fuse_linear = True
+_memory_budget = None
 
 
 class _RoutingPass(cache.SaltPass):
@@ -644,18 +648,21 @@ class _RoutingPass(cache.SaltPass):
 
     def uuid(self):
         key = super().uuid()
-        return None if key is None else (*key, "routing", _enabled, "linear", _fuse_linear)
+        return None if key is None else (*key, "routing", _enabled, "linear", _fuse_linear,
+                                         _memory_budget)
 
 
-def enable(*, fuse_linear: bool = True) -> None:
+def enable(*, fuse_linear: bool = True, memory_budget: Optional[int] = None) -> None:
     """Route expressible cross-entropy calls through inductor_ce in graphs compiled from now on
     by torch.compile's Inductor backend (see the module docstring). ``fuse_linear``: the loss
     of an LM head whose logits have no other use becomes one fused linear + cross-entropy
-    (no logits at all); False keeps the logits and routes the loss only."""
-    global _enabled, _fuse_linear
+    (no logits at all); False keeps the logits and routes the loss only. ``memory_budget``:
+    the fused loss's (``linear_cross_entropy``'s), for graphs compiled from now on."""
+    global _enabled, _fuse_linear, _memory_budget
     if not isinstance(fuse_linear, bool):
         raise TypeError(f"fuse_linear must be a bool, got {type(fuse_linear).__name__}")
-    _fuse_linear = fuse_linear
+    check_budget(memory_budget)
+    _fuse_linear, _memory_budget = fuse_linear, memory_budget
     if not passes.ROUTING_AVAILABLE:
         raise RuntimeError("inductor_ce.enable(): this torch version lacks the Inductor API "
                            f"routing needs: {', '.join(passes.ROUTING_MISSING)}")
@@ -685,17 +692,18 @@ def is_enabled() -> bool:
 
 
 @contextlib.contextmanager
-def enabled(*, fuse_linear: bool = True):
+def enabled(*, fuse_linear: bool = True, memory_budget: Optional[int] = None):
     """``with inductor_ce.enabled(): ...``; torch.compile'd code must first run inside. On exit
-    the state before it comes back: routing on or off, and its ``fuse_linear``."""
-    global _fuse_linear
-    was, was_fuse = _enabled, _fuse_linear
-    enable(fuse_linear=fuse_linear)
+    the state before it comes back: routing on or off, its ``fuse_linear`` and
+    ``memory_budget``."""
+    global _fuse_linear, _memory_budget
+    was, was_fuse, was_budget = _enabled, _fuse_linear, _memory_budget
+    enable(fuse_linear=fuse_linear, memory_budget=memory_budget)
     try:
         yield
     finally:
         if was:
-            enable(fuse_linear=was_fuse)
+            enable(fuse_linear=was_fuse, memory_budget=was_budget)
         else:
             disable()
-            _fuse_linear = was_fuse
+            _fuse_linear, _memory_budget = was_fuse, was_budget

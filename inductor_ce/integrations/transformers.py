@@ -67,7 +67,8 @@ from torch import Tensor, nn
 
 from .._inductor import runtime
 from ..functional import linear_cross_entropy
-from ..linear.head import lean_chunk_rows
+from ..linear.head import deprecated_budget, lean_chunk_rows
+from ..op.checks import check_budget
 
 __all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]
 
@@ -94,10 +95,11 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
     * ``final_logit_softcapping``: logits ``c * tanh(logits / c)`` (Gemma-2/3).
 
     Keyword extras, Liger's names: ``bias`` (the head's bias), ``ce_weight`` (class weights),
-    ``label_smoothing``, ``lse_square_scale`` (z-loss); and ours, ``chunk_size`` (rows per
-    chunk; default eagerly ``inductor_ce.linear.lean_chunk_rows``, D / 2 rows within [2^27,
-    2^28] logits, so that the loss adds little to an eager model's peak; under torch.compile
-    the op's own, D rows). Other keyword arguments (a model's
+    ``label_smoothing``, ``lse_square_scale`` (z-loss); and ours, ``memory_budget`` (bytes
+    of chunk scratch, as ``linear_cross_entropy``'s; default eagerly chunks of
+    ``inductor_ce.linear.lean_chunk_rows`` rows, D / 2 rows within [2^27, 2^28] logits, so
+    that the loss adds little to an eager model's peak; under torch.compile the op's own, D
+    rows). Other keyword arguments (a model's
     forward kwargs) are ignored, as transformers' and Liger's loss functions do; Liger's
     ``return_z_loss``, ``return_token_accuracy``, ``return_predicted_tokens`` and
     ``use_token_scaling`` are not supported (ValueError when set).
@@ -112,13 +114,16 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
         shift_labels = F.pad(labels, (0, 1), value=ignore_index)[..., 1:]
     hidden = hidden_states.reshape(-1, hidden_size)
     target = shift_labels.reshape(-1).to(hidden.device)
+    budget = kwargs.get("memory_budget")
+    if kwargs.get("chunk_size") is not None:   # (deprecated: rows per chunk)
+        budget = deprecated_budget(budget, None, kwargs["chunk_size"], lm_head_weight)
     reduction = "mean" if num_items_in_batch is None else "sum"
     loss = linear_cross_entropy(
         hidden, lm_head_weight, target, linear_bias=kwargs.get("bias"),
         weight=kwargs.get("ce_weight"), reduction=reduction, ignore_index=ignore_index,
         label_smoothing=kwargs.get("label_smoothing", 0.0),
         z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping,
-        chunk_size=kwargs.get("chunk_size") or _default_chunk(lm_head_weight, hidden_size))
+        memory_budget=budget or _default_budget(lm_head_weight, hidden_size))
     if num_items_in_batch is not None:
         if isinstance(num_items_in_batch, Tensor):
             num_items_in_batch = num_items_in_batch.to(loss.device)  # (no .item(): no sync)
@@ -126,14 +131,15 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
     return loss
 
 
-def _default_chunk(weight: Tensor, hidden_size: int) -> Optional[int]:
-    """Eagerly, chunks of ``linear.lean_chunk_rows`` (D / 2 rows): an eager model's own
-    activations are larger when its loss runs, and the loss's chunk adds to them. Under
-    torch.compile, None (the op's own rule, D rows), whose peak is already below Liger's
-    eager one and which is faster (Llama and Gemma-2, measured: docs/transformers.md)."""
+def _default_budget(weight: Tensor, hidden_size: int) -> Optional[int]:
+    """Eagerly, the budget of chunks of ``linear.lean_chunk_rows`` rows (D / 2): an eager
+    model's own activations are larger when its loss runs, and the loss's chunk adds to them.
+    Under torch.compile, None (the op's own default, D rows), whose peak is already below
+    Liger's eager one and which is faster (Llama and Gemma-2, measured: docs/transformers.md)."""
     if torch.compiler.is_compiling():
         return None
-    return lean_chunk_rows(weight.shape[0], hidden_size)
+    vocab = weight.shape[0]
+    return lean_chunk_rows(vocab, hidden_size) * vocab * weight.element_size()
 
 
 # ----------------------------------------------------------------------------- source check
@@ -336,9 +342,9 @@ class _Patch:
     methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
     patched copy that runs on its own weights (a closure would still call the original)."""
 
-    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward, chunk_size):
+    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward, memory_budget):
         self.spec, self.labels_pos, self.head = spec, labels_pos, head
-        self.chunk_size = chunk_size
+        self.memory_budget = memory_budget
         self.old_forward, self.old_head_forward = old_forward, old_head_forward
         self.request = None
 
@@ -447,7 +453,7 @@ def _fused_head_forward(self, input, *args, **kwargs):
                            num_items_in_batch=request.num_items_in_batch,
                            ignore_index=request.ignore_index, shift_labels=request.shift_labels,
                            final_logit_softcapping=request.softcap, bias=bias,
-                           chunk_size=patch.chunk_size)
+                           memory_budget=patch.memory_budget)
     request.loss = loss
     return _connected_zero(loss, (1, 1, 1))  # the "logits", shape (1, 1, 1)
 
@@ -468,7 +474,7 @@ def _fused_loss_function(self, logits, labels=None, vocab_size=None, **kwargs):
     return request.loss + _connected_zero(logits.sum()).to(request.loss.dtype)
 
 
-def apply(model, *, chunk_size: Optional[int] = None):
+def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[int] = None):
     """Makes ``model`` (a transformers causal LM) compute its training loss with
     :func:`inductor_ce.linear_cross_entropy` from the final hidden states and the output
     embedding's weight (and bias), without a logits tensor; returns ``model``.
@@ -482,9 +488,11 @@ def apply(model, *, chunk_size: Optional[int] = None):
     (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
     ``copy.deepcopy`` of a patched model is patched and independent.
 
-    ``chunk_size``: rows per chunk of the fused loss (default: ``ForCausalLMLoss``'s, D / 2
-    rows eagerly and D rows under torch.compile); smaller chunks lower the step's peak memory
-    by (rows x vocabulary) logits each, at some speed.
+    ``memory_budget``: bytes of chunk scratch of the fused loss (``linear_cross_entropy``'s;
+    default: ``ForCausalLMLoss``'s, chunks of D / 2 rows eagerly and D rows under
+    torch.compile); a smaller budget lowers the step's peak memory, at some speed
+    (docs/linear.md#the-memory-budget). ``chunk_size`` (rows per chunk): deprecated, it is
+    ``memory_budget=chunk_size * V * element size``.
 
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
@@ -524,11 +532,11 @@ def apply(model, *, chunk_size: Optional[int] = None):
         raise ValueError("the head is patched already (shared with another patched model)")
 
     names = list(inspect.signature(cls.forward).parameters)[1:]
-    if chunk_size is not None and (isinstance(chunk_size, bool) or
-                                   not isinstance(chunk_size, int) or chunk_size < 1):
-        raise ValueError(f"chunk_size must be a positive int or None, got {chunk_size!r}")
+    check_budget(memory_budget)
+    if chunk_size is not None:
+        memory_budget = deprecated_budget(memory_budget, None, chunk_size, head.weight)
     patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
-                   vars(model).get("forward"), vars(head).get("forward"), chunk_size)
+                   vars(model).get("forward"), vars(head).get("forward"), memory_budget)
     # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
     # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
     model_forward = functools.wraps(cls.forward)(

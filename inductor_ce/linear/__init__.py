@@ -1,3 +1,3 @@
 """The fused linear + cross-entropy (``head``: the LM head's loss without its logits) and
-the in-place gradient scaling its fast policy uses (``scaling``)."""
-from .head import lean_chunk_rows  # noqa: F401  (named in docs/transformers.md)
+the in-place gradient scaling of its scalar loss's backward (``scaling``)."""
+from .head import LEAN_BUDGET, lean_chunk_rows  # noqa: F401  (named in the docs)

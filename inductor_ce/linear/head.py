@@ -1,197 +1,225 @@
 """Fused linear + cross-entropy: ``cross_entropy(h @ W.T + b, target)`` without (rows, V) logits.
 
 Notation: N rows (the input's leading dims, flattened), hidden size D, V classes; h (N, D), W
-(V, D), b (V,); z = h W^T + b the logits. The chunks of z are computed with cuBLAS, and every
-chunk goes through ``ce_fwd`` / ``ce_bwd`` (their lowered kernels, see ``eager/kernels.py``):
-the loss math is the op's, and the per-row finish is ``op/finish.py``'s, as for
-``cross_entropy``. The design and its measurements: docs/linear.md.
+(V, D), b (V,); z = h W^T + b the logits. GEMMs are counted in units of one N x D x V product.
+The chunks of z are computed with cuBLAS, and every chunk goes through ``ce_fwd`` / ``ce_bwd``
+(their lowered kernels, see ``eager/kernels.py``): the loss math is the op's, and the per-row
+finish is ``op/finish.py``'s, as for ``cross_entropy``. Measurements: docs/linear.md.
 
-Two policies, named after what they trade (GEMMs counted in units of one N x D x V product):
+Two ops, by what the caller's gradient looks like, and two ways to chunk z, by the memory
+budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunking``):
 
-``"compact"``: vocabulary chunks, the backward recomputes the logits for dW (4 GEMMs; memory:
-    the gradients themselves, 256 KiB and vectors of the rows' size).
-    The statistics of chunk c of C classes combine like the shards of the vocabulary-parallel
-    loss:
+``linear_ce_fast``, a scalar loss ("mean", "sum"): its gradient is known up to the upstream
+    scalar g before the backward, so the forward computes it, and the backward multiplies the
+    saved dh, dW, db by g on the device (no host sync; eagerly in place, skipped on CUDA where
+    g == 1: ``scaling.py``; out of place where the graph is kept for another backward).
+``linear_ce_fwd`` / ``linear_ce_bwd``, per-row upstream gradients (``reduction="none"``,
+    ``return_lse``) and calls without gradient: the forward returns ``ce_fwd``'s per-row
+    statistics (lse_nt, z_t, sum_wz), autograd of the finish hands the backward ce_bwd's
+    per-row coefficients (a, b, c), and the backward recomputes the logits.
 
-        z_c = h W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
-        lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
+Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits). For each
+chunk r of R rows:
 
-    so the op returns exactly ``ce_fwd``'s statistics of the whole row, and autograd of the
-    finish hands the backward the same per-row coefficients (a, b, c) as ``ce_fwd``'s. With
-    ce_bwd's dz_j = (a exp(z_j - lse_nt) [j != t] + b [j = t] + c w_j) f'(z_j), the input's
-    gradient sum_j dz_j W_j splits into per-row coefficients times sums the forward computes:
+    z_r = h_r W^T + b                        one GEMM
+    forward:  stats_r = ce_fwd(z_r)          (fast: with the finish and its coefficients,
+                                              one compiled graph, eager/loss.py's loss_chunk)
+    gradient: dz_r = ce_bwd(z_r, a, b, c)    in place of z_r
+              dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum_rows dz_r      two GEMMs
 
-        dh = a u + b f'(z_t) W_t + c s,   u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j,
-                                          s = sum_j w_j f'(z_j) W_j   (= w^T W without softcap)
+The fast op does all of it in its forward: 3 GEMMs. The per-row ops compute the statistics in
+the forward and the gradient in the backward, recomputing z_r: 4 GEMMs (3 without a gradient
+for W, 1 without any: nothing is saved). dW accumulates in W's dtype (cuBLAS accumulates each
+product in float32 and rounds once per chunk); every chunk after the first reads and writes dW
+once more, which is why a chunk has at least ROWS_MIN rows.
 
-    u is a softmax-weighted sum of W's rows, like attention's output with K = V = W: the
-    forward computes it by tiles of R rows x C classes with the online softmax (the float32
-    sum of a block of rows is rescaled when its running lse_nt grows; the tile's weights are
-    ce_bwd's with (a, b, c) = (1, 0, 0)), one more GEMM per tile, and stores it in the input's
-    dtype. The backward turns it into dh before dW exists: eagerly in place, compiled in one
-    fused kernel. The target's term stays apart, so dh keeps the collapse-safe form
-    a (u - f'(z_t) W_t) of the plain loss. Then it recomputes each chunk's logits over all
-    rows for dW:
+Class chunks (a budget below ROWS_MIN rows of logits). The statistics of chunk c of C classes
+combine like the shards of the vocabulary-parallel loss:
 
-        dz_c = ce_bwd(z_c, ...)              in place of z_c
-        dW_c = dz_c^T h                      one GEMM over all rows: exact, no accumulation
-        db_c = sum_rows dz_c
+    z_c = h W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
+    lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
 
-    z_c lives in dW's rows after chunk c, which no chunk has written yet (the last chunks,
-    too narrow to fit there, share a buffer of 256 KiB: ``compact_backward_chunks``). So the
-    backward holds nothing of its own beyond the gradients, and the forward's tiles stay
-    below dW's size. A forward without gradient (no_grad, a frozen input) computes the
-    statistics alone, and a frozen W skips the backward's chunks: 2 GEMMs in all.
+so they equal ``ce_fwd``'s of the whole row, and autograd of the finish hands the backward the
+same (a, b, c). With ce_bwd's dz_j = (a exp(z_j - lse_nt) [j != t] + b [j = t] + c w_j) f'(z_j),
+the input's gradient splits into per-row coefficients times sums the forward computes:
 
-``"fast"``: row chunks, the gradient in the forward (3 GEMMs; memory: one chunk of R x V
-    logits). Only for a scalar loss (reduction "mean" or "sum"), whose gradient is known up to
-    the upstream scalar g before the backward. For each chunk r of R rows:
+    dh = a u + b f'(z_t) W_t + c s,   u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j,
+                                      s = sum_j w_j f'(z_j) W_j   (= w^T W without softcap)
 
-        z_r = h_r W^T + b;  stats = ce_fwd(z_r);  loss_r, (a, b, c) = vjp of the finish
-        dz_r = ce_bwd(z_r, ...) in place;  dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum dz_r
+u is a softmax-weighted sum of W's rows, like attention's output with K = V = W: the forward
+computes it by tiles of R rows x C classes with the online softmax (the float32 sum of a block
+of rows is rescaled when its running lse_nt grows; the tile's weights are ce_bwd's with (a, b,
+c) = (1, 0, 0)), one more GEMM per tile, and stores it in the input's dtype. The target's term
+stays apart, so dh keeps the collapse-safe form a (u - f'(z_t) W_t) of the plain loss. dW then
+goes by chunks of classes over all rows, in one scratch buffer of the budget's size:
 
-    The first line is one compiled graph (``eager/loss.py``'s ``loss_chunk``: the eager
-    loss's forward). dW accumulates in W's dtype (cuBLAS accumulates each product in float32
-    and rounds once per chunk); the backward multiplies the saved gradients by g on the
-    device (no host sync; eagerly in place, skipped on CUDA where g == 1: ``scaling.py``; out
-    of place where the graph is kept for another backward).
-    "mean" divides by the kept rows' total class weight, computed before the loop.
+    dz_c = ce_bwd(z_c, ...) in place;  dW_c = dz_c^T h (exact: nothing accumulates);
+    db_c = sum_rows dz_c
 
-Both are custom ops of our namespace (functional, with fake kernels and registered autograd):
+4 GEMMs, for the fast op too (all in its forward). A forward without gradient computes the
+statistics alone, a frozen input skips u, a frozen W the chunks of dW.
+
+All are custom ops of our namespace (functional, with fake kernels and registered autograd):
 under torch.compile they are opaque calls whose implementations loop over chunks at run time,
-so a symbolic row count needs no unrolled loop and no recompilation.
+so a symbolic row count needs no unrolled loop and no recompilation; the chunking is chosen
+from V, D, the dtype and the budget, never from the row count (no guard on it).
 """
 from __future__ import annotations
 
-import functools
 import logging
-from typing import Optional
+import warnings
+from typing import NamedTuple, Optional
 
 import torch
 from torch import Tensor
 
 from .._inductor import runtime
+from .._inductor.dispatch import autograd_inside_op
 from .._log import log
 from ..eager import kernels as eager
 from ..eager import loss as eager_loss
 from ..op import ce as ops
+from ..op.checks import check_deprecated
 from ..op.decomposition import check_target_range
+from ..op.finish import finish
 from . import scaling  # noqa: F401  (the scale_ op)
 
 LIB = ops.LIB
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 _SCALE = torch.ops.inductor_ce.scale_.default
 
-# Chunk sizes (elements of logits per chunk) when the caller gives none, and the smallest
-# chunk side worth a GEMM of its own.
-FAST_CHUNK_ELEMENTS = 1 << 29          # R x V: at most 1 GiB of bf16 logits
-FAST_MIN_CHUNK_ELEMENTS = 1 << 28      # and at least 512 MiB, unless all rows are fewer
-COMPACT_CHUNK_ELEMENTS = 1 << 26       # N x C, the backward's chunks (in dW's unwritten rows)
-COMPACT_SPARE_ELEMENTS = 1 << 17       # the last chunks' buffer of their own: 256 KiB of bf16
-COMPACT_MAX_NARROW = 96                # chunks narrower than the first (each reads h twice)
-COMPACT_OWN_MAX_ELEMENTS = 1 << 24     # and that buffer's size where more would be narrow
-COMPACT_TILE_ELEMENTS = 1 << 26        # R x C, the forward's tiles (before dW exists)
-COMPACT_BLOCK_ROWS = 2048              # R: rows of the forward's tiles (a float32 R x D sum)
+# The default chunk of rows: D rows of logits (as large as W), kept within [2^28, 2^29]
+# logits (512 MiB to 1 GiB of bf16): see fast_chunk_rows.
+FAST_CHUNK_ELEMENTS = 1 << 29
+FAST_MIN_CHUNK_ELEMENTS = 1 << 28
 MIN_CHUNK = 256
+# A budget of fewer rows of logits than this chunks by classes: each row chunk after the first
+# reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an H200
+# (bandwidth / FLOP rate), and below 1024 rows the class chunks' fourth GEMM costs less.
+ROWS_MIN = 1024
+# The smallest chunk of classes (a budget too small for it is exceeded: the backward's
+# chunks are N x CLASSES_MIN logits), and the rows of the forward's tiles: a float32 R x D
+# sum per tile (u; and s with softcap and label smoothing).
+CLASSES_MIN = 64
+BLOCK_ROWS = 2048
+# The memory_budget a lean call can start from: 64 MiB of chunk scratch
+# (docs/linear.md#the-memory-budget).
+LEAN_BUDGET = 64 << 20
 
+
+# --- the chunking -------------------------------------------------------------------------------
 
 def fast_chunk_rows(rows: int, vocab: int, hidden: int) -> int:
-    """Rows per "fast" chunk: D (a chunk of logits as large as W, so the step's peak stays
-    within twice the unavoidable gradients dh + dW), kept within [2^28, 2^29] logits, then
-    evened out over the chunks (no small ragged last one). Why not larger: each chunk adds
-    its size to the peak. Why not smaller: each chunk also costs a read and write of dW and
-    the host time of its kernels (docs/linear.md#the-trade-measured)."""
+    """Rows per chunk without a budget: D (a chunk of logits as large as W, so the step's peak
+    stays within twice the unavoidable gradients dh + dW), kept within [2^28, 2^29] logits,
+    then evened out over the chunks (no small ragged last one). Why not larger: each chunk
+    adds its size to the peak. Why not smaller: each chunk also costs a read and write of dW
+    and the host time of its kernels (docs/linear.md#the-memory-budget)."""
     if rows == 0:
         return MIN_CHUNK
     vocab = max(vocab, 1)
     r = min(max(hidden, FAST_MIN_CHUNK_ELEMENTS // vocab), FAST_CHUNK_ELEMENTS // vocab)
-    r = max(MIN_CHUNK, min(rows, r))
-    n = -(-rows // r)
-    return max(MIN_CHUNK, min(rows, -(-rows // n)))
+    return _evened(rows, max(MIN_CHUNK, r))
 
 
 def lean_chunk_rows(vocab: int, hidden: int) -> int:
-    """Rows per "fast" chunk where the loss's peak adds to an eager model's (the transformers
+    """Rows per chunk where the loss's peak adds to an eager model's (the transformers
     integration's eager default): D / 2 rows (a chunk of logits half as large as W), kept
-    within [2^27, 2^28] logits, rounded down to a multiple of 256. From V and D only (no
-    guard on the row count). In transformers models it brings the eager step's peak near
-    Liger's eager patch's for a few percent of step time (docs/transformers.md)."""
+    within [2^27, 2^28] logits, rounded down to a multiple of 256. In transformers models it
+    brings the eager step's peak near Liger's eager patch's for a few percent of step time
+    (docs/transformers.md)."""
     vocab = max(vocab, 1)
     r = min(max(hidden // 2, (1 << 27) // vocab), (1 << 28) // vocab)
     return max(MIN_CHUNK, r // MIN_CHUNK * MIN_CHUNK)
 
 
-def compact_chunk_classes(rows: int, vocab: int, elements: int = 0) -> int:
-    """Classes per "compact" chunk of ``rows`` rows: ``elements`` logits (default
-    COMPACT_CHUNK_ELEMENTS), a multiple of 256 classes. Why 2^26 for the forward's tiles: they
-    come before dW exists, and smaller GEMMs are host-bound where D is small
-    (docs/linear.md#the-trade-measured). The backward's chunks cost no memory of their own
-    (``compact_backward_chunks``), so they are as large."""
-    c = (elements or COMPACT_CHUNK_ELEMENTS) // max(rows, 1)
-    return max(MIN_CHUNK, min(vocab, c // MIN_CHUNK * MIN_CHUNK))
+def _evened(rows: int, r: int) -> int:
+    """At most ``r`` rows per chunk, the same in every chunk but the last, which is not
+    much smaller."""
+    r = max(1, min(rows, r))
+    return -(-rows // -(-rows // r))
 
 
-@functools.lru_cache(maxsize=64)
-def compact_backward_chunks(rows: int, vocab: int, hidden: int, chunk: int = 0):
-    """The "compact" backward's chunks of classes, ([(v0, v1, hosted)] in order, the width of
-    the last chunks' buffer of their own). A chunk's logits (rows x C) are written where
-    nothing lives yet: in dW's rows after the chunk, which later chunks overwrite with their
-    gradient (``hosted``), as long as they fit: rows C <= (V - v0 - C) D. So the widths
-    shrink geometrically near the end (to D / (rows + D) of what is left), and the last
-    classes, once a fitting chunk would be narrower than ``own``, go through a buffer of
-    their own: the backward's peak is the gradients and that buffer. ``own`` is 4 classes or
-    COMPACT_SPARE_ELEMENTS logits (256 KiB at most), doubled while more than
-    COMPACT_MAX_NARROW chunks are narrower than the first: each reads h twice, so where
-    rows >> D the buffer grows instead, up to COMPACT_OWN_MAX_ELEMENTS logits (32 MiB of
-    bf16). Widths are multiples of 64 (of 4 below 64) except the last ones; all of them share
-    one compile (V symbolic)."""
-    base = chunk or compact_chunk_classes(rows, vocab)
-    own = max(4, min(base // 16, COMPACT_SPARE_ELEMENTS // max(rows, 1)))
-    while True:
-        chunks, v0 = [], 0
-        while v0 < vocab:
-            fit = min(base, (vocab - v0) * hidden // (rows + hidden) if hidden else 0)
-            fit = fit // 64 * 64 if fit >= 64 else fit // 4 * 4
-            if fit < own:
-                break
-            chunks.append((v0, v0 + fit, True))
-            v0 += fit
-        left = vocab - v0
-        n = -(-left // own)
-        for i in range(n):    # the rest in n near-equal pieces of at most `own` classes
-            w = left // n + (i < left % n)
-            chunks.append((v0, v0 + w, False))
-            v0 += w
-        narrow = sum(v1 - v0 < base for v0, v1, _ in chunks)
-        grown = min(own * 2, base, max(4, COMPACT_OWN_MAX_ELEMENTS // max(rows, 1)))
-        if narrow <= COMPACT_MAX_NARROW or grown <= own:
-            return chunks, min(own, left)
-        own = grown
+def by_classes(vocab: int, itemsize: int, budget: int) -> bool:
+    """Whether a budget (0: the default) chunks by classes: fewer than ROWS_MIN rows of
+    logits fit in it. From V, the dtype and the budget only: no guard on the row count."""
+    return budget > 0 and budget // (max(vocab, 1) * itemsize) < ROWS_MIN
 
 
-def compact_block_rows(rows: int) -> int:
-    """Rows per block of the "compact" forward's tiles (the float32 sum of u is R x D)."""
-    return max(1, min(rows, COMPACT_BLOCK_ROWS))
+def chunk_rows(rows: int, vocab: int, hidden: int, itemsize: int, budget: int) -> int:
+    """Rows per row chunk: ``fast_chunk_rows`` without a budget, else as many rows of logits
+    as the budget holds, evened out."""
+    if not budget:
+        return fast_chunk_rows(rows, vocab, hidden)
+    return _evened(rows, budget // (max(vocab, 1) * itemsize)) if rows else MIN_CHUNK
 
 
-_LOGGED: set = set()      # the (policy, shapes, dtype, chunking) already logged
+class Tiles(NamedTuple):
+    """How the class chunking cuts the logits (all from the budget)."""
+    block: int       # rows per forward tile
+    step: int        # classes per forward tile
+    classes: int     # classes per backward chunk (all rows)
 
 
-def _log_head(policy: str, h: Tensor, weight: Tensor, plan) -> None:
-    """One DEBUG line the first time a fused head runs with this policy, shape signature
-    and chunking (``TORCH_LOGS=+inductor_ce``): which one runs, by which chunks. ``plan``:
-    a function giving the chunking's words, called only when the line is written."""
+def class_tiles(rows: int, hidden: int, vocab: int, itemsize: int, budget: int,
+                sums: int) -> Tiles:
+    """The class chunking's tiles within ``budget`` bytes: the forward's R x C tile of logits
+    and its ``sums`` float32 R x D sums (u, s), at most BLOCK_ROWS rows, each of the two
+    within half the budget; the backward's chunk of N x C logits. Widths are multiples of 64
+    (at least CLASSES_MIN, at most V) and the forward's do not depend on the row count (each
+    width is a compile of ce_fwd). A budget too small for 16 rows x CLASSES_MIN classes is
+    exceeded."""
+    def width(c):
+        return min(vocab, max(CLASSES_MIN, c // 64 * 64))
+    half = budget // 2
+    block = min(BLOCK_ROWS, half // max(1, 4 * hidden * sums), half // (CLASSES_MIN * itemsize))
+    block = max(16, block)
+    step = width((budget - 4 * block * hidden * sums) // (block * itemsize))
+    return Tiles(block, step, width(budget // (max(rows, 1) * itemsize)))
+
+
+def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor):
+    """The memory_budget that the deprecated ``policy`` / ``chunk_size`` stand for (a
+    FutureWarning, but under torch.compile: Dynamo would break the graph on it)."""
+    check_deprecated(memory_budget, policy, chunk_size)
+    if not torch.compiler.is_compiling():
+        warnings.warn("linear_cross_entropy's policy and chunk_size are deprecated: pass "
+                      "memory_budget (policy='compact' is memory_budget=inductor_ce.linear."
+                      "LEAN_BUDGET; chunk_size=R is memory_budget=R * V * "
+                      "input.element_size())", FutureWarning, stacklevel=3)
+    if chunk_size is not None:
+        return chunk_size * weight.shape[0] * weight.element_size()
+    return LEAN_BUDGET if policy == "compact" else None
+
+
+_LOGGED: set = set()      # the (op, shapes, dtype, chunking) already logged
+
+
+def _log_head(op: str, h: Tensor, weight: Tensor, plan) -> None:
+    """One DEBUG line the first time a fused head runs with this op, shape signature and
+    chunking (``TORCH_LOGS=+inductor_ce``): ``plan``, a function giving the chunking's words,
+    called only when the line is written."""
     if not log.isEnabledFor(logging.DEBUG):
         return
     words = plan()
-    key = (policy, tuple(h.shape), tuple(weight.shape), h.dtype, h.device.type, words)
+    key = (op, tuple(h.shape), tuple(weight.shape), h.dtype, h.device.type, words)
     if key in _LOGGED:
         return
     _LOGGED.add(key)
-    log.debug("linear_cross_entropy: policy %r, %d rows, D %d, V %d, %s on %s; %s", policy,
-              h.shape[0], h.shape[1], weight.shape[0], str(h.dtype).removeprefix("torch."),
-              h.device, words)
+    log.debug("linear_cross_entropy: %s, %d rows, D %d, V %d, %s on %s; %s", op, h.shape[0],
+              h.shape[1], weight.shape[0], str(h.dtype).removeprefix("torch."), h.device, words)
 
+
+def _rows_words(rows: int, step: int, vocab: int, what: str) -> str:
+    return f"{-(-rows // step)} chunk(s) of at most {min(step, rows)} rows x {vocab} logits, {what}"
+
+
+def _classes_words(rows: int, tiles: Tiles, vocab: int, what: str) -> str:
+    return (f"forward tiles of {min(tiles.block, rows)} rows x {tiles.step} classes, "
+            f"chunks of {tiles.classes} of {vocab} classes over all rows, {what}")
+
+
+# --- pieces every chunking shares ---------------------------------------------------------------
 
 def _flat(x: Tensor) -> Tensor:
     return x.reshape(-1, x.shape[-1])
@@ -201,6 +229,54 @@ def _logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = N
     """h @ w.T (+ b): one cuBLAS GEMM (the bias added in its epilogue), into ``out``."""
     return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)
 
+
+def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
+    """The target's index among this weight's classes (global id - vocab_start), -1 for
+    ignored rows; other shards' targets fall outside [0, V)."""
+    return torch.where(target == ignore_index, -1, target - vocab_start)
+
+
+def _column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
+    """The target's column in classes [v0, v1), -1 where it is not among them."""
+    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
+
+
+def _traced(t: Tensor) -> bool:
+    """Whether a backward runs traced (AOTAutograd's fake/functional tensors, or under a
+    dispatch mode) rather than eagerly on the real saved buffers."""
+    return type(t) is not Tensor or bool(runtime.dispatch_modes())
+
+
+def _keeps_graph() -> bool:
+    """Whether the running backward keeps the graph (retain_graph=True): then saved tensors
+    are read again and must stay unchanged. Unknown (an older torch): assume so."""
+    return runtime.graph_keeps_graph()
+
+
+def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tensor],
+                     dw: Optional[Tensor], db: Optional[Tensor], first: bool) -> None:
+    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written),
+    dW += dz^T h_r (written by the first chunk), db += sum_rows dz; None: not wanted."""
+    if dh_r is not None:
+        torch.mm(z, weight, out=dh_r)
+    if dw is not None:
+        if first:
+            torch.mm(z.t(), h_r, out=dw)
+        else:
+            dw.addmm_(z.t(), h_r)
+    if db is not None:
+        db += z.sum(0, dtype=torch.float32)
+
+
+def _coefficients(lse_nt: Tensor, g_lse_nt, g_z_t, g_sum_wz, smooth: bool):
+    """ce_bwd's per-row (a, b, c) from the upstream gradients of the statistics (None: 0)."""
+    a = torch.zeros_like(lse_nt) if g_lse_nt is None else g_lse_nt
+    b = torch.zeros_like(lse_nt) if g_z_t is None else g_z_t
+    c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
+    return a, b, c
+
+
+# --- class chunks: the forward's tiles, dh from u, dW by chunks of classes ---------------------
 
 class _ChunkTargets:
     """Each row's target located once for chunks of ``step`` classes: ``of(v0)``, its column
@@ -224,23 +300,6 @@ class _ChunkTargets:
         return torch.where(self.chunk == v0 // self.step, self.col, -1)
 
 
-def _column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
-    """The target's column in classes [v0, v1), -1 where it is not among them."""
-    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
-
-
-def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
-    """The target's index among this weight's classes (global id - vocab_start), -1 for
-    ignored rows; other shards' targets fall outside [0, V)."""
-    return torch.where(target == ignore_index, -1, target - vocab_start)
-
-
-def _traced(t: Tensor) -> bool:
-    """Whether a backward runs traced (AOTAutograd's fake/functional tensors, or under a
-    dispatch mode) rather than eagerly on the real saved buffers."""
-    return type(t) is not Tensor or bool(runtime.dispatch_modes())
-
-
 def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
     """out32 += a @ b, with a float32 result for low-precision a, b (CUDA: cuBLAS with a
     float32 output, no rounding of the product; elsewhere in float32)."""
@@ -249,8 +308,6 @@ def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
     else:
         out32.addmm_(a.float(), b.float())
 
-
-# --- "compact": vocabulary chunks --------------------------------------------------------------
 
 def _exp_shift(old: Tensor, new: Tensor) -> Tensor:
     """exp(old - new) per row, the factor that moves a sum of exp(z - old) onto exp(z - new);
@@ -307,114 +364,28 @@ def _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block, 
     return lse_nt, z_t, sum_wz
 
 
-@torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
-def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
-                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                  smooth: bool, vocab_start: int, num_classes: int, chunk: int,
-                  with_grad: bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
-    """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
-    vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
-    ids, each in [0, num_classes) or ignore_index: asserted here, on the device), by chunks
-    of ``chunk`` classes (0: automatic), and, with ``with_grad``, the parts u and s of the
-    input's gradient (module doc; s only with softcap and label smoothing, else empty):
-    outputs for the op's backward, not differentiable, which an eager backward overwrites.
-    ``class_weight`` is this weight's slice."""
-    h, t = _flat(input), target.reshape(-1)
-    # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
-    # end the process on the C++ backend; see lowering._check_targets.)
-    check_target_range(t, ignore_index, num_classes)
+def _weight_grads_by_classes(h, weight, bias, keep_t, class_weight, lse_nt, a, b, c, softcap,
+                             classes):
+    """(dW, db) by chunks of ``classes`` classes over all rows, each chunk's logits in one
+    scratch buffer: one GEMM per chunk, exact (nothing accumulates). db is float32, empty
+    without a bias."""
     rows, vocab = h.shape[0], weight.shape[0]
-    keep_t = _target_in_weight(t, ignore_index, vocab_start)
-    u, s = _mass_buffers(input, with_grad, smooth, softcap)
-    # Tiles of at most half of W's size (the forward's working set, a tile and a float32 sum
-    # of a block of rows, stays below dW), of widths that do not depend on the row count: no
-    # compile at a new one. Without a gradient, the statistics alone, by the same tiles.
-    block = compact_block_rows(rows)
-    step = chunk or compact_chunk_classes(block, vocab,
-                                          min(COMPACT_TILE_ELEMENTS, vocab * h.shape[1] // 2))
-    _log_head("compact", h, weight, lambda: _compact_words(rows, vocab, h.shape[1], chunk,
-                                                           block, step, with_grad))
-    stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block,
-                   u.view(h.shape) if with_grad else None,
-                   s.view(h.shape) if s.numel() else None)
-    shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
-    return (*(v.reshape(shape).clone() for v in stats), u, s)
-
-
-def _compact_words(rows, vocab, hidden, chunk, block, step, with_grad) -> str:
-    words = f"forward tiles of {block} rows x {min(step, vocab)} classes"
-    if not with_grad:
-        return words + " (statistics only: no gradient wanted)"
-    chunks, own = compact_backward_chunks(rows, vocab, hidden, chunk)
-    return (f"{words}; backward: {len(chunks)} chunk(s) of classes, the first "
-            f"{chunks[0][1]} wide" + (f", the last in a buffer of {own} classes"
-                                      if not chunks[-1][2] else "")) if chunks else words
-
-
-def _mass_buffers(input, with_grad, smooth, softcap):
-    """(u, s) of ``linear_ce_fwd``: input's shape and dtype, or empty where not computed."""
-    def buf(wanted):
-        return input.new_empty(input.shape if wanted else (0,))
-    return buf(with_grad), buf(with_grad and smooth and softcap is not None)
-
-
-@linear_ce_fwd.register_fake
-def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      num_classes, chunk, with_grad):
-    stats = tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
-    return (*stats, *_mass_buffers(input, with_grad, smooth, softcap))
-
-
-@torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
-def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
-                  class_weight: Optional[Tensor], lse_nt: Tensor, a: Tensor, b: Tensor,
-                  c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                  vocab_start: int, chunk: int) -> tuple[Tensor, Tensor]:
-    """(d weight, d bias) from ``ce_bwd``'s per-row coefficients; d bias is empty without a
-    bias. One GEMM per chunk of classes over all rows: exact, nothing accumulates."""
-    h, t = _flat(input), target.reshape(-1)
-    rows, vocab = h.shape[0], weight.shape[0]
-    per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
-    c = None if c is None else c.reshape(-1)
-    chunks, own = compact_backward_chunks(rows, vocab, h.shape[1], chunk)
-    # (Each chunk's target column from the target's index alone: 4 bytes per row at the
-    # peak, for three small kernels more per chunk than _ChunkTargets' two.)
-    keep_t = _target_in_weight(t, ignore_index, vocab_start).int()
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    spare = None if all(hosted for *_, hosted in chunks) else h.new_empty(rows * own)
-    for v0, v1, hosted in chunks:
-        # The chunk's logits: in dW's rows from v1 on (unwritten yet), or the spare buffer.
-        z = _scratch(dw, v1 * h.shape[1], rows, v1 - v0) if hosted else \
-            spare[:rows * (v1 - v0)].view(rows, v1 - v0)
+    scratch = h.new_empty(rows * min(classes, vocab))
+    for v0 in range(0, vocab, classes):
+        v1 = min(vocab, v0 + classes)
+        # (A view at offset 0 of a buffer of its own: the compiled kernels' aligned loads.)
+        z = scratch[:rows * (v1 - v0)].view(rows, v1 - v0)
         _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1], out=z)
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
-        eager.ce_bwd_(z, _column(keep_t, v0, v1), cw, *per_row, c, -1, softcap,
+        # V symbolic (columns=True): one compile for the chunk widths of every row count.
+        eager.ce_bwd_(z, _column(keep_t, v0, v1), cw, lse_nt, a, b, c, -1, softcap,
                       columns=True)
         torch.mm(z.t(), h, out=dw[v0:v1])
         if bias is not None:
             db[v0:v1] = z.sum(0, dtype=torch.float32)
-        del z
-    return dw, (db if bias is None else db.to(bias.dtype))
-
-
-def _scratch(buf: Tensor, start: int, rows: int, cols: int) -> Tensor:
-    """A (rows, cols) tensor over the contiguous ``buf``'s elements from ``start`` on, with
-    a storage of its own that begins there (a slice of buf's, which it keeps alive): offset
-    0, like a fresh buffer, so the compiled kernels' layout (and their aligned vector loads:
-    Inductor cannot assume alignment of a symbolic storage offset) and one compile serve
-    it."""
-    size = buf.element_size()
-    first = (buf.storage_offset() + start) * size
-    storage = buf.untyped_storage()[first:first + rows * cols * size]
-    return buf.new_empty(0).set_(storage, 0, (rows, cols), (cols, 1))
-
-
-@linear_ce_bwd.register_fake
-def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, softcap,
-      vocab_start, chunk):
-    db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
-    return torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db
+    return dw, db
 
 
 def input_grad(u: Tensor, s: Optional[Tensor], a: Tensor, b_t: Tensor, w_t: Tensor,
@@ -430,41 +401,10 @@ def input_grad(u: Tensor, s: Optional[Tensor], a: Tensor, b_t: Tensor, w_t: Tens
     return g.to(u.dtype)
 
 
-def _fwd_setup(ctx, inputs, output):
-    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
-     chunk, with_grad) = inputs
-    ctx.save_for_backward(input, weight, bias, target, class_weight, *output)
-    ctx.options = (ignore_index, softcap, smooth, start, chunk, with_grad)
-    # u and s are the backward's: no gradient flows through them, and an eager backward
-    # turns u into the input's gradient in place. (Not materialized, their missing upstream
-    # gradients would be zeros of dh's size in an eager backward.)
-    ctx.mark_non_differentiable(*output[3:])
-    ctx.set_materialize_grads(False)
-
-
-def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
-    input, weight, bias, target, class_weight, lse_nt, z_t, _, u, s = ctx.saved_tensors
-    ignore_index, softcap, smooth, start, chunk, with_grad = ctx.options
-    a = torch.zeros_like(lse_nt) if g_lse_nt is None else g_lse_nt
-    b = torch.zeros_like(lse_nt) if g_z_t is None else g_z_t
-    c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
-    dw = db = dh = None
-    # dh first: its temporaries come and go before dW exists.
-    if ctx.needs_input_grad[0]:
-        if not with_grad:   # (the forward ran where no gradient was wanted)
-            u, s = linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index,
-                                 softcap, smooth, start, weight.shape[0], chunk, True)[3:]
-        dh = _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
-                 start)
-    if ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2]):
-        dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
-                               ignore_index, softcap, start, chunk)
-    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw,
-                                        db if bias is not None else None)
-    return dh, dw, db, *([None] * 9)
-
-
-def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap, start):
+def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap, start,
+        in_place: bool):
+    """The input's gradient from the forward's u (and s): ``input_grad``; ``in_place``: in
+    the saved u (an eager backward that runs once), by blocks of rows."""
     t = target.reshape(-1)
     h_shape, rows = u.shape, t.numel()
     hidden = h_shape[-1]   # (not -1: a reshape cannot infer it at 0 rows)
@@ -476,14 +416,11 @@ def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
     idx = torch.where(here, local, 0)
     f_t = 1.0 if softcap is None else 1.0 - (z_t.where(here, 0.0) / softcap) ** 2
     b_t = (b * f_t).where(here, 0.0)
-    traced = _traced(u)
     s_all = None
     if c is not None and s is None:
-        s_all = _weighted_rows_sum(weight, class_weight, traced)
-    if traced or _keeps_graph():
-        # Traced (AOTAutograd), or a backward that may run again: out of place.
+        s_all = _weighted_rows_sum(weight, class_weight, _traced(u))
+    if not in_place:
         return input_grad(u, s, a, b_t, weight[idx], c, s_all).view(h_shape)
-    # Eager: in place in the saved u (this backward runs once), by blocks of rows.
     step = max(1, (1 << 20) // max(1, u.shape[1]))   # float32 temporaries of 4 MiB
     for r0 in range(0, rows, step):
         r = slice(r0, min(rows, r0 + step))
@@ -508,32 +445,199 @@ def _weighted_rows_sum(weight: Tensor, class_weight: Optional[Tensor], traced) -
     return total
 
 
-def _keeps_graph() -> bool:
-    """Whether the running backward keeps the graph (retain_graph=True): then saved tensors
-    are read again and must stay unchanged. Unknown (an older torch): assume so."""
-    return runtime.graph_keeps_graph()
+def _mass_buffers(input, with_grad, smooth, softcap):
+    """(u, s) of ``linear_ce_fwd``: input's shape and dtype where computed (``with_grad``; s
+    only with softcap and label smoothing), else empty."""
+    def buf(wanted):
+        return input.new_empty(input.shape if wanted else (0,))
+    return buf(with_grad), buf(with_grad and smooth and softcap is not None)
+
+
+# --- the per-row statistics and their backward ---------------------------------------------------
+
+@torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
+def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  smooth: bool, vocab_start: int, num_classes: int, budget: int,
+                  with_grad: bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
+    vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
+    ids, each in [0, num_classes) or ignore_index: asserted here, on the device), chunked
+    within ``budget`` bytes (0: the default), and, with ``with_grad`` (by class chunks), the
+    parts u and s of the input's gradient (module doc; else empty): outputs for the op's
+    backward, not differentiable, which an eager backward overwrites. ``class_weight`` is
+    this weight's slice."""
+    h, t = _flat(input), target.reshape(-1)
+    # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
+    # end the process on the C++ backend; see lowering._check_targets.)
+    check_target_range(t, ignore_index, num_classes)
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    keep_t = _target_in_weight(t, ignore_index, vocab_start)
+    u, s = _mass_buffers(input, with_grad, smooth, softcap)
+    if with_grad or by_classes(vocab, size, budget):
+        sums = (1 + (s.numel() > 0)) if with_grad else 0
+        tiles = class_tiles(rows, hidden, vocab, size, budget, sums)
+        _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
+            rows, tiles, vocab, "u for the input's gradient" if with_grad else "statistics"))
+        stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, tiles.step,
+                       tiles.block, u.view(h.shape) if with_grad else None,
+                       s.view(h.shape) if s.numel() else None)
+    else:
+        step = chunk_rows(rows, vocab, hidden, size, budget)
+        _log_head("linear_ce_fwd", h, weight, lambda: _rows_words(
+            rows, step, vocab, "the backward recomputes them"))
+        stats = _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step)
+    shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
+    return (*(v.reshape(shape).clone() for v in stats), u, s)
+
+
+def _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step):
+    """ce_fwd's statistics of all rows by chunks of ``step`` rows: one GEMM and one pass
+    over each chunk's logits."""
+    rows, vocab = h.shape[0], weight.shape[0]
+    col = _column(keep_t, 0, vocab)
+    cw = class_weight if smooth else None
+    stats = [h.new_empty((rows,), dtype=torch.float32) for _ in range(3)]
+    for r0 in range(0, rows, step):
+        r1 = min(rows, r0 + step)
+        part = _CE_FWD(_logits(h[r0:r1], weight, bias), col[r0:r1], cw, -1, softcap, smooth)
+        for whole, p in zip(stats, part):
+            whole[r0:r1] = p
+    return stats
+
+
+@linear_ce_fwd.register_fake
+def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
+      num_classes, budget, with_grad):
+    stats = tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
+    return (*stats, *_mass_buffers(input, with_grad, smooth, softcap))
+
+
+@torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
+def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                  class_weight: Optional[Tensor], lse_nt: Tensor, a: Tensor, b: Tensor,
+                  c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  vocab_start: int, budget: int, input_grad: bool,
+                  weight_grad: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """(d input, d weight, d bias) from ``ce_bwd``'s per-row coefficients, recomputing the
+    logits; d input only with ``input_grad`` (by row chunks), d weight and d bias (float32)
+    only with ``weight_grad`` (by class chunks where the budget says so and no d input is
+    wanted), else empty."""
+    h, t = _flat(input), target.reshape(-1)
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
+    c = None if c is None else c.reshape(-1)
+    keep_t = _target_in_weight(t, ignore_index, vocab_start)
+    empty = h.new_empty(0)
+    if not input_grad and by_classes(vocab, size, budget):
+        if not weight_grad:
+            return empty, empty, empty.float()
+        classes = class_tiles(rows, hidden, vocab, size, budget, 0).classes
+        _log_head("linear_ce_bwd", h, weight, lambda: f"chunks of {classes} classes")
+        dw, db = _weight_grads_by_classes(h, weight, bias, keep_t, class_weight, *per_row, c,
+                                          softcap, classes)
+        return empty, dw, db
+    step = chunk_rows(rows, vocab, hidden, size, budget)
+    _log_head("linear_ce_bwd", h, weight, lambda: _rows_words(rows, step, vocab, "recomputed"))
+    col = _column(keep_t, 0, vocab)
+    cw = class_weight if c is not None else None
+    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device) if input_grad else empty
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
+        else empty
+    db = torch.zeros(vocab if bias is not None and weight_grad else 0, dtype=torch.float32,
+                     device=h.device)
+    for r0 in range(0, rows, step):
+        r1 = min(rows, r0 + step)
+        z = _logits(h[r0:r1], weight, bias)
+        eager.ce_bwd_(z, col[r0:r1], cw, per_row[0][r0:r1], per_row[1][r0:r1],
+                      per_row[2][r0:r1], None if c is None else c[r0:r1], -1, softcap)
+        _row_chunk_grads(z, h[r0:r1], weight, dh.view(h.shape)[r0:r1] if input_grad else None,
+                         dw if weight_grad else None, db if db.numel() else None, r0 == 0)
+        del z
+    if weight_grad and rows == 0:
+        dw.zero_()
+    return dh, dw, db
+
+
+@linear_ce_bwd.register_fake
+def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, softcap,
+      vocab_start, budget, input_grad, weight_grad):
+    dh = torch.empty(input.shape if input_grad else (0,), dtype=input.dtype,
+                     device=input.device)
+    dw = torch.empty(weight.shape if weight_grad else (0,), dtype=weight.dtype,
+                     device=weight.device)
+    db = input.new_empty(weight.shape[0] if bias is not None and weight_grad else 0,
+                         dtype=torch.float32)
+    return dh, dw, db
+
+
+def _fwd_setup(ctx, inputs, output):
+    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
+     budget, with_grad) = inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, *output)
+    ctx.options = (ignore_index, softcap, smooth, start, budget, with_grad)
+    # u and s are the backward's: no gradient flows through them, and an eager backward
+    # turns u into the input's gradient in place. (Not materialized, their missing upstream
+    # gradients would be zeros of dh's size in an eager backward.)
+    ctx.mark_non_differentiable(*output[3:])
+    ctx.set_materialize_grads(False)
+
+
+def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
+    input, weight, bias, target, class_weight, lse_nt, z_t, _, u, s = ctx.saved_tensors
+    ignore_index, softcap, smooth, start, budget, with_grad = ctx.options
+    a, b, c = _coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
+    need_h = ctx.needs_input_grad[0]
+    need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
+    # By class chunks, dh comes from the forward's u (first: its temporaries come and go
+    # before dW exists); by row chunks, from the logits recomputed for dW too.
+    from_u = need_h and (with_grad or by_classes(weight.shape[0], input.element_size(), budget))
+    dh = dw = db = None
+    if from_u:
+        if not with_grad:   # (the forward ran where no gradient was wanted)
+            u, s = linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index,
+                                 softcap, smooth, start, weight.shape[0], budget, True)[3:]
+        in_place = not _traced(u) and not _keeps_graph()
+        dh = _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
+                 start, in_place)
+    if need_w or (need_h and not from_u):
+        dh_, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
+                                    ignore_index, softcap, start, budget, need_h and not from_u,
+                                    need_w)
+        dh = dh if from_u else dh_
+        dw = dw if need_w else None
+        db = db.to(bias.dtype) if need_w and bias is not None else None
+    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
+    return dh, dw, db, *([None] * 9)
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
 
 
-# --- "fast": row chunks, the gradient in the forward -----------------------------------------
+def statistics(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
+               vocab_start, num_classes, budget):
+    """``ce_fwd``'s per-row (lse_nt, z_t, sum_wz) of the linear's logits, differentiable
+    (``linear_ce_fwd``; the sums u, s of the input's gradient where the budget chunks by
+    classes and the input wants a gradient)."""
+    with_grad = torch.is_grad_enabled() and input.requires_grad and \
+        by_classes(weight.shape[0], input.element_size(), budget)
+    return linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap,
+                         smooth, vocab_start, num_classes, budget, with_grad)[:3]
+
+
+# --- a scalar loss: the gradient in the forward ------------------------------------------------
 
 @torch.library.custom_op(f"{LIB}::linear_ce_fast", mutates_args=())
 def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                    class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
                    label_smoothing: float, z_loss: float, mean: bool,
-                   chunk: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+                   budget: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """(loss, d loss / d input, d loss / d weight, d loss / d bias) of the whole linear +
-    cross-entropy with reduction "mean" (``mean``) or "sum", by chunks of ``chunk`` rows."""
+    cross-entropy with reduction "mean" (``mean``) or "sum", chunked within ``budget``
+    bytes (0: the default)."""
     h, t = _flat(input), target.reshape(-1)
-    rows, vocab = h.shape[0], weight.shape[0]
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     check_target_range(t, ignore_index, vocab)
-    step = chunk or fast_chunk_rows(rows, vocab, h.shape[1])
-    _log_head("fast", h, weight, lambda: f"{-(-rows // step)} chunk(s) of at most "
-              f"{min(step, rows)} rows x {vocab} logits, the gradient in the forward")
-    smooth = label_smoothing > 0.0
-    w_smooth = class_weight if smooth else None
     keep = t != ignore_index
     w_t = keep.float() if class_weight is None else \
         class_weight.float()[t.where(keep, 0)].where(keep, 0.0)
@@ -547,6 +651,25 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     zero_weight = mean and class_weight is not None
     if zero_weight:
         scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
+    options = (class_weight, ignore_index, label_smoothing, z_loss, softcap, scale)
+    if by_classes(vocab, size, budget):
+        loss, dh, dw, db = _fast_by_classes(input, h, weight, bias, t, keep, zero_weight,
+                                            budget, *options)
+    else:
+        loss, dh, dw, db = _fast_by_rows(input, h, weight, bias, t, keep, zero_weight,
+                                         budget, *options)
+    if mean:
+        loss = torch.where(total > 0, loss, float("nan"))
+    return loss, dh, dw, (db if bias is None else db.to(bias.dtype))
+
+
+def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
+                  ignore_index, label_smoothing, z_loss, softcap, scale):
+    rows, vocab = h.shape[0], weight.shape[0]
+    step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
+    _log_head("linear_ce_fast", h, weight, lambda: _rows_words(
+        rows, step, vocab, "the gradient in the forward"))
+    w_smooth = class_weight if label_smoothing > 0.0 else None
     loss = torch.zeros((), dtype=torch.float32, device=h.device)
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
@@ -568,26 +691,49 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
             a, b, *c = (k.where(keep[r0:r1], 0.0) for k in (a, b, *c))
         eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
                       softcap)
-        torch.mm(z, weight, out=dh_rows[r0:r1])
-        if r0 == 0:
-            torch.mm(z.t(), h_r, out=dw)
-        else:
-            dw.addmm_(z.t(), h_r)
-        if bias is not None:
-            db += z.sum(0, dtype=torch.float32)
+        _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
+                         r0 == 0)
         loss = loss + loss_r
         del z
     if rows == 0:
         dw.zero_()
-    if mean:
-        loss = torch.where(total > 0, loss, float("nan"))
-    db = db if bias is None else db.to(bias.dtype)
+    return loss, dh, dw, db
+
+
+def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
+                     ignore_index, label_smoothing, z_loss, softcap, scale):
+    """The class chunking's 4 GEMMs in the forward: the statistics and u by tiles, the
+    finish's coefficients from autograd (as loss_chunk's), dh from u, dW by chunks."""
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    smooth = label_smoothing > 0.0
+    u, s = _mass_buffers(input, True, smooth, softcap)
+    tiles = class_tiles(rows, hidden, vocab, size, budget, 1 + (s.numel() > 0))
+    _log_head("linear_ce_fast", h, weight, lambda: _classes_words(
+        rows, tiles, vocab, "the gradient in the forward"))
+    keep_t = _target_in_weight(t, ignore_index, 0)
+    cw = class_weight if smooth else None
+    stats = _sweep(h, weight, bias, keep_t, cw, softcap, smooth, tiles.step, tiles.block,
+                   u.view(h.shape), s.view(h.shape) if s.numel() else None)
+    with autograd_inside_op():
+        leaves = [v.detach().requires_grad_() for v in stats[:2 + smooth]]
+        loss, _, _ = finish(*leaves, *stats[2 + smooth:], t, class_weight, ignore_index,
+                            label_smoothing, z_loss, vocab)
+        loss = loss.sum() * scale
+        a, b, *c = torch.autograd.grad(loss, leaves)
+    loss, a, b, c = loss.detach(), a.detach(), b.detach(), (c[0].detach() if c else None)
+    if zero_weight:
+        a, b = a.where(keep, 0.0), b.where(keep, 0.0)
+        c = None if c is None else c.where(keep, 0.0)
+    _dh(u, s, weight, t, cw, stats[1], a, b, c, ignore_index, softcap, 0, True)
+    dh = u   # (not _dh's view of it: the op's outputs are no views)
+    dw, db = _weight_grads_by_classes(h, weight, bias, keep_t, cw, stats[0], a, b, c, softcap,
+                                      tiles.classes)
     return loss, dh, dw, db
 
 
 @linear_ce_fast.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_smoothing, z_loss,
-      mean, chunk):
+      mean, budget):
     db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
     return (input.new_empty((), dtype=torch.float32),
             torch.empty(input.shape, dtype=input.dtype, device=input.device),
@@ -625,6 +771,3 @@ def _fast_backward(ctx, g_loss, *unused):
 
 
 linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)
-
-
-POLICIES = ("fast", "compact")

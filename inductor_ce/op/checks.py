@@ -61,7 +61,7 @@ def check_weight(weight, num_classes, device, note: str = "") -> None:
                          "weight.detach()")
 
 
-def check_linear(input, linear_weight, linear_bias, target, weight, policy, chunk_size):
+def check_linear(input, linear_weight, linear_bias, target, weight, memory_budget):
     """The arguments of linear_cross_entropy (the options are check_options')."""
     if not isinstance(input, Tensor) or str(input.dtype) not in (
             "torch.float32", "torch.bfloat16", "torch.float16"):
@@ -95,14 +95,27 @@ def check_linear(input, linear_weight, linear_bias, target, weight, policy, chun
                          f"{target.device}")
     if weight is not None:
         check_weight(weight, num_classes, input.device)
-    check_policy(policy, chunk_size)
+    check_budget(memory_budget)
 
 
-def check_policy(policy, chunk_size):
-    """linear_cross_entropy's ``policy`` and ``chunk_size`` (also LinearCrossEntropyLoss's
-    at construction)."""
-    if policy not in ("fast", "compact"):
-        raise ValueError(f"policy must be 'fast' or 'compact', got {policy!r}")
+def check_budget(memory_budget):
+    """linear_cross_entropy's ``memory_budget`` (also LinearCrossEntropyLoss's at
+    construction): None or a number of bytes >= 1."""
+    if memory_budget is not None and (memory_budget is True or memory_budget is False
+                                      or not isinstance(memory_budget, int)
+                                      or memory_budget < 1):
+        raise ValueError(f"memory_budget must be None or an int >= 1 (bytes), got "
+                         f"{memory_budget!r}")
+
+
+def check_deprecated(memory_budget, policy, chunk_size):
+    """The deprecated ``policy`` and ``chunk_size``, which stand for a memory_budget."""
+    if policy not in (None, "fast", "compact"):
+        raise ValueError(f"policy must be 'fast' or 'compact' (deprecated: pass "
+                         f"memory_budget), got {policy!r}")
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
                                    or chunk_size < 1):
         raise ValueError(f"chunk_size must be None or an int >= 1, got {chunk_size!r}")
+    if memory_budget is not None:
+        raise ValueError("pass memory_budget alone: policy and chunk_size are its deprecated "
+                         "forms")

@@ -172,7 +172,7 @@ def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
 
 
 def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-                  vocab_start, num_classes, chunk, with_grad):
+                  vocab_start, num_classes, budget, with_grad):
     """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference), and with
     ``with_grad`` the sums u and s of the input's gradient (``linear/head.py``): ``ce_bwd``'s
     weights with (a, b, c) = (1, 0, 0) and (0, 0, 1), times W."""
@@ -194,12 +194,16 @@ def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softc
 
 
 def linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
-                  softcap, vocab_start, chunk):
-    """``linear_ce_bwd`` as ATen: ``ce_bwd`` of the whole logits, then the weight's chain
-    rule (d weight = dz^T input, d bias = sum of dz over rows)."""
+                  softcap, vocab_start, budget, input_grad, weight_grad):
+    """``linear_ce_bwd`` as ATen: ``ce_bwd`` of the whole logits, then the chain rule (d input
+    = dz W, d weight = dz^T input, d bias = the float32 sum of dz over rows), each empty
+    where not wanted."""
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
     dz = ce_bwd(z, local, class_weight if c is not None else None, lse_nt, a, b, c, -1,
                 softcap)
     dz2, h2 = dz.reshape(-1, dz.shape[-1]), input.reshape(-1, input.shape[-1])
-    db = input.new_empty(0, dtype=torch.float32) if bias is None else dz2.sum(0).to(bias.dtype)
-    return dz2.t() @ h2, db
+    empty = input.new_empty(0)
+    dh = (dz2 @ weight).view(input.shape) if input_grad else empty
+    dw = dz2.t() @ h2 if weight_grad else empty
+    db = dz2.float().sum(0) if bias is not None and weight_grad else empty.float()
+    return dh, dw, db
