@@ -370,6 +370,7 @@ def _weight_grads_by_classes(h, weight, bias, keep_t, class_weight, lse_nt, a, b
     scratch buffer: one GEMM per chunk, exact (nothing accumulates). db is float32, empty
     without a bias."""
     rows, vocab = h.shape[0], weight.shape[0]
+    keep_t = keep_t.int()   # (as the forward's _ChunkTargets: one compile of ce_bwd_)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
     scratch = h.new_empty(rows * min(classes, vocab))

@@ -1,4 +1,4 @@
-# the chunk kernels of linear_cross_entropy(h, w, t, policy='fast', chunk_size=256), eager, h: bf16[300, 16], w: bf16[128256, 16]
+# the chunk kernels of linear_cross_entropy(h, w, t, memory_budget=65667072), eager, h: bf16[300, 16], w: bf16[128256, 16]
 # --- compiled graph 0
 def call(args):
     arg0_1, arg1_1, arg2_1 = args
