@@ -35,10 +35,19 @@ def _command_line_first() -> bool:
 
 
 if _command_line_first():
+    _loading = False
+
     def __getattr__(name: str):
-        if name.startswith("__"):
+        # (While loading, `from . import lowering` asks for its submodules here first: they
+        # are not loaded yet, and the import system then imports them.)
+        global _loading
+        if name.startswith("__") or _loading:
             raise AttributeError(name)
-        _load()
+        _loading = True
+        try:
+            _load()
+        finally:
+            _loading = False
         if name in globals():
             return globals()[name]
         raise AttributeError(f"module 'inductor_ce' has no attribute {name!r}")

@@ -144,3 +144,14 @@ def test_help_and_bad_arguments_answer_before_torch_is_imported(argv):
                 if line.startswith("import time:")]
     assert "inductor_ce" in imported and "argparse" in imported
     assert "torch" not in imported, [m for m in imported if m.startswith("torch")][:5]
+
+
+def test_the_command_runs_as_a_program():
+    """`python -m inductor_ce.codegen ...` as the README runs it, in a process of its own:
+    the package's names load on first use there (its __getattr__), and loading them imports
+    its submodules through that same __getattr__ without recursing."""
+    run = subprocess.run([sys.executable, "-m", "inductor_ce.codegen", "--rows", "64",
+                          "--vocab", "1000", "--summary-only", "--device", "cpu",
+                          "--backend", "cpp"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "x minimum" in run.stdout
