@@ -118,6 +118,25 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
     ir.host_assert(device, lambda i: ops.logical_not(bad_at(i)), TARGET_RANGE_MSG)
 
 
+def _chunk_length(rows, vocab: int) -> int:
+    """CHUNK, but where the chunk kernel's padded range (rows x nc x CHUNK) would be indexed
+    in int64 and the logits (rows x V) would not, nc chunks of ceil(V / nc) columns rounded up
+    to a multiple of 8 (16 bytes of bf16: vector loads stay aligned): their range is about
+    the logits', and the kernel indexes in int32 again. (65536 x 32000: 16 chunks of 2048 are
+    2^31 elements, 16 of 2000 are the logits; int64 indexing made that forward 1.48x its read
+    floor, docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max.)"""
+    n_chunks, n = -(-vocab // CHUNK), ir.numel(rows)
+    if ir.fits_in_int32(n * n_chunks * CHUNK) or not ir.fits_in_int32(n * vocab):
+        return CHUNK
+    even = _even_chunk(vocab)
+    return even if ir.fits_in_int32(n * n_chunks * even) else CHUNK
+
+
+def _even_chunk(vocab: int) -> int:
+    """ceil(V / nc) columns rounded up to a multiple of 8, nc = ceil(V / CHUNK)."""
+    return -(-(-(-vocab // -(-vocab // CHUNK))) // 8) * 8
+
+
 def _few_static_rows(rows) -> bool:
     """A static row count of at most FEW_ROWS, or symbolic rows under ``few_rows_hint``: a
     step bound by the host, where a buffer or a launch less per step matters more than a few
@@ -172,16 +191,16 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     if on_triton:
         vocab = ir.specialize_int(vocab)
     single = not on_triton or vocab <= CHUNK
-    chunk = vocab if single else CHUNK
-    n_chunks = 1 if single else -(-vocab // CHUNK)
-    has_tail = not single and vocab % CHUNK != 0
+    chunk = vocab if single else _chunk_length(rows, vocab)
+    n_chunks = 1 if single else -(-vocab // chunk)
+    has_tail = not single and vocab % chunk != 0
     wide = not single and ir.indexed_in_int64(logits)
     one_partial = not single and _few_static_rows(rows)  # see below
     ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
                   "C++ two-pass (max, then sum-exp)" if not on_triton else
-                  "single pass" if single else f"two-level split, {n_chunks} chunks of {CHUNK}"
+                  "single pass" if single else f"two-level split, {n_chunks} chunks of {chunk}"
                   + (", int32 column compares (int64 indexing)" if wide else "")
                   + (", one partial per chunk (few rows)" if one_partial else ""))
 
@@ -190,7 +209,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     def element(index, rindex):
         """(z, [j == t], column, in_range or None); padded tail columns have z = -inf."""
         row = index if single else index[:-1]
-        col = rindex[0] if single else index[-1] * CHUNK + rindex[0]
+        col = rindex[0] if single else index[-1] * chunk + rindex[0]
         if wide:
             # Above 2^31 logits Inductor indexes the kernel in int64, and torch 2.11 then
             # compares the column in int64: an issue-bound kernel pays for every integer
@@ -198,7 +217,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
             # So the compares take r, the column within the chunk, as int32 against
             # per-program values (c = the chunk's start):
             #     j == t  <=>  r == t - c,        j < V  <=>  r < V - c
-            r, start = _int32(rindex[0]), _int32(index[-1] * CHUNK)
+            r, start = _int32(rindex[0]), _int32(index[-1] * chunk)
         in_range = None
         if has_tail and wide:
             in_range = ops.lt(r, ops.sub(ops.constant(vocab, torch.int32), start))

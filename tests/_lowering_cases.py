@@ -137,6 +137,21 @@ def case_wide_index():
                     t, lambda x, t: reference(x, t, reduction="none", **opts))
 
 
+def case_even_chunks():
+    """The chunk kernel's form where CHUNK-long chunks would be indexed in int64 and the
+    logits not (lowering._chunk_length: equal chunks of ceil(V / nc) columns rounded up to 8,
+    not a power of two: the reductions mask the block's last lanes). Forced here on a small
+    input, targets in both chunks and at their edges, with every option."""
+    x, t = _data(5, dtype=torch.float16, seed=18)
+    even = lowering._even_chunk(V)
+    t[:] = torch.tensor([0, even - 1, even, V - 1, 7])
+    w = torch.rand(V, generator=torch.Generator().manual_seed(19)) + 0.5
+    opts = dict(weight=w, ignore_index=7, label_smoothing=0.1, softcap=20.0)
+    with mock.patch.object(lowering, "_chunk_length", lambda rows, vocab: even):
+        return _run(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **opts), x,
+                    t, lambda x, t: reference(x, t, reduction="none", **opts))
+
+
 def case_many_rows():
     """More rows than lowering.FEW_ROWS: the backward's per-row coefficients get a kernel of
     their own (fewer rows inline them into the gradient's kernel)."""

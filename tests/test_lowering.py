@@ -29,7 +29,7 @@ from inductor_ce._inductor import cache, capture, ir, launch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
-                "dynamic", "lm_head", "many_rows", "wide_index"]
+                "dynamic", "lm_head", "many_rows", "wide_index", "even_chunks"]
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
@@ -250,6 +250,22 @@ def test_fixed_launch_keeps_the_users_inductor_choices():
     pinned = [n for n, src in kernels.items() if "fixed_config" in src]
     assert len(pinned) == 1 and "ce_fwd" in pinned[0], list(kernels)
     assert "'XBLOCK': 1" in kernels[pinned[0]] and "for r0_offset" not in kernels[pinned[0]]
+
+
+@pytest.mark.parametrize("rows, vocab, chunk", [
+    (65536, 32000, 2000),      # 16 chunks of 2048 would be 2^31 elements; of 2000, the logits
+    (32768, 32000, 2048),      # fits either way
+    (16800, 128256, 2048),     # the logits themselves are above 2^31: int64 anyway
+    (16700, 128256, 2040),     # 63 chunks of 2040 (ceil(128256 / 63) = 2036, rounded to 8)
+    (4096, 151936, 2048),
+])
+def test_chunk_length_keeps_int32_indexing_where_the_logits_allow(monkeypatch, rows, vocab,
+                                                                  chunk):
+    """(Static sizes: Inductor's own test, which needs a graph being lowered, is then a
+    comparison with 2^31 - 1.)"""
+    import sympy
+    monkeypatch.setattr(ir, "fits_in_int32", lambda expr: int(expr) <= 2**31 - 1)
+    assert lowering._chunk_length([sympy.Integer(rows)], vocab) == chunk
 
 
 def test_hardware_max_is_the_chunk_kernels_only():

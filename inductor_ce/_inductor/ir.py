@@ -47,6 +47,12 @@ def indexed_in_int64(box) -> bool:
     return not expr_fits_within_32bit(numel(size(box)))
 
 
+def fits_in_int32(expr) -> bool:
+    """Whether Inductor would index a kernel over ``expr`` elements in int32 (as
+    indexed_in_int64, for an iteration range rather than a buffer)."""
+    return bool(expr_fits_within_32bit(expr))
+
+
 def realized_loader(box):
     """Loader of ``box`` computed once into its own buffer: per-row values that feed a
     per-element kernel are not recomputed for every element."""
