@@ -95,8 +95,9 @@ FAST_MIN_CHUNK_ELEMENTS = 1 << 28
 MIN_CHUNK = 256
 # A budget of fewer rows of logits than this chunks by classes: each row chunk after the first
 # reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an H200
-# (bandwidth / FLOP rate), and below 1024 rows the class chunks' fourth GEMM costs less.
-ROWS_MIN = 1024
+# (bandwidth / FLOP rate), and its GEMMs get narrow; class chunks pay a fourth GEMM and,
+# where D is small, the host time of many tiles (docs/linear.md#the-memory-budget).
+ROWS_MIN = 256
 # The smallest chunk of classes (a budget too small for it is exceeded: the backward's
 # chunks are N x CLASSES_MIN logits), and the rows of the forward's tiles: a float32 R x D
 # sum per tile (u; and s with softcap and label smoothing).
@@ -467,7 +468,8 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     within ``budget`` bytes (0: the default), and, with ``with_grad`` (by class chunks), the
     parts u and s of the input's gradient (module doc; else empty): outputs for the op's
     backward, not differentiable, which an eager backward overwrites. ``class_weight`` is
-    this weight's slice."""
+    this weight's slice. Without them, by row chunks whatever the budget: one GEMM and one
+    pass over each chunk's logits, and no dW to accumulate."""
     h, t = _flat(input), target.reshape(-1)
     # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
     # end the process on the C++ backend; see lowering._check_targets.)
@@ -475,7 +477,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     keep_t = _target_in_weight(t, ignore_index, vocab_start)
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
-    if with_grad or by_classes(vocab, size, budget):
+    if with_grad:
         sums = (1 + (s.numel() > 0)) if with_grad else 0
         tiles = class_tiles(rows, hidden, vocab, size, budget, sums)
         _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
