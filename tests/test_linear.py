@@ -552,6 +552,7 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
     monkeypatch.setattr(decomposition, "ce_bwd", no_decomposition)
     expected = {"rows": (3, 2), "classes": (4, 0)}
     for design in ("rows", "classes"):
+        monkeypatch.setattr(eager, "_CACHE", {})   # (each design's compiles from none)
         before = eager.compiles
         for reduction in ("mean", "none"):
             for rows in (N, 20, 64):
