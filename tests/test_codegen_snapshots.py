@@ -79,9 +79,9 @@ CASES = {
                    lambda device: _logits(device, WIDE)),
     # The fused linear + cross-entropy: opaque ops in the graph (their chunk loops run the
     # eager path's kernels, snapshotted in test_linear_chunk_kernels). A scalar loss: the
-    # backward's scaling of the gradients the forward computed. Per-row losses by row
-    # chunks: the backward op recomputing the logits; by class chunks (a lean budget): the
-    # input's gradient from the forward's u, one traced expression, and the backward op for W.
+    # backward's scaling of the gradients the forward computed. Per-row losses: the backward
+    # op recomputing the logits; within 64 MiB (LEAN_BUDGET), at this V 261 rows of logits,
+    # still row chunks (class chunks, below 256 rows, are tests/test_linear.py's).
     "linear_fast": ("linear_cross_entropy(h, w, t), h: bf16[4096, 4096], w: bf16[128256, 4096]",
                     lambda h, w, t: inductor_ce.linear_cross_entropy(h, w, t), _lm_head),
     "linear_per_row": ("linear_cross_entropy(h, w, t, reduction='none')",
