@@ -1,6 +1,6 @@
 """Where an eager "fast" linear + cross-entropy step holds its memory (CUDA).
 
-    python benchmarks/probes/fast_memory.py [--shape 8192x4096x128256] [--chunk 2093]
+    python benchmarks/probes/fast_memory.py [--shape 8192x4096x128256] [--chunk 2093 (rows)]
 
 Prints torch.cuda.memory_allocated above the inputs at each stage of one eager step (after
 the forward, inside the backward around the in-place scaling, after the backward), the
@@ -43,7 +43,8 @@ def main():
         marks.append((f"after scale_ {tuple(x.shape)}", torch.cuda.memory_allocated()))
 
     def step():
-        return inductor_ce.linear_cross_entropy(h, w, y, chunk_size=args.chunk or None)
+        budget = args.chunk * V * h.element_size() if args.chunk else None
+        return inductor_ce.linear_cross_entropy(h, w, y, memory_budget=budget)
 
     for _ in range(2):
         step().backward()

@@ -1,6 +1,6 @@
 """Where a fused linear + cross-entropy step spends its GPU time, eager against compiled.
 
-    python benchmarks/probes/linear_profile.py [--shape 8192x4096x128256] [--policy fast]
+    python benchmarks/probes/linear_profile.py [--shape 8192x4096x128256] [--budget BYTES]
 
 One step each after a warm-up, under torch.profiler; prints the CUDA kernels by total time.
 """
@@ -20,7 +20,7 @@ import inductor_ce  # noqa: E402
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--shape", default="8192x4096x128256")
-    p.add_argument("--policy", default="fast")
+    p.add_argument("--budget", type=int, default=None, help="memory_budget (bytes)")
     args = p.parse_args()
     T, D, V = (int(v) for v in args.shape.split("x"))
     g = torch.Generator(device="cuda").manual_seed(0)
@@ -28,7 +28,7 @@ def main():
     w = (torch.randn(V, D, device="cuda", generator=g) * 0.02).to(torch.bfloat16)
     w.requires_grad_()
     y = torch.randint(0, V, (T,), device="cuda", generator=g)
-    fn = lambda h, w, y: inductor_ce.linear_cross_entropy(h, w, y, policy=args.policy)  # noqa
+    fn = lambda h, w, y: inductor_ce.linear_cross_entropy(h, w, y, memory_budget=args.budget)  # noqa
     for name, f in (("eager", fn), ("compiled", torch.compile(fn))):
         for _ in range(3):
             f(h, w, y).backward()
