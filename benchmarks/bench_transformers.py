@@ -20,7 +20,7 @@ others still run):
                        the model's F.cross_entropy, the logits still materialized
     ours/eager         inductor_ce.transformers.apply(model)
     ours/compile       inductor_ce.transformers.apply(model), then torch.compile(model)
-    ours/MODE:N        the same with apply(model, chunk_size=N)
+    ours/MODE:N        the same with chunks of N rows (apply(model, memory_budget=N V 2))
     liger/eager        apply_liger_kernel_to_llama / _gemma2(model=model,
                        fused_linear_cross_entropy=True, every other Liger kernel off: the loss
                        is the only difference), if liger_kernel imports
@@ -111,7 +111,9 @@ def prepare(contender, name, model):
     kind, mode = contender.split("/")
     mode, _, chunk = mode.partition(":")
     if kind == "ours":
-        ict.apply(model, chunk_size=int(chunk) if chunk else None)
+        head = model.get_output_embeddings().weight
+        budget = int(chunk) * head.shape[0] * head.element_size() if chunk else None
+        ict.apply(model, memory_budget=budget)
     elif kind == "liger":
         liger_patch(name, model)
     elif kind == "enable":
