@@ -24,8 +24,11 @@ from test_core import MARGINS, collapse_logits, run_reference
 
 @pytest.fixture(autouse=True)
 def compiled_at_any_size(monkeypatch):
-    """The tests' shapes are small: force the compiled path (auto mode needs MIN_ELEMENTS)."""
+    """The tests' shapes are small: force the compiled path (auto mode needs MIN_ELEMENTS).
+    And a cache of their own: each test's first calls compile here, whatever other tests
+    did, and other tests' counts of compiles are not changed by these."""
     monkeypatch.setattr(eager, "MODE", "compiled")
+    monkeypatch.setattr(eager, "_CACHE", {})
 
 
 # Eight calls, the last six each of a new value: a smoothing annealed down, a z-loss warmed
@@ -59,7 +62,6 @@ def test_a_new_value_every_call_compiles_nothing(option, variant, monkeypatch):
     gradient equal float64's at every margin of the collapse grid; the calls after the first
     of each variant take the kept path (no checks), which reads the values per call."""
     from inductor_ce import functional
-    monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
     if variant == "many_rows":
         monkeypatch.setattr(eager_loss, "FEW_ROWS", 0)
     checked = []
@@ -215,7 +217,6 @@ def test_compiled_functions_are_bounded(monkeypatch):
     """kernels._CACHE keeps at most MAX_COMPILED keys: a softcap new at every call (a constant
     of the op's code) compiles each time, drops the oldest and warns once, naming the cause;
     the values stay right."""
-    monkeypatch.setattr(eager, "_CACHE", {})
     monkeypatch.setattr(eager, "_WARNED", set())
     monkeypatch.setattr(eager, "MAX_COMPILED", 2)
     x = torch.randn(24, 13) * 3
