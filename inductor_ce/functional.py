@@ -46,6 +46,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         target: class indices ``input.shape[:-1]``, int64 or int32.
         weight, ignore_index, reduction, label_smoothing: as in F.cross_entropy.
         z_loss: coefficient of the z-loss ``lse**2`` (keyword-only).
+            ``label_smoothing`` and ``z_loss`` may change every call: eagerly their values are
+            inputs of the compiled code (a new value compiles nothing); under torch.compile
+            pass a 0-d tensor, a graph input (a float recompiles once, at its second value).
         softcap: if set, logits become ``softcap * tanh(input / softcap)`` (keyword-only).
         return_lse: also return the per-row float32 logsumexp (keyword-only).
 
@@ -58,7 +61,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
                          z_loss, softcap, return_lse)
     if sig is not None:
-        out = loss_of_seen_call(sig, input, target)
+        out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss)
         if out is not None:
             return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
@@ -68,7 +71,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
                                       return_lse=return_lse)
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+    # (A tensor label_smoothing or z_loss comes back as its value, a number; under
+    # torch.compile as a float32 0-d tensor.)
+    label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
+                                            softcap, return_lse)
     check_tensors(input, target, weight)
     if not -2**31 <= ignore_index < 2**31:
         # F.cross_entropy compares the target in int64, where no int32 target equals this
@@ -76,7 +82,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         target, sig = target.long(), None    # (a call kept would not convert it)
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
-    smooth = float(label_smoothing) > 0.0
+    # A tensor option is a graph input: its term is computed whatever its value, so that
+    # nothing depends on the value at trace time (no guard, no recompile per value).
+    smoothing_tensor = not isinstance(label_smoothing, (int, float))
+    z_loss_tensor = not isinstance(z_loss, (int, float))
+    smooth = smoothing_tensor or float(label_smoothing) > 0.0
     if _functorch_transform() or _forward_ad_active():
         # torch.func (grad, vjp, jacrev, jvp, jacfwd, vmap, hessian) or forward-mode AD: the
         # custom op has a backward formula only (forward mode would see a zero tangent, and
@@ -87,8 +97,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     else:
         # Eager: the whole loss as compiled forward and backward graphs (None under
         # torch.compile or where it does not apply: see eager/loss.py).
-        out = _eager_loss(input, target, weight, ignore_index, reduction,
-                          float(label_smoothing), float(z_loss), softcap, return_lse, sig)
+        out = _eager_loss(input, target, weight, ignore_index, reduction, label_smoothing,
+                          z_loss, softcap, return_lse, sig)
         if out is not None:
             return out
         # The op asserts that every target is in [0, V) or ignore_index (compiled: in a
@@ -96,7 +106,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         stats = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
     lse_nt, z_t, sum_wz = stats
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
-                            float(label_smoothing), float(z_loss), num_classes)
+                            label_smoothing if smoothing_tensor else float(label_smoothing),
+                            z_loss if z_loss_tensor else float(z_loss), num_classes,
+                            True if smoothing_tensor else None, True if z_loss_tensor else None)
     loss = reduce(loss, w_t, reduction)
     return (loss, lse) if return_lse else loss
 

@@ -176,11 +176,12 @@ def test_ops_run_the_lowered_kernels(dtype):
     assert eager.compiles - before == 2
 
 
-def test_no_recompilation_across_row_counts():
+def test_no_recompilation_across_row_counts(monkeypatch):
     """One compile (forward and backward graphs) for all row counts up to FEW_ROWS, one more
     for all counts above it."""
+    monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
     calls = []
-    kw = dict(label_smoothing=0.05)   # (an option set no other test compiles)
+    kw = dict(label_smoothing=0.05)
     for rows in (24, 7, 1000, 2, 1500, 1025, 3000):
         x = torch.randn(rows, 13, requires_grad=True)
         t = torch.randint(0, 13, (rows,))
@@ -207,7 +208,8 @@ def test_each_variant_compiles_under_its_own_salt(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(compile_fx, "compile_fx_inner", spy)
-    kw = dict(label_smoothing=0.07)   # (an option set no other test compiles)
+    monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
+    kw = dict(label_smoothing=0.07)
     for few_rows in (eager_loss.FEW_ROWS, 0):
         monkeypatch.setattr(eager_loss, "FEW_ROWS", few_rows)
         x = torch.randn(6, 13, requires_grad=True)
@@ -243,8 +245,9 @@ def test_few_rows_variant_inlines_the_backward_coefficients(monkeypatch):
     assert counts == {"few": 0, "many": 3}, counts
 
 
-def test_independent_of_dynamo_state():
+def test_independent_of_dynamo_state(monkeypatch):
     """Dynamo's reset, recompile limit and error_on_recompile do not touch the eager path."""
+    monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
     x = torch.randn(24, 13, requires_grad=True)
     t = torch.randint(0, 13, (24,))
     inductor_ce.cross_entropy(x, t, z_loss=1e-3).backward()
@@ -271,7 +274,8 @@ def test_user_compile_lowers_the_op_itself():
     torch.testing.assert_close(loss, inductor_ce.cross_entropy(x, t, softcap=3.0))
 
 
-def test_threads_share_one_compile():
+def test_threads_share_one_compile(monkeypatch):
+    monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
     x = torch.randn(24, 13)
     t = torch.randint(0, 13, (24,))
     before, results, errors = eager.compiles, [], []
@@ -422,17 +426,25 @@ def test_calls_seen_before(monkeypatch):
 
 
 def test_kept_calls_are_bounded(monkeypatch):
-    """At most MAX_SEEN_CALLS signatures are kept (then they are dropped, and kept again); an
-    ignore_index outside int32 (whose target the call converts) and a tensor label_smoothing
-    (whose value may change in place) are never kept."""
+    """At most MAX_SEEN_CALLS signatures are kept (then the oldest is dropped, with a warning
+    once); an ignore_index outside int32 (whose target the call converts) and a tensor
+    label_smoothing (whose value may change in place) are never kept."""
     monkeypatch.setattr(eager_loss, "MAX_SEEN_CALLS", 3)
     monkeypatch.setattr(eager_loss, "_SEEN_CALLS", {})
+    monkeypatch.setattr(eager, "_WARNED", set())
     x = torch.randn(8, 20)
     t = torch.randint(0, 20, (8,), dtype=torch.int32)
-    for rows in range(2, 8):
-        torch.testing.assert_close(inductor_ce.cross_entropy(x[:rows], t[:rows]),
-                                   torch.nn.functional.cross_entropy(x[:rows], t[:rows].long()))
-        assert 1 <= len(eager_loss._SEEN_CALLS) <= 3
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for rows in range(2, 8):
+            torch.testing.assert_close(
+                inductor_ce.cross_entropy(x[:rows], t[:rows]),
+                torch.nn.functional.cross_entropy(x[:rows], t[:rows].long()))
+            assert 1 <= len(eager_loss._SEEN_CALLS) <= 3
+    assert [str(w.message).split(" is full")[0] for w in caught] == [
+        "inductor_ce: the eager path's cache of kept calls (loss._SEEN_CALLS, 3 call "
+        "signatures)"]
+    assert sorted(s.shape[0] for s in eager_loss._SEEN_CALLS) == [5, 6, 7]   # the newest
     eager_loss._SEEN_CALLS.clear()
     t[0] = 5
     for _ in range(2):
@@ -464,12 +476,14 @@ def test_cuda_graph_bookkeeping(monkeypatch):
     """graphs.Replays without a GPU (the recording replaced by a stand-in): the first call at
     given addresses runs the function, the second records a graph and replays it, later ones
     replay; other addresses and another row count are other keys; at most MAX_GRAPHS graphs
-    (the oldest dropped), at most MAX_CAPTURES captures (then calls run the function); a
-    failed capture warns once and leaves the function uncaptured."""
+    (the oldest dropped), at most MAX_CAPTURES captures (then calls run the function), each
+    bound with a warning once; a failed capture warns once and leaves the function
+    uncaptured."""
     from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
     monkeypatch.setattr(graphs, "MAX_GRAPHS", 2)
     monkeypatch.setattr(graphs, "MAX_CAPTURES", 4)
+    monkeypatch.setattr(eager, "_WARNED", set())
     recorded, dropped, log = [], [], []
 
     class Recording(graphs.Replays):
@@ -493,15 +507,22 @@ def test_cuda_graph_bookkeeping(monkeypatch):
 
     replays = Recording(lambda *args: ("run", args[0].shape[0]), copies=False)
     x, y = torch.zeros(4, 3), torch.zeros(5, 3)
-    assert [calls(replays, x, None) for _ in range(3)] == [("run", 4), 1, 1]
-    assert calls(replays, x[:2], None) == ("run", 2)        # same address, other row count
-    assert calls(replays, y, None) == ("run", 5) and calls(replays, y, None) == 2
-    assert calls(replays, x[:2], None) == 3                 # a third graph: x's is dropped
-    assert dropped == [4] and len(replays.graphs) == 2 and replays.replayed == 4
-    assert calls(replays, x, None) == ("run", 4) and calls(replays, x, None) == 4
-    assert calls(replays, x[:3], None) == ("run", 3) and calls(replays, x[:3], None) == (
-        "run", 3)
+    with warnings.catch_warnings(record=True) as bounds:
+        warnings.simplefilter("always")
+        assert [calls(replays, x, None) for _ in range(3)] == [("run", 4), 1, 1]
+        assert calls(replays, x[:2], None) == ("run", 2)    # same address, other row count
+        assert calls(replays, y, None) == ("run", 5) and calls(replays, y, None) == 2
+        assert calls(replays, x[:2], None) == 3             # a third graph: x's is dropped
+        assert dropped == [4] and len(replays.graphs) == 2 and replays.replayed == 4
+        assert calls(replays, x, None) == ("run", 4) and calls(replays, x, None) == 4
+        for _ in range(2):
+            assert calls(replays, x[:3], None) == ("run", 3) and calls(replays, x[:3], None) == (
+                "run", 3)
     assert len(recorded) == 4                               # the budget is spent
+    assert [str(w.message).split(" is full")[0] for w in bounds] == [
+        "inductor_ce: the cache of CUDA graphs of an eager loss's function (graphs.MAX_GRAPHS,"
+        " 2 keys)", "inductor_ce: the budget of CUDA-graph captures of an eager loss's function "
+        "(graphs.MAX_CAPTURES, 4)"]
     failing = Recording(lambda *args: "ran", copies=False)
     failing.fail = True
     with warnings.catch_warnings(record=True) as caught:
@@ -552,3 +573,33 @@ def test_cuda_graph_output_buffers(monkeypatch):
     own = captured_into[2]                                    # the key's own buffer
     assert recorded[:2] == [pool[0].data_ptr(), pool[1].data_ptr()] and len(recorded) == 3
     assert all(own.data_ptr() != p.data_ptr() for p in pool) and replays.replayed == 8
+
+
+def test_cuda_graph_options_buffer(monkeypatch):
+    """graphs.Replays of a function whose last argument is an options tensor (the loss's
+    forward: label_smoothing and z_loss), without a GPU (a stand-in graph reads what its
+    recorded arguments hold when replayed): the options are not part of the key (a new
+    options tensor replays the same graph); the graph was recorded with the function's own
+    buffer, into which a call copies its options before the replay, unless they are the
+    tensor copied last."""
+    from inductor_ce.eager import graphs
+    monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    read = []
+
+    class Recording(graphs.Replays):
+        def _record(self, args, flat, packing):
+            buffer = args[-1]
+            assert buffer is self.options_buffer
+            return type("Graph", (), {"replay": lambda self: read.append(buffer.tolist())})()
+
+    replays = Recording(lambda x, opts: ("run", opts.tolist()), copies=False, options=True)
+    x = torch.zeros(4, 3)
+    opts = [torch.tensor([0.1 * i, 1e-3 * i]) for i in range(4)]
+    assert replays(x, opts[0]) == ("run", opts[0].tolist())    # the first call runs fn
+    for o in (opts[1], opts[2], opts[2], opts[3]):
+        assert replays(x, o) is None
+    assert read == [o.tolist() for o in (opts[1], opts[2], opts[2], opts[3])]
+    assert len(replays.graphs) == 1 and replays.captures == 1
+    replays.options_buffer.fill_(-1.0)          # the same tensor again: nothing copied
+    replays(x, opts[3])
+    assert read[-1] == [-1.0, -1.0]

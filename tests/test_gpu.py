@@ -261,6 +261,41 @@ def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
     assert replayed() - before >= 8, "the forward did not replay: the test saw nothing"
 
 
+def test_few_rows_replays_take_options_new_every_call():
+    """Few rows on CUDA with label_smoothing and z_loss new at every step (an annealed
+    smoothing, a z-loss warm-up): the values are an input of the compiled forward, which its
+    CUDA graphs read from a buffer of their own; each step's loss and gradient against
+    float64 (a replay reading a stale value fails here), nothing compiled after the first
+    step, and the forward and backward replayed."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    from inductor_ce.eager import kernels as eager
+    from inductor_ce.eager import loss as eager_loss
+    gen = torch.Generator(device=DEV).manual_seed(12)
+    rows, vocab = 256, 4096
+    leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+    t[::7] = -100
+
+    def replayed(copies):
+        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
+
+    before, compiled = (replayed(True), replayed(False)), []
+    for i in range(10):
+        opts = dict(label_smoothing=0.2 * (1 - i / 10), z_loss=1e-3 * (i + 1))
+        with torch.no_grad():
+            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
+        start = eager.compiles
+        loss = inductor_ce.cross_entropy(leaf, t, **opts)
+        loss.backward()
+        compiled.append(eager.compiles - start)
+        grad, leaf.grad = leaf.grad, None
+        _check(loss.detach(), grad, leaf.detach(), t, opts, None)
+        del loss, grad
+    assert sum(compiled[1:]) == 0, compiled
+    assert replayed(True) - before[0] >= 6 and replayed(False) - before[1] >= 2
+
+
 def test_few_rows_inside_a_users_cuda_graph():
     """A caller's own CUDA graph of a no-grad loss (after a warm-up call) records our kernels
     (the loss neither captures nor replays graphs of its own inside it), and replaying the
@@ -434,7 +469,8 @@ def test_small_eager_calls_on_cuda_run_the_compiled_kernels(monkeypatch):
     gen = torch.Generator(device=DEV).manual_seed(11)
     x = (torch.randn(3, 128256, device=DEV, generator=gen) * 2).to(torch.bfloat16)
     t = torch.randint(0, 128256, (3,), device=DEV, generator=gen)
-    opts = dict(label_smoothing=0.03)      # (an option set no other test compiles)
+    monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
+    opts = dict(label_smoothing=0.03)
     before = eager.compiles
     leaf = x.clone().requires_grad_()
     loss = inductor_ce.cross_entropy(leaf, t, **opts)

@@ -52,6 +52,9 @@ def function_apply(cls):
 # (torch.cuda.is_current_stream_capturing without its Python frame: called twice per step)
 stream_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing",
                            torch.cuda.is_current_stream_capturing)
+# The current CUDA stream of a device index, as an int (no Stream object): None on a build
+# without CUDA, where no CUDA tensor exists to ask it for.
+current_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
 # --- nn.Module -----------------------------------------------------------------------------

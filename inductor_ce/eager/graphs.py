@@ -12,9 +12,11 @@ tensors, and a call replays one only when all of them are the same. A training l
 allocator hands out the same addresses step after step, so its calls replay: the first call
 at given addresses runs the compiled function, the second captures a graph (and replays it),
 later ones replay. What a function keeps is bounded: the graphs of ``MAX_GRAPHS`` keys (a
-new one drops the oldest) and ``MAX_CAPTURES`` captures over the process (then calls at new
-addresses run uncaptured: addresses that never repeat would otherwise capture every other
-call).
+new one drops the oldest, after a device synchronization) and ``MAX_CAPTURES`` captures over
+the process (then calls at new addresses run uncaptured: addresses that never repeat would
+otherwise capture every other call); a warning says so, once, when either is first reached.
+The keys called once (``seen``) are forgotten past ``4 * MAX_GRAPHS``, silently: that costs
+a call whose key comes back one more uncaptured call, nothing else.
 
 Outputs. What a graph allocates lives in its private memory pool and is overwritten by its
 next replay, so a caller never gets it. Every output a replay hands out is written by the
@@ -31,6 +33,13 @@ has queued on memory it ``record_stream``-ed: the allocator hands none of it out
 - a function that writes its result into an argument (the backward: the gradient, into a
   tensor the caller allocates) returns nothing from a replay; the argument is part of the key.
 
+Options. The loss's forward may take, last, a small tensor of option values (label smoothing,
+z-loss) that can change every call. It is not part of the key: each graph reads a buffer of
+the function's own, into which a call whose options tensor is not the one last copied there
+copies it before replaying (one small copy on the current stream, as the replay; calls of
+constant options copy nothing). A graph's replays are never concurrent on several streams
+(they share its memory pool), so neither are the buffer's copies.
+
 Not replayed (the compiled function runs as it is): a call while the caller captures a CUDA
 graph of its own (theirs records our kernels), and every call of a function whose capture
 failed (a warning, once). ``INDUCTOR_CE_CUDA_GRAPHS=0`` turns graphs off.
@@ -44,6 +53,7 @@ import warnings
 import torch
 
 from .._inductor import runtime
+from .kernels import warn_bound
 
 ENABLED = os.environ.get("INDUCTOR_CE_CUDA_GRAPHS", "1") != "0"
 MAX_GRAPHS = 16
@@ -59,10 +69,13 @@ class Replays:
     """``fn(*args)`` (tensors or None, the first (rows, V)), replayed from CUDA graphs where
     a call's row count and addresses were seen before (see the module's docstring).
     ``copies``: ``fn`` returns float32 tensors, which a replay writes into a buffer of the
-    call's own; otherwise ``fn`` writes into an argument and a replay returns None."""
+    call's own; otherwise ``fn`` writes into an argument and a replay returns None.
+    ``options``: the last argument is an options tensor, not part of the key (see the
+    module's docstring)."""
 
-    def __init__(self, fn, copies: bool):
-        self.fn, self.copies = fn, copies
+    def __init__(self, fn, copies: bool, options: bool = False):
+        self.fn, self.copies, self.options = fn, copies, options
+        self.options_buffer = self.options_copied = self.device = None
         self.graphs: dict = {}     # (key, output buffer's address or None) -> _Graph; oldest first
         self.seen: dict = {}       # key -> its outputs' _Packing (copies) or None: called once
         self.slots: dict = {}      # key -> how many graphs at the call's buffer it has
@@ -72,7 +85,8 @@ class Replays:
 
     def __call__(self, *args):
         # (Which arguments are None is fixed per function: the key leaves them out.)
-        key = (*[a.data_ptr() for a in args if a is not None], args[0].shape[0])
+        keyed = args[:-1] if self.options else args
+        key = (*[a.data_ptr() for a in keyed if a is not None], args[0].shape[0])
         if key not in self.seen:   # the first call at these addresses runs as it is
             if len(self.seen) >= 4 * MAX_GRAPHS:
                 self.seen.clear()
@@ -91,20 +105,33 @@ class Replays:
             graph, own = self.graphs.get(at), self.own.get(key)
         if graph is None:
             if self.captures >= MAX_CAPTURES or _capturing():
+                if self.captures == MAX_CAPTURES:
+                    warn_bound(f"the budget of CUDA-graph captures of an eager loss's "
+                               f"function (graphs.MAX_CAPTURES, {MAX_CAPTURES})", "its calls "
+                               "come at tensor addresses or row counts new call after call; "
+                               "calls at new ones run without CUDA graphs")
                 return self.fn(*args)
             with _LOCK:
                 self.captures += 1
                 try:
                     if at[1] == "own":
                         own = packing.empty(args[0].device)
-                    graph = self._record(args, flat if own is None else own, packing)
+                    self.device = args[0].device
+                    if self.options and self.options_buffer is None:
+                        self.options_buffer = torch.empty_like(args[-1])
+                    recorded = (*keyed, self.options_buffer) if self.options else args
+                    graph = self._record(recorded, flat if own is None else own, packing)
                 except Exception as e:  # whatever failed: this function runs uncaptured now
-                    self.captures = MAX_CAPTURES
+                    self.captures = MAX_CAPTURES + 1    # (beyond the budget: no warning of it)
                     warnings.warn(f"inductor_ce: capturing a CUDA graph of the eager loss "
                                   f"failed ({type(e).__name__}: {str(e)[:300]}); it runs "
                                   "without CUDA graphs", RuntimeWarning, stacklevel=3)
                     return self.fn(*args)
                 if len(self.graphs) >= MAX_GRAPHS * (SLOTS + 1 if self.copies else 1):
+                    warn_bound(f"the cache of CUDA graphs of an eager loss's function "
+                               f"(graphs.MAX_GRAPHS, {MAX_GRAPHS} keys)", "its calls come at "
+                               "tensor addresses or row counts new call after call; each new "
+                               "one drops the oldest graph, after a device synchronization")
                     self._drop(next(iter(self.graphs)), args[0].device)
                 self.graphs[at] = graph
                 if own is None:
@@ -113,6 +140,9 @@ class Replays:
                     self.own[key] = own
         elif _capturing():
             return self.fn(*args)
+        if self.options and args[-1] is not self.options_copied:
+            self.options_buffer.copy_(args[-1])
+            self.options_copied = args[-1]
         graph.replay()
         self.replayed += 1
         if flat is None:
@@ -120,6 +150,19 @@ class Replays:
         if own is not None:
             flat.copy_(own)
         return packing.views(flat)
+
+    def release(self) -> None:
+        """Drops every graph (after a device synchronization: none may be in flight when its
+        memory goes back) and captures no more: what the function still runs, it runs
+        uncaptured, so that this object may be freed at any time."""
+        with _LOCK:
+            self.captures = MAX_CAPTURES + 1
+            if self.graphs:
+                torch.cuda.synchronize(self.device)
+            self.graphs.clear()
+            self.seen.clear()
+            self.slots.clear()
+            self.own.clear()
 
     def _drop(self, at, device) -> None:
         # A replay of that graph may still be in flight, on any stream: its pool goes back

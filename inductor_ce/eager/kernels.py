@@ -17,12 +17,15 @@ How a call gets there, and why:
   any call made while we compile, to the decomposition.
 - Keyed on what decides the code (``KernelKey``, ``loss.LossKey``): the op, device, dtypes,
   V (symbolic for the in-place ``ce_bwd_`` of the fused linear's chunks, whose widths vary),
-  options, and the ``Layout`` class of the logits. The row dimensions are symbolic: no
+  options (of label_smoothing and z_loss only whether each is non-zero: their values are
+  inputs), and the ``Layout`` class of the logits. The row dimensions are symbolic: no
   recompilation across row counts. Guards that Inductor's choices put on the row count
   (e.g. int32 indexing below 2^31 logits) are checked on every call; a call outside them
   compiles one more variant for that key.
 - Cached for the process (a dict; compiles serialized by a lock, so threads are safe) and
   across processes through Inductor's own FX-graph and kernel caches (keyed with our salt).
+  Bounded (``MAX_COMPILED`` keys, then the oldest is dropped, with a warning once): an option
+  that is a constant of the code taking a new value per call (a softcap) compiles per call.
 - Where it does not apply, the decomposition runs: off CUDA, fewer than ``MIN_ELEMENTS``
   logits (a compile costs seconds once; there the decomposition costs microseconds); one or
   zero rows,
@@ -67,6 +70,22 @@ _CACHE: dict = {}                    # KernelKey | LossKey -> [standalone.Compil
 _LOCK = threading.Lock()
 _STATE = threading.local()           # .busy: inside a compile or a compiled call
 compiles = 0                         # how many graphs this process compiled (tests assert it)
+# A program's dtypes, layouts, V and compile-time options need a handful of keys (each a
+# compile of seconds); more means one of those changes per call. Past this the oldest key is
+# dropped (a call of it compiles again), and ON_DROP's functions forget what they kept for
+# its compiled functions (loss.py: plans and CUDA graphs).
+MAX_COMPILED = 256
+ON_DROP: list = []                   # functions of a list of dropped compiled functions
+_WARNED: set = set()
+
+
+def warn_bound(what: str, consequence: str) -> None:
+    """A RuntimeWarning, once per process and ``what``, that a bounded cache of the eager
+    path is full: something new call after call fills it, which normal use never does."""
+    if what in _WARNED:
+        return
+    _WARNED.add(what)
+    warnings.warn(f"inductor_ce: {what} is full: {consequence}", RuntimeWarning, stacklevel=3)
 
 
 def compiled_path_applies(x: Tensor, *others, any_size: bool = False) -> bool:
@@ -169,6 +188,8 @@ def compiled_function(key, build, first: Tensor):
             if entry.accepts(first):
                 return entry
         global compiles
+        if key not in _CACHE and len(_CACHE) >= MAX_COMPILED:
+            _drop_oldest()
         _STATE.busy = True
         try:
             entry = build()
@@ -187,6 +208,17 @@ def compiled_function(key, build, first: Tensor):
         compiles += 1
         _CACHE[key] = [*entries, entry]
         return entry
+
+
+def _drop_oldest() -> None:
+    warn_bound(f"the eager path's cache of compiled functions (kernels._CACHE, {MAX_COMPILED} "
+               "keys)", "a constant of the compiled code is new call after call: a softcap or "
+               "ignore_index value (label_smoothing's and z_loss's values are inputs, not "
+               "constants), or the V, dtype or layout of the logits. Each new one compiles "
+               "(seconds); the oldest compiled function is dropped")
+    dropped = _CACHE.pop(next(iter(_CACHE)))
+    for forget in ON_DROP:
+        forget(dropped or [])
 
 
 def run_compiled(entry, *args):

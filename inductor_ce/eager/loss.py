@@ -6,7 +6,9 @@ of a compiled step. A call of at most ``FEW_ROWS`` rows compiles a variant lower
 rows (one partial per chunk, the backward's coefficients inlined: a launch and three buffers
 less per step, where the host sets the pace), and on CUDA its two functions replay from CUDA
 graphs (``graphs.py``). A call whose signature was seen before skips the checks and lookups
-and takes the path kept for it (``loss_of_seen_call``). See docs/eager.md.
+and takes the path kept for it (``loss_of_seen_call``). The values of ``label_smoothing`` and
+``z_loss`` are inputs of the compiled forward, not constants of its code: a new value never
+compiles (``LossSpec``). See docs/eager.md.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
 from . import kernels
 from .kernels import (DENSE_2D, Layout, compiled_function, compiled_path_applies, dtype_of,
-                      is_functorch_wrapped, merged_rows, op_path_forced, run_compiled, salt)
+                      is_functorch_wrapped, merged_rows, op_path_forced, run_compiled, salt,
+                      warn_bound)
 
 
 class LossKey(NamedTuple):
@@ -60,13 +63,15 @@ def _compile_loss(fn, x, rowwise, static, few: bool, outputs: int = 0):
 _REPLAYS: dict = {}   # compiled function -> its graphs.Replays
 
 
-def _graph_replays(entry, copies: bool):
+def _graph_replays(entry, copies: bool, options: bool = False):
     """``entry`` as a call replayed from CUDA graphs (graphs.py): what the few-rows calls on
-    CUDA run, where the host sets the pace."""
+    CUDA run, where the host sets the pace. ``options``: its last argument is the options
+    tensor (``_Plan.options``), whose values a replay reads from a buffer of its own."""
     replays = _REPLAYS.get(entry)
     if replays is None:
         # (A replay runs no Python: only a call of ``entry`` itself needs run_compiled's flag.)
-        replays = _REPLAYS[entry] = _GRAPHS.Replays(functools.partial(run_compiled, entry), copies)
+        replays = _REPLAYS[entry] = _GRAPHS.Replays(functools.partial(run_compiled, entry),
+                                                    copies, options)
     return replays
 
 
@@ -100,24 +105,32 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
         return None
     xm, layout = merged
     training = input.requires_grad and torch.is_grad_enabled()
-    spec = LossSpec(ignore_index, reduction, float(label_smoothing), float(z_loss), softcap,
-                     return_lse, input.shape[-1])
+    label_smoothing, z_loss = float(label_smoothing), float(z_loss)
+    spec = LossSpec(ignore_index, reduction, label_smoothing > 0.0, z_loss != 0.0, softcap,
+                    return_lse, input.shape[-1])
     t = target if target.dim() == 1 and xm is input else target.reshape(xm.shape[:-1])
     t = t.contiguous()
     few = t.numel() <= FEW_ROWS
     key = LossKey(input.device, input.dtype, layout, target.dtype, dtype_of(weight), spec,
                   training, few)
-    entry = compiled_function(key, lambda: _compile_loss(spec.forward(training), xm, [t], [weight],
-                                                few), xm)
+    # (The options tensor of the first call: its shape and dtype are those of every call's.)
+    entry = compiled_function(key, lambda: _compile_loss(
+        spec.forward(training), xm, [t], [weight, _options_tensor(
+            input.device, label_smoothing, z_loss) if spec.valued() else None], few), xm)
     if entry is None:
         return None
-    call = CallPath(_plan_of(entry, key), input, xm, target, t, _may_replay_graphs(xm, layout, weight, few),
-                 training, reduction, return_lse)
+    call = CallPath(_plan_of(entry, key), input, xm, target, t,
+                    _may_replay_graphs(xm, layout, weight, few), training, reduction,
+                    return_lse)
     if sig is not None:
         if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:
-            _SEEN_CALLS.clear()
+            warn_bound(f"the eager path's cache of kept calls (loss._SEEN_CALLS, "
+                       f"{MAX_SEEN_CALLS} call signatures)", "the shapes, strides, dtypes or "
+                       "option types of calls are new call after call; the oldest is dropped, "
+                       "and its next call runs its checks again (no compile)")
+            _SEEN_CALLS.pop(next(iter(_SEEN_CALLS), None), None)
         _SEEN_CALLS[sig] = KeptCall(call, kernels._CACHE)
-    return call(input, target, weight)
+    return call(input, target, weight, label_smoothing, z_loss)
 
 
 class CallPath:
@@ -125,7 +138,7 @@ class CallPath:
     whether it replays CUDA graphs. Kept for the calls of the same call_signature (``loss_of_seen_call``)."""
 
     __slots__ = ("plan", "view", "t_view", "t_copy", "graphed", "training", "none",
-                 "return_lse")
+                 "return_lse", "valued")
 
     def __init__(self, plan, input, xm, target, t, graphed, training, reduction, return_lse):
         self.plan, self.graphed, self.training = plan, graphed, training
@@ -133,19 +146,21 @@ class CallPath:
         self.t_view = None if t.shape == target.shape else tuple(t.shape)
         self.t_copy = not target.reshape(t.shape).is_contiguous()
         self.none, self.return_lse = reduction == "none", return_lse
+        self.valued = plan.key.spec.valued()
 
-    def __call__(self, input, target, weight):
+    def __call__(self, input, target, weight, label_smoothing, z_loss):
         xm = input if self.view is None else input.view(self.view)
         t = target if self.t_view is None else target.reshape(self.t_view)
         if self.t_copy:
             t = t.contiguous()
         graphed = self.graphed and _GRAPHS.ENABLED
+        opts = self.plan.options(label_smoothing, z_loss) if self.valued else None
         if self.training:
-            out = _apply_loss(xm, t, weight, self.plan, graphed)
+            out = _apply_loss(xm, t, weight, opts, self.plan, graphed)
             if not self.return_lse:
                 return out.view(target.shape) if self.none else out
         else:
-            out = self.plan.forward_runner(graphed)(xm, t, weight)
+            out = self.plan.forward_runner(graphed)(xm, t, weight, opts)
         loss = out[0].view(target.shape) if self.none else out[0]
         return (loss, out[1].view(target.shape)) if self.return_lse else loss
 
@@ -154,10 +169,13 @@ class CallPath:
 # At a few rows the host sets the pace, and the checks and lookups of a call (its arguments'
 # checks, its layout, its cache key and compiled function's guard) cost a step as much as the
 # compiled work's launches (docs/eager.md). A call whose signature was seen before (the
-# tensors' classes, shapes, strides, dtypes and devices, the options and their types, grad
-# mode) has passed those checks and takes the path it took then. The state a call_signature does
-# not hold (dispatch modes, torch.func, forward AD, the CUDA-graph switch) is read per call.
-MAX_SEEN_CALLS = 256
+# tensors' classes, shapes, strides, dtypes and devices, the options' types and values but
+# label_smoothing's and z_loss's, grad mode) has passed those checks and takes the path it
+# took then. The state a call_signature does not hold (dispatch modes, torch.func, forward AD,
+# the CUDA-graph switch, label_smoothing's and z_loss's values) is read per call. Bounded: a
+# program's few shapes need few signatures; one whose rows vary per step (unpadded batches)
+# needs as many as its row counts.
+MAX_SEEN_CALLS = 4096
 
 
 class KeptCall(NamedTuple):
@@ -171,17 +189,25 @@ _SEEN_CALLS: dict = {}       # CallSignature -> KeptCall
 def call_signature(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
                    softcap, return_lse):
     """The signature of a ``cross_entropy`` call (unchecked arguments), or None where calls
-    are not kept: a weight, a tensor subclass, a tensor ``label_smoothing`` (its value may
-    change in place), or under torch.compile (where this is one guard). The options' classes
-    come first: a tuple compares in order, so a class that differs is never compared by
-    value."""
+    are not kept: a weight, a tensor subclass, a tensor ``label_smoothing`` or ``z_loss``
+    (its value may change in place, and is read on the host), or under torch.compile (where
+    this is one guard). The options' classes come first: a tuple compares in order, so a
+    class that differs is never compared by value. A float ``label_smoothing`` / ``z_loss``
+    enters as whether it is non-zero (what the compiled code depends on; the value is read
+    per call), or as None where it is invalid (the checks raise: never kept)."""
     if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
-            target.__class__ is not Tensor or label_smoothing.__class__ is Tensor:
+            target.__class__ is not Tensor or label_smoothing.__class__ is Tensor or \
+            z_loss.__class__ is Tensor:
         return None
+    classes = (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
+               z_loss.__class__, softcap.__class__, return_lse.__class__)
+    if classes[2] is float:
+        label_smoothing = label_smoothing > 0.0 if 0.0 <= label_smoothing <= 1.0 else None
+    if classes[3] is float:
+        z_loss = z_loss != 0.0 if 0.0 <= z_loss < _INF else None
     return _new_signature(CallSignature, (
-        (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
-         z_loss.__class__, softcap.__class__, return_lse.__class__),
-        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, input.shape,
+        classes, ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
+        input.shape,
         input.stride(), input.storage_offset(), input.dtype, input.device, target.shape,
         target.stride(), target.dtype, target.device,
         input.requires_grad and torch.is_grad_enabled(), kernels.MODE, FEW_ROWS))
@@ -193,8 +219,8 @@ class CallSignature(NamedTuple):
     option_classes: tuple
     ignore_index: object
     reduction: object
-    label_smoothing: object
-    z_loss: object
+    label_smoothing: object   # a float's: label_smoothing > 0 (None: invalid)
+    z_loss: object            # a float's: z_loss != 0 (None: invalid)
     softcap: object
     return_lse: object
     shape: torch.Size
@@ -212,9 +238,10 @@ class CallSignature(NamedTuple):
 
 
 _new_signature = tuple.__new__     # (NamedTuple's own __new__ is a Python call: ~0.5 us)
+_INF = float("inf")
 
 
-def loss_of_seen_call(sig, input, target):
+def loss_of_seen_call(sig, input, target, label_smoothing, z_loss):
     """The loss of a call of call_signature ``sig`` along the path kept for it, or None (none
     kept, or the per-call state sends it elsewhere: see compiled_path_applies)."""
     try:
@@ -224,10 +251,11 @@ def loss_of_seen_call(sig, input, target):
     if found is None or found.cache is not kernels._CACHE or _functorch_active() or \
             is_functorch_wrapped(input) or is_functorch_wrapped(target) or op_path_forced():
         return None
-    return found.path(input, target, None)
+    return found.path(input, target, None, label_smoothing, z_loss)
 
 
 _functorch_active = runtime.functorch_transforms_active
+_CHUNK_OPTIONS: dict = {}    # device -> its _Options, for loss_chunk (a few devices at most)
 
 
 def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
@@ -240,52 +268,67 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
     eagerly. Callable inside an op's implementation: the function traces (or runs) autograd
     of the finish, so it runs with the dispatcher's autograd keys."""
     from .._inductor.dispatch import autograd_inside_op
-    spec = LossSpec(ignore_index, "sum", float(label_smoothing), float(z_loss), softcap,
-                     False, z.shape[-1])
+    label_smoothing, z_loss = float(label_smoothing), float(z_loss)
+    spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0, softcap,
+                    False, z.shape[-1])
     forward = spec.forward(True)
 
-    def fn(x, t, w, g):
-        loss, lse_nt, *coefs = forward(x, t, w)
+    def fn(x, t, w, g, opts):
+        loss, lse_nt, *coefs = forward(x, t, w, opts)
         return (loss * g, lse_nt, *(k * g for k in coefs))
 
+    opts = None
+    if spec.valued():
+        options = _CHUNK_OPTIONS.get(z.device)
+        if options is None:
+            options = _CHUNK_OPTIONS[z.device] = _Options(z.device)
+        opts = options(label_smoothing, z_loss)
     merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
     with autograd_inside_op():
         if merged is not None and merged[0] is z:
             key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
                           training=True, few=False, chunk=True)
             from .._inductor.standalone import compile_rows_dynamic
-            entry = compiled_function(key, lambda: compile_rows_dynamic(fn, z, [t.contiguous()],
-                                                               [w, g], salt()), z)
+            entry = compiled_function(key, lambda: compile_rows_dynamic(
+                fn, z, [t.contiguous()], [w, g, opts], salt()), z)
             if entry is not None:
-                return run_compiled(entry, z, t.contiguous(), w, g)
-        return fn(z, t, w, g)
+                return run_compiled(entry, z, t.contiguous(), w, g, opts)
+        return fn(z, t, w, g, opts)
 
 
 class LossSpec(NamedTuple):
-    """The options of one compiled loss (part of its key: they are constants of its code)."""
+    """The options of one compiled loss that are constants of its code (part of its key).
+    ``label_smoothing`` and ``z_loss`` are there only as whether each is non-zero (whether
+    its term is computed); their values are an input of the forward graph (``opts``, a
+    float32 tensor [label_smoothing, z_loss]), so that one compile serves every value: an
+    annealed smoothing or a z-loss warm-up would otherwise compile at every step."""
     ignore_index: int
     reduction: str
-    label_smoothing: float
-    z_loss: float
-    softcap: Optional[float]
+    smooth: bool              # label_smoothing > 0
+    zloss: bool               # z_loss != 0
+    softcap: Optional[float]  # (a new value compiles: the op's schema takes a float)
     return_lse: bool
     vocab: int
 
+    def valued(self) -> bool:
+        """Whether the forward graph takes the options tensor (else it is None)."""
+        return self.smooth or self.zloss
+
     def forward(self, training: bool):
-        """The forward graph's function: (loss[, lse]) and, when ``training``, lse_nt and
-        the coefficients for a unit upstream gradient: the loss's a, b[, c], then lse's
-        a, b."""
+        """The forward graph's function of (x, t, w, opts): (loss[, lse]) and, when
+        ``training``, lse_nt and the coefficients for a unit upstream gradient: the loss's
+        a, b[, c], then lse's a, b."""
         from ..op.finish import finish, reduce
-        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, vocab = self
-        smooth = label_smoothing > 0.0
+        ignore_index, reduction, smooth, zloss, softcap, return_lse, vocab = self
         op = torch.ops.inductor_ce.ce_fwd.default
 
-        def fn(x, t, w):
+        def fn(x, t, w, opts):
             stats = op(x, t, w, ignore_index, softcap, smooth)
             with torch.enable_grad():
                 leaves = [s.detach().requires_grad_(training) for s in stats]
-                loss, lse, w_t = finish(*leaves, t, w, ignore_index, label_smoothing, z_loss,
-                                        vocab)
+                loss, lse, w_t = finish(*leaves, t, w, ignore_index,
+                                        opts[0] if smooth else 0.0,
+                                        opts[1] if zloss else 0.0, vocab, smooth, zloss)
                 outs = (reduce(loss, w_t, reduction), lse)[:1 + return_lse]
                 coefs = []
                 # The loss's coefficients (a, b[, c]), then lse's (a, b): lse reads lse_nt
@@ -305,8 +348,8 @@ class LossSpec(NamedTuple):
         into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
         ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
         tensor is what lets a CUDA graph replay it: see graphs.py.)"""
-        ignore_index, _, label_smoothing, _, softcap, _, _ = self
-        n = 2 + (label_smoothing > 0.0)
+        ignore_index, _, smooth, _, softcap, _, _ = self
+        n = 2 + smooth
         op = torch.ops.inductor_ce.ce_bwd.default
 
         def fn(x, out, t, lse_nt, *rest):
@@ -329,15 +372,58 @@ class LossSpec(NamedTuple):
         return fn
 
 
+# --- the options' values -------------------------------------------------------------------------
+# How many values' tensors an _Options keeps: a loss of constant options (the common case) and
+# a few losses of different ones in one step make none per call; a value new every call (an
+# annealed smoothing) makes one per call, as it must (never a compile). Replaced oldest first;
+# not a cache that can outgrow its use, so no warning when full.
+RECENT_OPTIONS = 8
+
+
+class _Options:
+    """The forward graph's options tensor for given values: float32 [label_smoothing,
+    z_loss] on one device, made once per value among the last RECENT_OPTIONS. Never written
+    after it is made (a call may still be reading it). On CUDA one per stream: each is
+    written on the stream that reads it, so no other stream can read it before it is."""
+
+    __slots__ = ("device", "cuda", "made")
+
+    def __init__(self, device: torch.device):
+        self.device, self.cuda, self.made = device, device.type == "cuda", {}
+
+    def __call__(self, label_smoothing, z_loss) -> Tensor:
+        key = (_current_stream(self.device.index), label_smoothing, z_loss) if self.cuda \
+            else (label_smoothing, z_loss)
+        opts = self.made.get(key)
+        if opts is None:
+            if len(self.made) >= RECENT_OPTIONS:
+                self.made.pop(next(iter(self.made), None), None)
+            opts = self.made[key] = _options_tensor(self.device, label_smoothing, z_loss)
+        return opts
+
+
+_current_stream = runtime.current_raw_stream
+
+
+def _options_tensor(device: torch.device, label_smoothing, z_loss) -> Tensor:
+    if device.type == "cpu":
+        return torch.tensor((label_smoothing, z_loss), dtype=torch.float32)
+    # Filled by kernels that take the values as arguments, not copied from host memory: no
+    # host sync, and a CUDA graph capture (a caller's) records the values with them.
+    opts = torch.full((2,), label_smoothing, dtype=torch.float32, device=device)
+    opts[1:].fill_(z_loss)
+    return opts
+
+
 class _Plan:
     """What every call of one compiled loss (a forward entry) shares, looked up once per call
-    by the entry's identity: how many outputs it returns, its backward's compiled function
-    (found on the first backward, re-checked against each call's rows) and their CUDA-graph
-    runners. (At a few rows the host sets the pace: a nested cache key hashed per backward
-    cost more than the rest of its Python.)"""
+    by the entry's identity: how many outputs it returns, its options tensors, its backward's
+    compiled function (found on the first backward, re-checked against each call's rows) and
+    their CUDA-graph runners. (At a few rows the host sets the pace: a nested cache key hashed
+    per backward cost more than the rest of its Python.)"""
 
     __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "fn", "run", "bwd",
-                 "bwd_shape", "replays", "bwd_replays")
+                 "bwd_shape", "replays", "bwd_replays", "options")
 
     def __init__(self, entry, key):
         spec = key.spec
@@ -347,13 +433,15 @@ class _Plan:
         self.fn = spec.backward(self.per_row_g, self.return_lse)
         self.run = functools.partial(run_compiled, entry)
         self.bwd = self.bwd_shape = self.replays = self.bwd_replays = None
+        self.options = _Options(key.device)
 
     def forward_runner(self, graphed: bool):
-        """The forward: its compiled function, or that replayed from CUDA graphs."""
+        """The forward: its compiled function, or that replayed from CUDA graphs (its
+        options tensor, when it takes one, read through the replays' own buffer)."""
         if not graphed:
             return self.run
         if self.replays is None:
-            self.replays = _graph_replays(self.entry, True)
+            self.replays = _graph_replays(self.entry, True, self.key.spec.valued())
         return self.replays
 
     def backward(self, ctx, g, g_lse):
@@ -385,7 +473,7 @@ class _Plan:
         return grad
 
 
-_PLANS: dict = {}    # forward entry -> its _Plan
+_PLANS: dict = {}    # forward entry -> its _Plan (bounded with kernels._CACHE: _forget)
 
 
 def _plan_of(entry, key) -> _Plan:
@@ -395,13 +483,32 @@ def _plan_of(entry, key) -> _Plan:
     return plan
 
 
+def _forget(dropped) -> None:
+    """What was kept for compiled functions that kernels._CACHE dropped (its bound): their
+    plans, CUDA graphs (released: after a device synchronization, no replay of theirs is in
+    flight when their memory goes back) and every kept call (they find their paths again)."""
+    dropped = set(dropped)
+    for entry in dropped:
+        _PLANS.pop(entry, None)
+        replays = _REPLAYS.pop(entry, None)
+        if replays is not None:
+            replays.release()
+    for plan in _PLANS.values():
+        if plan.bwd in dropped:
+            plan.bwd = plan.bwd_replays = None
+    _SEEN_CALLS.clear()
+
+
+kernels.ON_DROP.append(_forget)
+
+
 class _Loss(torch.autograd.Function):
     """The compiled loss as one autograd node (see ``cross_entropy``) of one ``_Plan``;
     ``graphed``: both of its functions replay CUDA graphs. Called through ``_apply_loss``."""
 
     @staticmethod
-    def forward(ctx, x, t, w, plan, graphed):
-        out = plan.forward_runner(graphed)(x, t, w)
+    def forward(ctx, x, t, w, opts, plan, graphed):
+        out = plan.forward_runner(graphed)(x, t, w, opts)
         n = plan.n
         # The per-row statistics are this node's own (no caller sees them): kept on ctx, not
         # saved (a saved tensor costs ~1-2 us to pack and unpack).
@@ -413,7 +520,7 @@ class _Loss(torch.autograd.Function):
     def backward(ctx, g, g_lse=None):
         if torch.is_grad_enabled():    # backward(create_graph=True): see _backward_once
             return _backward_once(ctx, g, g_lse)
-        return ctx.plan.backward(ctx, g, g_lse), None, None, None, None
+        return ctx.plan.backward(ctx, g, g_lse), None, None, None, None, None
 
 
 def _backward_once(ctx, g, g_lse):
@@ -424,7 +531,7 @@ def _backward_once(ctx, g, g_lse):
         grad = ctx.plan.backward(ctx, g, g_lse)
     delayed = runtime.delayed_error(
         "inductor_ce.cross_entropy's gradient is not differentiable (no double backward)")
-    return delayed(grad.requires_grad_()), None, None, None, None
+    return delayed(grad.requires_grad_()), None, None, None, None, None
 
 
 # autograd.Function.apply without its Python wrapper (whose work, binding a setup_context's

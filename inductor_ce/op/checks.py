@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
+from .._inductor import runtime
 from .options import check_options as _check_options
 
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
@@ -17,10 +18,43 @@ from .options import check_options as _check_options
 def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False):
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one
-    (``options.check_options``: the rules, which need no torch; a one-element tensor
-    ``label_smoothing`` is allowed here)."""
+    (``options.check_options``: the rules, which need no torch). Returns (label_smoothing,
+    z_loss) as the loss uses them: numbers, or a one-element tensor's value (z_loss's must be
+    floating-point), read on the host (on CUDA a sync, as F.cross_entropy's own read of a
+    tensor label_smoothing); under torch.compile such a tensor stays a graph input, as a
+    float32 0-d tensor (no graph break, no guard on its value) checked on the device: a bad
+    value raises at the next synchronization."""
     _check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
                    Tensor)
+    # (A number was checked above; a tensor's value is checked here. No builtin read for a
+    # number beyond those above.)
+    if not isinstance(label_smoothing, (int, float)):
+        label_smoothing = _tensor_option("label_smoothing", label_smoothing, False)
+    if not isinstance(z_loss, (int, float)):
+        z_loss = _tensor_option("z_loss", z_loss, True)
+    return label_smoothing, z_loss
+
+
+# What options.check_options asks of a number, written for a tensor too (`&`, not `and`).
+_RULES = {"label_smoothing": ("must be in [0, 1]", lambda v: (v >= 0.0) & (v <= 1.0)),
+          "z_loss": ("must be a finite number >= 0",
+                     lambda v: (v >= 0.0) & (v < float("inf")))}
+
+
+def _tensor_option(name, value, floating):
+    if value.numel() != 1 or (floating and not value.is_floating_point()):
+        kind = "floating-point " if floating else ""
+        raise ValueError(f"{name} must be a float or a one-element {kind}tensor, got a "
+                         f"{value.dtype} tensor of shape {tuple(value.shape)}")
+    msg, rule = _RULES[name]
+    if torch.compiler.is_compiling():
+        value = value.reshape(()).float()
+        runtime.assert_async(rule(value), f"inductor_ce: {name} {msg}")
+        return value
+    number = value.item()
+    if not rule(number):
+        raise ValueError(f"{name} {msg}, got {number}")
+    return number
 
 
 def check_tensors(input, target, weight):

@@ -46,9 +46,20 @@ def _narrowed(target: Tensor, ignore_index: int) -> Tensor:
 
 
 def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
-           weight: Optional[Tensor], ignore_index: int, label_smoothing: float, z_loss: float,
-           num_classes: int):
-    """Returns (per-row loss with ignored rows exactly 0, per-row lse, per-row w_t of kept rows)."""
+           weight: Optional[Tensor], ignore_index: int, label_smoothing, z_loss,
+           num_classes: int, smooth: Optional[bool] = None, zloss: Optional[bool] = None):
+    """Returns (per-row loss with ignored rows exactly 0, per-row lse, per-row w_t of kept rows).
+
+    ``label_smoothing``, ``z_loss``: each a Python number (a constant of a traced graph), its
+    ``smooth`` / ``zloss`` None (the term is computed where the number is non-zero); or a
+    float32 0-d tensor, whose value a compiled graph reads when it runs (one graph serves
+    every value: the eager path's graphs, a tensor option under torch.compile), its flag
+    given: whether the term is computed (True: whatever the value, 0 included)."""
+    smoothing_tensor = smooth is not None
+    if smooth is None:
+        smooth = label_smoothing > 0.0
+    if zloss is None:
+        zloss = z_loss != 0.0
     keep = _narrowed(target, ignore_index) != ignore_index
     # Ignored rows have no target (z_t = -inf) and may hold only -inf logits: feed the loss
     # math zeros there so that neither forward nor backward ever sees inf - inf. (Tensor
@@ -67,11 +78,17 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
     else:
         w_t = weight.float()[target.where(keep, 0).long()].where(keep, 0.0)
     loss = ((1.0 - label_smoothing) * w_t) * F.softplus(lse_nt_k - z_t_k)
-    if label_smoothing > 0.0:
+    if smooth:
         total_w = float(num_classes) if weight is None else weight.float().sum()
-        smooth = total_w * lse_k - sum_wz.where(keep, 0.0)
-        loss = loss + (label_smoothing / num_classes) * smooth
-    if z_loss != 0.0:
+        smoothed = (label_smoothing / num_classes) * (total_w * lse_k
+                                                      - sum_wz.where(keep, 0.0))
+        if smoothing_tensor:
+            # A value of 0 adds exactly 0: a masked (-inf) logit makes sum_wz -inf, and
+            # 0 * inf would make the row nan. (A z-loss of 0 needs no such care: lse is
+            # infinite only in rows whose loss is nan already.)
+            smoothed = smoothed.where(label_smoothing > 0.0, 0.0)
+        loss = loss + smoothed
+    if zloss:
         loss = loss + (z_loss * w_t) * lse_k.square()
     loss = loss.where(keep, 0.0)
     # The row's true lse also for ignored rows (there lse_nt is the full logsumexp).

@@ -12,8 +12,9 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False, tensor_type=()):
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one. (Type
     tests are literal ones where they can be: ``x is True`` reads no builtin, ``bool`` would
-    be one more guard.) ``tensor_type``: the tensor class a one-element ``label_smoothing``
-    may also be (``checks`` passes torch.Tensor; this module imports no torch)."""
+    be one more guard.) ``tensor_type``: the tensor class that ``label_smoothing`` and
+    ``z_loss`` may also be (``checks`` passes torch.Tensor, and checks such a tensor's shape
+    and value itself; this module imports no torch)."""
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
     # bool is an int to Python; F.cross_entropy refuses it as an ignore_index.
@@ -22,18 +23,20 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     if not -2**63 <= ignore_index < 2**63:
         raise ValueError(f"ignore_index must fit in int64, got {ignore_index}")
     # F.cross_entropy takes a float, an int, a bool or a one-element tensor here.
-    if not isinstance(label_smoothing, (int, float)) and not isinstance(label_smoothing,
-                                                                         tensor_type):
-        raise TypeError(f"label_smoothing must be a float, got "
-                        f"{type(label_smoothing).__name__}")
-    if not (0.0 <= label_smoothing <= 1.0):  # (also nan, which F.cross_entropy ignores)
+    if not isinstance(label_smoothing, (int, float)):
+        if not isinstance(label_smoothing, tensor_type):
+            raise TypeError(f"label_smoothing must be a float or a one-element tensor, got "
+                            f"{type(label_smoothing).__name__}")
+    elif not (0.0 <= label_smoothing <= 1.0):  # (also nan, which F.cross_entropy ignores)
         raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
-    if z_loss is True or z_loss is False or not isinstance(z_loss, (int, float)):
-        raise TypeError(f"z_loss must be a float, got {type(z_loss).__name__}")
     # Comparisons, not math.isfinite(float(v)): under torch.compile(dynamic=True) Python floats
     # become symbolic and math.isfinite on them is a graph break. False for nan.
     inf = float("inf")
-    if not (-inf < z_loss < inf and z_loss >= 0.0):
+    if z_loss is True or z_loss is False or not isinstance(z_loss, (int, float)):
+        if not isinstance(z_loss, tensor_type):
+            raise TypeError(f"z_loss must be a float or a one-element floating-point tensor, "
+                            f"got {type(z_loss).__name__}")
+    elif not (-inf < z_loss < inf and z_loss >= 0.0):
         raise ValueError(f"z_loss must be a finite number >= 0, got {z_loss}")
     if softcap is not None and (softcap is True or softcap is False
                                 or not isinstance(softcap, (int, float))):

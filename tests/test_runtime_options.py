@@ -1,0 +1,231 @@
+"""label_smoothing and z_loss taking a new value every call (an annealed smoothing, a z-loss
+warm-up). Their values are inputs of the compiled code, not constants of it: eagerly
+(inductor_ce/eager/loss.py's LossSpec keeps only whether each is non-zero) a new value
+compiles nothing, and under torch.compile a 0-d tensor option is a graph input, never a guard.
+Each value's loss and gradient against float64, over the collapse margins; the eager path's
+caches bounded, with one warning (docs/eager.md).
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import inductor_ce
+from inductor_ce.eager import kernels as eager
+from inductor_ce.eager import loss as eager_loss
+from _reference import (assert_grad_close, assert_loss_close, collapse_safe_reference,
+                        gemm_rounding, reference)
+from test_core import MARGINS, collapse_logits, run_reference
+
+
+@pytest.fixture(autouse=True)
+def compiled_at_any_size(monkeypatch):
+    """The tests' shapes are small: force the compiled path (auto mode needs MIN_ELEMENTS).
+    And a cache of their own: each test's first calls compile here, whatever other tests
+    did, and other tests' counts of compiles are not changed by these."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    monkeypatch.setattr(eager, "_CACHE", {})
+
+
+# Eight calls, the last six each of a new value: a smoothing annealed down, a z-loss warmed
+# up from 0 (its first call compiles the variant without the term, its second the one with).
+SCHEDULES = {
+    "label_smoothing": [0.1, 0.09, 0.08, 0.06, 0.05, 0.03, 0.02, 0.01],
+    "z_loss": [0.0, 1e-4, 2e-4, 4e-4, 8e-4, 1.6e-3, 3.2e-3, 6.4e-3],
+}
+
+
+def _margins_reference(z, target, label_smoothing=0.0, z_loss=0.0):
+    """Per-row loss and d(sum of the rows' losses)/dz in float64, collapse-safe at any margin:
+    (1 - eps) * softplus(lse_nt - z_t) + eps * (lse - mean_j z_j) + zl * lse^2 (F.cross_entropy's
+    smoothing without class weights, plus the z-loss), gradient (1 - eps) * that of the
+    collapse-safe NLL + eps * (p - 1/V) + 2 zl lse p."""
+    nll, nll_grad = collapse_safe_reference(z, target)
+    z64 = z.double()
+    lse = torch.logsumexp(z64, -1)
+    p = torch.softmax(z64, -1)
+    eps, zl = label_smoothing, z_loss
+    loss = (1 - eps) * nll + eps * (lse - z64.mean(-1)) + zl * lse ** 2
+    grad = (1 - eps) * nll_grad + eps * (p - 1 / z.shape[-1]) + 2 * zl * lse[:, None] * p
+    return loss, grad
+
+
+@pytest.mark.parametrize("variant", ["few_rows", "many_rows"])
+@pytest.mark.parametrize("option", list(SCHEDULES))
+def test_a_new_value_every_call_compiles_nothing(option, variant, monkeypatch):
+    """A value new at every call: after the first two calls nothing compiles and a call
+    takes well under a second (it was a compile, seconds, per call); every call's loss and
+    gradient equal float64's at every margin of the collapse grid; the calls after the first
+    of each variant take the kept path (no checks), which reads the values per call."""
+    from inductor_ce import functional
+    if variant == "many_rows":
+        monkeypatch.setattr(eager_loss, "FEW_ROWS", 0)
+    checked = []
+    real = functional.check_tensors
+    monkeypatch.setattr(functional, "check_tensors", lambda *a: (checked.append(1), real(*a)))
+    z, target = collapse_logits(MARGINS)
+    compiled, seconds = [], []
+    for value in SCHEDULES[option]:
+        x = z.clone().requires_grad_()
+        before, start = eager.compiles, time.perf_counter()
+        loss = inductor_ce.cross_entropy(x, target, reduction="none", **{option: value})
+        loss.sum().backward()
+        seconds.append(time.perf_counter() - start)
+        compiled.append(eager.compiles - before)
+        ref_loss, ref_grad = _margins_reference(z, target, **{option: value})
+        assert_loss_close(loss, ref_loss, msg=f"{option}={value}")
+        assert_grad_close(x.grad, ref_grad, msg=f"{option}={value}")
+    print(f"{option} ({variant}): compiles per call {compiled}, seconds per call "
+          f"{[round(s, 4) for s in seconds]}")
+    assert compiled[0] == 2 and sum(compiled[2:]) == 0, compiled
+    assert max(seconds[2:]) < 2.0, seconds      # (loose: a loaded machine; ~1e-3 s here)
+    assert len(checked) == (2 if option == "z_loss" else 1), len(checked)
+
+
+def test_the_fused_heads_chunks_compile_once():
+    """linear_cross_entropy ("fast": eager/loss.py's loss_chunk per chunk of rows) with
+    label_smoothing and z_loss new every call: no compile after the first call, each call's
+    loss and gradients against float64."""
+    gen = torch.Generator().manual_seed(3)
+    h = torch.randn(40, 16, generator=gen)
+    w = torch.randn(300, 16, generator=gen) * 0.5
+    t = torch.randint(0, 300, (40,), generator=gen)
+    t[::9] = -100
+    compiled = []
+    for i in range(6):
+        opts = dict(label_smoothing=0.1 - 0.015 * i, z_loss=1e-4 * (i + 1))
+        hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+        before = eager.compiles
+        loss = inductor_ce.linear_cross_entropy(hh, ww, t, chunk_size=16, **opts)
+        loss.backward()
+        compiled.append(eager.compiles - before)
+        h64, w64 = h.double().requires_grad_(), w.double().requires_grad_()
+        z64 = h64 @ w64.t()
+        z64.retain_grad()
+        ref = reference(z64, t, **opts)
+        ref.backward()
+        assert_loss_close(loss, ref, msg=str(opts))
+        assert_grad_close(hh.grad, h64.grad, extra_tol=gemm_rounding(z64.grad, w), msg=str(opts))
+        assert_grad_close(ww.grad, w64.grad, extra_tol=gemm_rounding(z64.grad.t(), h),
+                          msg=str(opts))
+    assert sum(compiled[1:]) == 0, compiled
+
+
+def test_tensor_options_eagerly():
+    """A one-element tensor label_smoothing or z_loss (z_loss's floating-point) is read on
+    the host and gives the float's loss; a bad one raises, naming the argument."""
+    x = torch.randn(24, 13, requires_grad=True)
+    t = torch.randint(0, 13, (24,))
+    loss = inductor_ce.cross_entropy(x, t, label_smoothing=torch.tensor(0.2),
+                                     z_loss=torch.tensor([1e-2], dtype=torch.float64))
+    ref, _ = run_reference(x, lambda v: v, t, label_smoothing=0.2, z_loss=1e-2)
+    assert_loss_close(loss, ref)
+    cases = [(dict(label_smoothing=torch.tensor(1.5)), "label_smoothing must be in \\[0, 1\\]"),
+             (dict(label_smoothing=torch.tensor([0.1, 0.2])),
+              "label_smoothing must be a float or a one-element tensor"),
+             (dict(z_loss=torch.tensor(-1.0)), "z_loss must be a finite number >= 0"),
+             (dict(z_loss=torch.tensor(float("nan"))), "z_loss must be a finite number >= 0"),
+             (dict(z_loss=torch.tensor(1)),
+              "z_loss must be a float or a one-element floating-point tensor")]
+    for kw, match in cases:
+        with pytest.raises(ValueError, match=match):
+            inductor_ce.cross_entropy(x, t, **kw)
+    with pytest.raises(TypeError, match="z_loss must be a float or a one-element"):
+        inductor_ce.cross_entropy(x, t, z_loss="0.1")
+
+
+def test_compiled_tensor_options_never_recompile():
+    """Under torch.compile (fullgraph, error_on_recompile) 0-d tensor options are graph
+    inputs: new values, 0 included, neither recompile nor break the graph; each value's loss
+    and gradient against float64; a smoothing tensor of 0 leaves a row with a masked (-inf)
+    logit finite; a bad value raises from the compiled code, naming the argument."""
+    torch._dynamo.reset()
+    gen = torch.Generator().manual_seed(4)
+    z = torch.randn(24, 13, generator=gen) * 2
+    t = torch.randint(0, 13, (24,), generator=gen)
+    t[::5] = -100
+    fn = torch.compile(lambda x, t, s, zl: inductor_ce.cross_entropy(
+        x, t, label_smoothing=s, z_loss=zl), fullgraph=True)
+    with torch._dynamo.config.patch(error_on_recompile=True):
+        for s, zl in [(0.1, 1e-3), (0.05, 0.0), (0.0, 2e-2), (0.0, 0.0), (0.3, 1e-2)]:
+            x = z.clone().requires_grad_()
+            loss = fn(x, t, torch.tensor(s), torch.tensor(zl))
+            loss.backward()
+            ref, ref_grad = run_reference(x, lambda v: v, t, label_smoothing=s, z_loss=zl)
+            assert_loss_close(loss, ref, msg=f"{s}, {zl}")
+            assert_grad_close(x.grad, ref_grad, msg=f"{s}, {zl}")
+        masked = z.clone()
+        masked[t != -100, (t[t != -100] + 1) % 13] = float("-inf")
+        x = masked.clone().requires_grad_()
+        loss = fn(x, t, torch.tensor(0.0), torch.tensor(0.0))
+        loss.backward()
+        ref, ref_grad = run_reference(x, lambda v: v, t)
+        assert torch.isfinite(loss) and bool(torch.isfinite(x.grad).all())
+        assert_loss_close(loss, ref)
+        assert_grad_close(x.grad, ref_grad)
+        for s, zl, match in [(1.5, 0.0, "label_smoothing must be in"),
+                             (0.1, float("inf"), "z_loss must be a finite number")]:
+            with pytest.raises(RuntimeError, match=match):
+                fn(z.clone().requires_grad_(), t, torch.tensor(s), torch.tensor(zl))
+
+
+@pytest.mark.parametrize("dynamic", [None, True])
+def test_compiled_float_options_recompile_once(dynamic):
+    """A Python float option under torch.compile: Dynamo specializes the first value and, at
+    the second, recompiles with the float symbolic (its automatic dynamic; with
+    ``dynamic=True`` it is symbolic from the first call); later values compile nothing
+    (nothing of ours specializes it, as float() could)."""
+    from torch._dynamo.testing import CompileCounter
+    torch._dynamo.reset()
+    counter = CompileCounter()
+    fn = torch.compile(lambda x, t, s, zl: inductor_ce.cross_entropy(
+        x, t, label_smoothing=s, z_loss=zl), backend=counter, fullgraph=True, dynamic=dynamic)
+    x = torch.randn(24, 13)
+    t = torch.randint(0, 13, (24,))
+    for s in (0.1, 0.2, 0.3, 0.4, 0.5):
+        ref = reference(x.double(), t, label_smoothing=s, z_loss=s / 10)
+        assert_loss_close(fn(x, t, s, s / 10), ref)
+    assert counter.frame_count == (1 if dynamic else 2), counter.frame_count
+
+
+def test_class_weights_never_recompile():
+    """Class weights are a tensor input: a new weight tensor, or new values in the same one,
+    compiles nothing."""
+    x = torch.randn(24, 13, requires_grad=True)
+    t = torch.randint(0, 13, (24,))
+    w = torch.rand(13) + 0.5
+    compiled = []
+    for i in range(4):
+        weight = w if i % 2 else torch.rand(13) + 0.5
+        w.mul_(1.5)
+        x.grad = None
+        before = eager.compiles
+        loss = inductor_ce.cross_entropy(x, t, weight=weight, label_smoothing=0.1)
+        loss.backward()
+        compiled.append(eager.compiles - before)
+        ref, ref_grad = run_reference(x, lambda v: v, t, weight=weight, label_smoothing=0.1)
+        assert_loss_close(loss, ref)
+        assert_grad_close(x.grad, ref_grad)
+    assert sum(compiled[1:]) == 0, compiled
+
+
+def test_compiled_functions_are_bounded(monkeypatch):
+    """kernels._CACHE keeps at most MAX_COMPILED keys: a softcap new at every call (a constant
+    of the op's code) compiles each time, drops the oldest and warns once, naming the cause;
+    the values stay right."""
+    monkeypatch.setattr(eager, "_WARNED", set())
+    monkeypatch.setattr(eager, "MAX_COMPILED", 2)
+    x = torch.randn(24, 13) * 3
+    t = torch.randint(0, 13, (24,))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for softcap in (2.0, 3.0, 4.0, 5.0):
+            loss = inductor_ce.cross_entropy(x, t, softcap=softcap)     # (no grad: one key)
+            assert_loss_close(loss, reference(x.double(), t, softcap=softcap))
+            assert len(eager._CACHE) <= 2
+    bound = [str(w.message) for w in caught if "kernels._CACHE" in str(w.message)]
+    assert len(bound) == 1 and "softcap" in bound[0], bound
