@@ -194,6 +194,7 @@ def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor):
 
 
 _LOGGED: set = set()      # the (op, shapes, dtype, chunking) already logged
+_MAX_LOGGED = 1024        # (then forgotten: a signature may be logged again)
 
 
 def _log_head(op: str, h: Tensor, weight: Tensor, plan) -> None:
@@ -206,6 +207,8 @@ def _log_head(op: str, h: Tensor, weight: Tensor, plan) -> None:
     key = (op, tuple(h.shape), tuple(weight.shape), h.dtype, h.device.type, words)
     if key in _LOGGED:
         return
+    if len(_LOGGED) >= _MAX_LOGGED:
+        _LOGGED.clear()
     _LOGGED.add(key)
     log.debug("linear_cross_entropy: %s, %d rows, D %d, V %d, %s on %s; %s", op, h.shape[0],
               h.shape[1], weight.shape[0], str(h.dtype).removeprefix("torch."), h.device, words)
