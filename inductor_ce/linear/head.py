@@ -642,7 +642,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     cross-entropy with reduction "mean" (``mean``) or "sum", chunked within ``budget``
     bytes (0: the default)."""
     h, t = _flat(input), target.reshape(-1)
-    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    vocab, size = weight.shape[0], h.element_size()
     check_target_range(t, ignore_index, vocab)
     keep = t != ignore_index
     w_t = keep.float() if class_weight is None else \
