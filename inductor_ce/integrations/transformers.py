@@ -54,6 +54,7 @@ transformers is imported lazily: this module imports without it.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import inspect
 import textwrap
@@ -333,6 +334,8 @@ class _Request:
         self.labels, self.shift_labels = labels, shift_labels
         self.num_items_in_batch, self.ignore_index = num_items_in_batch, ignore_index
         self.scale, self.softcap = scale, softcap
+        self.trl = None           # a TRL fused-head call: its _TrlHead
+        self.per_token = None     # then set by the head: log_probs, entropy, is_top1, mask
         self.loss = None          # set by the head
         self.used = False         # set by the loss function
 
@@ -347,6 +350,119 @@ class _Patch:
         self.memory_budget = memory_budget
         self.old_forward, self.old_head_forward = old_forward, old_head_forward
         self.request = None
+        self.trl = None           # TRL's fused LM head, adopted: _TrlHead
+
+
+# ----------------------------------------------------------------------------- TRL
+
+# The per-token fields of TRL's FusedCausalLMOutput computed here (TRL's names).
+TRL_OUTPUTS = ("log_probs", "entropy", "is_top1")
+
+
+class _TrlHead:
+    """TRL's fused LM head (``trl.trainer.utils.add_fused_lm_head``, which TRL's trainers put
+    on the model): its settings, and the forward it installed (put back by ``revert``)."""
+
+    def __init__(self, temperature, outputs, cast_lm_head_to_fp32, forward, original):
+        self.temperature, self.outputs = float(temperature), tuple(outputs)
+        self.cast_lm_head_to_fp32 = bool(cast_lm_head_to_fp32)
+        self.forward, self.original = forward, original
+
+
+def _trl_head(model) -> Optional[_TrlHead]:
+    """The fused LM head TRL installed on ``model`` (its forward, an instance attribute), or
+    None. Its settings are the arguments TRL's trainer passed to ``add_fused_lm_head``: they
+    are read from that function's closure, and checked."""
+    bound = vars(model).get("forward")
+    fn = getattr(bound, "__func__", None)
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_name != "_fused_forward" or \
+            not fn.__globals__.get("__name__", "").startswith("trl."):
+        return None
+    cells = dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+    need = ("temperature", "outputs", "cast_lm_head_to_fp32", "original_forward")
+    if any(k not in cells for k in need) or getattr(bound, "__self__", None) is not model:
+        raise ValueError("model.forward is a TRL fused LM head (add_fused_lm_head) of a form "
+                         "inductor_ce.transformers does not recognise (TRL version?); tested "
+                         "with TRL 1.16")
+    outputs = tuple(cells["outputs"])
+    unsupported = [o for o in outputs if o not in TRL_OUTPUTS]
+    if unsupported:
+        raise ValueError(f"TRL's fused LM head on this model asks for {unsupported} "
+                         f"(add_fused_lm_head(outputs=...)); inductor_ce.transformers computes "
+                         f"{list(TRL_OUTPUTS)}: leave this model to TRL's head (no apply())")
+    return _TrlHead(cells["temperature"], outputs, cells["cast_lm_head_to_fp32"], bound,
+                    cells["original_forward"])
+
+
+def _trl_forward(self, patch, forward, args, kwargs):
+    """A ``fused_lm_head=True`` call, TRL's protocol (``add_fused_lm_head``): the model's own
+    forward with the head and loss function redirected as for a fused training call; returns
+    TRL's ``FusedCausalLMOutput`` (per-token fields of shape ``labels[:, 1:]``, or of
+    ``shift_labels``; zero where the label is -100; the fields TRL did not ask for None)."""
+    from trl.trainer.utils import FusedCausalLMOutput
+
+    labels = kwargs.get("labels")
+    if labels is None and patch.labels_pos is not None and len(args) > patch.labels_pos:
+        labels = args[patch.labels_pos]
+    if labels is None:
+        raise ValueError("fused_lm_head=True needs labels")
+    # (TRL's head takes these three itself: the model's forward does not see them.)
+    shift_labels = kwargs.pop("shift_labels", None)
+    num_items_in_batch = kwargs.pop("num_items_in_batch", None)
+    kwargs.pop("return_dict", None)
+    kwargs["use_cache"] = False
+    if getattr(self.config.get_text_config(), "output_router_logits", False):
+        kwargs.setdefault("output_router_logits", True)   # (as TRL's head: MoE aux loss)
+    request = _Request(labels, shift_labels, num_items_in_batch, -100, *_transforms(self, patch))
+    request.trl = patch.trl
+    patch.request = request
+    try:
+        out = forward(*args, return_dict=True, **kwargs)
+    finally:
+        patch.request = None
+    if not request.used:
+        raise RuntimeError(f"{type(self).__name__}.forward did not call its patched head "
+                           "and loss_function as inductor_ce.transformers.apply expects")
+    log_probs, entropy, is_top1, mask = request.per_token
+    return FusedCausalLMOutput(loss=out.loss, log_probs=log_probs, entropy=entropy,
+                               is_top1=is_top1, label_mask=mask,
+                               aux_loss=getattr(out, "aux_loss", None))
+
+
+def _trl_per_token(input, weight, bias, request, budget):
+    """The head's part of a TRL call: TRL's per-token fields and its loss (the summed
+    negative log-likelihood over ``num_items_in_batch``, else over the kept tokens, at least
+    1), from the hidden states that predict each label."""
+    trl = request.trl
+    if request.shift_labels is None:
+        input, target = input[:, :-1], request.labels[:, 1:]
+    else:
+        target = request.shift_labels
+    target = target.to(input.device)
+    entropy_on, top1_on = "entropy" in trl.outputs, "is_top1" in trl.outputs
+    autocast = contextlib.nullcontext()
+    if trl.cast_lm_head_to_fp32:   # (TRL's option: the head in float32, outside autocast)
+        input, weight = input.float(), weight.float()
+        bias = None if bias is None else bias.float()
+        autocast = torch.autocast(input.device.type, enabled=False)
+    with autocast:
+        out = linear_cross_entropy(input, weight, target, linear_bias=bias, reduction="none",
+                                   softcap=request.softcap, temperature=trl.temperature,
+                                   return_entropy=entropy_on, return_accuracy=top1_on,
+                                   memory_budget=budget)
+    nll = out.loss if entropy_on or top1_on else out
+    mask = target != -100
+    log_probs = -nll
+    entropy = out.entropy.masked_fill(~mask, 0.0) if entropy_on else None
+    is_top1 = out.accuracy if top1_on else None
+    count = request.num_items_in_batch
+    if count is None:
+        count = mask.sum().clamp(min=1)
+    elif isinstance(count, Tensor):
+        count = count.to(nll.device)
+    request.per_token = [log_probs, entropy, is_top1, mask]
+    return nll.sum() / count
 
 
 def _connected_zero(loss: Tensor, shape=()) -> Tensor:
@@ -364,6 +480,17 @@ def _own_forward(module, old):
 def _fused_model_forward(self, *args, **kwargs):
     patch = self.__dict__[_PATCH_ATTR]
     forward = _own_forward(self, patch.old_forward)
+    if kwargs.pop("fused_lm_head", False):   # TRL's protocol, whatever the mode
+        kwargs.pop("skip_logits", None)
+        if patch.trl is None:
+            raise ValueError("fused_lm_head=True is the call of TRL's fused LM head "
+                             "(add_fused_lm_head), which was not on the model when apply() "
+                             "patched it: apply() after creating TRL's trainer")
+        hooks = _value_hooks(patch.head)
+        if hooks:
+            _warn_unfused(self, hooks)
+            return patch.trl.forward(*args, fused_lm_head=True, **kwargs)
+        return _trl_forward(self, patch, forward, args, kwargs)
     skip_logits = kwargs.pop("skip_logits", None)
     labels = kwargs.get("labels")
     if labels is None and patch.labels_pos is not None and len(args) > patch.labels_pos:
@@ -381,14 +508,10 @@ def _fused_model_forward(self, *args, **kwargs):
     return_dict = kwargs.pop("return_dict", None)
     if return_dict is None:
         return_dict = getattr(self.config, "return_dict", True)
-    spec, scale = patch.spec, None
-    if spec.scale is not None:
-        scale = (spec.scale[0], _resolve(self, spec.scale[1]))
-    softcap = self.config.final_logit_softcapping if spec.softcap else None
     # The loss's own keyword arguments, when the forward hands its **kwargs to it.
-    loss_kw = kwargs if spec.loss_kwargs else {}
+    loss_kw = kwargs if patch.spec.loss_kwargs else {}
     request = _Request(labels, loss_kw.get("shift_labels"), loss_kw.get("num_items_in_batch"),
-                       loss_kw.get("ignore_index", -100), scale, softcap)
+                       loss_kw.get("ignore_index", -100), *_transforms(self, patch))
     patch.request = request
     try:
         out = forward(*args, return_dict=True, **kwargs)
@@ -400,6 +523,15 @@ def _fused_model_forward(self, *args, **kwargs):
                            "lm_head replaced after apply()? revert(model), then apply again)")
     out.logits = None
     return out if return_dict else out.to_tuple()
+
+
+def _transforms(model, patch):
+    """The forward's transforms of the logits: (scale or None, softcap or None)."""
+    spec, scale = patch.spec, None
+    if spec.scale is not None:
+        scale = (spec.scale[0], _resolve(model, spec.scale[1]))
+    softcap = model.config.final_logit_softcapping if spec.softcap else None
+    return scale, softcap
 
 
 _HOOK_KINDS = (("_forward_pre_hooks", "forward pre-hook"), ("_forward_hooks", "forward hook"),
@@ -449,6 +581,11 @@ def _fused_head_forward(self, input, *args, **kwargs):
         input = input * s if op == "mul" else input / s
         if bias is not None:
             bias = bias * s if op == "mul" else bias / s
+    if request.trl is not None:
+        request.loss = _trl_per_token(
+            input, weight, bias, request,
+            patch.memory_budget or _default_budget(weight, input.shape[-1]))
+        return _connected_zero(request.loss, (1, 1, 1))
     loss = ForCausalLMLoss(input, weight, request.labels, input.shape[-1],
                            num_items_in_batch=request.num_items_in_batch,
                            ignore_index=request.ignore_index, shift_labels=request.shift_labels,
@@ -471,7 +608,12 @@ def _fused_loss_function(self, logits, labels=None, vocab_size=None, **kwargs):
     request.used = True
     # + 0 * (the head's output, through the forward's softcap/scale): keeps the head's output
     # on the backward path, so its backward hooks (FSDP2's re-gather) run.
-    return request.loss + _connected_zero(logits.sum()).to(request.loss.dtype)
+    zero = _connected_zero(logits.sum()).to(request.loss.dtype)
+    if request.per_token is not None:   # (TRL's trainers differentiate these, not the loss)
+        for k in (0, 1):
+            if request.per_token[k] is not None:
+                request.per_token[k] = request.per_token[k] + zero
+    return request.loss + zero
 
 
 def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[int] = None):
@@ -505,7 +647,15 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     if not isinstance(model, PreTrainedModel):
         raise TypeError(f"model must be a transformers PreTrainedModel, got "
                         f"{type(model).__name__}")
+    trl = _trl_head(model)
     if is_applied(model):
+        patch = vars(model)[_PATCH_ATTR]
+        if trl is not None:   # TRL's head put on top of ours since: ours serves its calls
+            if not _is_ours(trl.original):
+                raise ValueError("model.forward was replaced after apply() before TRL's "
+                                 "fused LM head was added; revert(model) first")
+            patch.trl = trl
+            model.forward = types.MethodType(_model_forward(type(model)), model)
         return model
     cls = type(model)
     spec = _forward_spec(cls)
@@ -535,17 +685,33 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     check_budget(memory_budget)
     if chunk_size is not None:
         memory_budget = deprecated_budget(memory_budget, None, chunk_size, head.weight)
+    old_forward = vars(model).get("forward")
+    if trl is not None:   # ours replaces TRL's head, and calls what TRL's called
+        old_forward = trl.original
+        if getattr(old_forward, "__func__", None) is cls.forward and \
+                old_forward.__self__ is model:
+            old_forward = None   # (the class's: copy.deepcopy then runs the copy's)
     patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
-                   vars(model).get("forward"), vars(head).get("forward"), memory_budget)
-    # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
-    # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
-    model_forward = functools.wraps(cls.forward)(
-        lambda self, *args, **kwargs: _fused_model_forward(self, *args, **kwargs))
+                   old_forward, vars(head).get("forward"), memory_budget)
+    patch.trl = trl
     vars(model)[_PATCH_ATTR] = vars(head)[_PATCH_ATTR] = patch
-    model.forward = types.MethodType(model_forward, model)
+    model.forward = types.MethodType(_model_forward(cls), model)
     head.forward = types.MethodType(_fused_head_forward, head)
     model.loss_function = types.MethodType(_fused_loss_function, model)
     return model
+
+
+def _model_forward(cls):
+    # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
+    # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
+    fn = functools.wraps(cls.forward)(
+        lambda self, *args, **kwargs: _fused_model_forward(self, *args, **kwargs))
+    fn._inductor_ce_forward = True
+    return fn
+
+
+def _is_ours(forward) -> bool:
+    return getattr(getattr(forward, "__func__", None), "_inductor_ce_forward", False)
 
 
 def is_applied(model) -> bool:
@@ -562,7 +728,7 @@ def revert(model):
     head = patch.head   # (the patched one, also if lm_head was replaced since)
     patched = (getattr(vars(model).get("forward"), "__func__", None),
                getattr(vars(head).get("forward"), "__func__", None))
-    if getattr(patched[0], "__wrapped__", None) is not type(model).forward or \
+    if not getattr(patched[0], "_inductor_ce_forward", False) or \
             patched[1] is not _fused_head_forward:
         raise ValueError("model.forward or its head's forward was replaced after apply(); "
                          "undo that first")
@@ -573,4 +739,9 @@ def revert(model):
             obj.forward = old
         del vars(obj)[_PATCH_ATTR]
     del model._loss_function
+    if patch.trl is not None:   # TRL's own fused LM head again, with its trainer's settings
+        from trl.trainer.utils import add_fused_lm_head
+        add_fused_lm_head(model, temperature=patch.trl.temperature,
+                          cast_lm_head_to_fp32=patch.trl.cast_lm_head_to_fp32,
+                          outputs=patch.trl.outputs)
     return model
