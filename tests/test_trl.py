@@ -1,0 +1,323 @@
+"""inductor_ce.transformers with TRL: apply() serves TRL's fused LM head, and GRPO-style losses.
+
+TRL's trainers (1.16) never read ``outputs.logits`` in training: ``SFTTrainer``, ``GRPOTrainer``
+and the others put TRL's own fused LM head on the model (``add_fused_lm_head``) and call
+``model(..., labels=labels, fused_lm_head=True)``, which reads the backbone's hidden states and
+the head's weight itself and returns a ``FusedCausalLMOutput`` (per-token ``log_probs``,
+``entropy``, ``is_top1``, ``label_mask``). ``apply(trainer.model)`` makes inductor_ce compute
+those calls (docs/transformers.md#trl). These tests compare, on tiny random models (config
+objects, a local tokenizer, no download), TRL's head against ours, and a GRPO-style loss from
+``linear_log_probs`` against its logits in float64.
+
+Tolerances. One head call (the same hidden states): log-probs, entropy and loss to 1e-5
+relative plus 1e-6 absolute (float32 arithmetic over V = 300 classes, two summation orders),
+``is_top1`` and ``label_mask`` equal; gradients 1e-5 relative plus 1e-5 of the largest entry
+(tests/test_transformers.py's rule: the backbone runs in float32). The SFTTrainer runs: the
+logged loss and entropy per step to 2e-5 relative: the two heads' float32 roundings (1e-6)
+change the AdamW updates by about as much, and three steps add up three such differences;
+``mean_token_accuracy`` exactly (a count: only a near-tie within float32 rounding could flip a
+token, and this seed has none). The trainer runs in float32 (``bf16=False``; TRL's default is
+bf16 autocast, whose roundings would drown these comparisons).
+"""
+from __future__ import annotations
+
+import copy
+import os
+import sys
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+trl = pytest.importorskip("trl", reason="trl is not installed (pip install trl: the test "
+                                        "extra)")
+from trl.trainer import utils as trl_utils  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import inductor_ce  # noqa: E402
+import inductor_ce.transformers as ict  # noqa: E402
+
+V = 300
+SFT_OUTPUTS = ("log_probs", "entropy", "is_top1")   # SFTTrainer's add_fused_lm_head outputs
+
+
+def make_model(name="llama", seed=0, head_scale=4.0):
+    small = dict(vocab_size=V, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                 num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                 initializer_range=0.1, tie_word_embeddings=False)
+    t = transformers
+    if name == "llama":
+        cfg, cls = t.LlamaConfig(**small), t.LlamaForCausalLM
+    elif name == "qwen2":
+        cfg, cls = t.Qwen2Config(**small), t.Qwen2ForCausalLM
+    elif name == "gemma2":   # final_logit_softcapping: TRL's head and ours both apply it
+        cfg = t.Gemma2Config(**dict(small, tie_word_embeddings=True), head_dim=8,
+                             query_pre_attn_scalar=8, sliding_window=4,
+                             final_logit_softcapping=2.0)
+        cls = t.Gemma2ForCausalLM
+    elif name == "cohere":   # logits * logit_scale
+        cfg = t.CohereConfig(**dict(small, tie_word_embeddings=True), logit_scale=0.5)
+        cls = t.CohereForCausalLM
+    else:
+        raise KeyError(name)
+    torch.manual_seed(seed)
+    model = cls(cfg).train()
+    with torch.no_grad():   # logits spread over several units: is_top1 and softcap bite
+        model.get_output_embeddings().weight.mul_(head_scale)
+    return model
+
+
+def trl_pair(name="llama", temperature=1.0, outputs=SFT_OUTPUTS):
+    """(TRL's head, ours): two copies of one model, each with TRL's fused LM head as a trainer
+    puts it; ours then apply()'d."""
+    theirs = make_model(name)
+    ours = copy.deepcopy(theirs)
+    for m in (theirs, ours):
+        trl_utils.add_fused_lm_head(m, temperature=temperature, outputs=outputs)
+    return theirs, ict.apply(ours)
+
+
+def make_batch(seed=0, shift=False, model=None):
+    """Three rows of 12 tokens; with ``model`` (unpatched), every other next token is the
+    model's argmax there, so that ``is_top1`` is both True and False."""
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.randint(0, V, (3, 12), generator=g)
+    if model is not None:
+        with torch.no_grad():   # causal: a later token does not change an earlier argmax
+            for t in range(0, 11, 2):
+                ids[:, t + 1] = model(input_ids=ids).logits[:, t].argmax(-1)
+    mask = torch.ones_like(ids)
+    mask[1, 8:] = 0                            # right padding
+    labels = ids.masked_fill(mask == 0, -100)
+    labels[2, :5] = -100                       # a prompt: only the completion is scored
+    batch = dict(input_ids=ids, attention_mask=mask, labels=labels)
+    if shift:   # pre-shifted labels (context parallelism): used as given, not shifted
+        batch["shift_labels"] = torch.cat([labels[:, 1:], torch.full((3, 1), -100)], 1)
+    return batch
+
+
+def close(got, ref, what, rtol=1e-5, atol=1e-6):
+    torch.testing.assert_close(got.double(), ref.double(), rtol=rtol, atol=atol,
+                               msg=lambda m: f"{what}: {m}")
+
+
+def count_calls(monkeypatch):
+    """Counts of calls to inductor_ce's fused head and to TRL's chunked log-prob kernel."""
+    calls = {"ours": 0, "trl": 0}
+    ours, theirs = ict.linear_cross_entropy, trl_utils._ChunkedLogProbFunction
+
+    def spy(*args, **kwargs):
+        calls["ours"] += 1
+        return ours(*args, **kwargs)
+
+    class Spy(theirs):
+        @classmethod
+        def apply(cls, *args, **kwargs):
+            calls["trl"] += 1
+            return theirs.apply(*args, **kwargs)
+
+    monkeypatch.setattr(ict, "linear_cross_entropy", spy)
+    monkeypatch.setattr(trl_utils, "_ChunkedLogProbFunction", Spy)
+    return calls
+
+
+# ----------------------------------------------------------------------------- one call
+
+@pytest.mark.parametrize("name,temperature,variant", [
+    ("llama", 1.0, "labels"),                  # SFTTrainer's call
+    ("llama", 0.7, "labels"),                  # GRPOTrainer's: its temperature
+    ("qwen2", 0.7, "num_items_in_batch"),      # a bias-free Qwen2 head, a given count
+    ("llama", 1.0, "shift_labels"),
+    ("gemma2", 0.7, "labels"),                 # final_logit_softcapping, then temperature
+    ("cohere", 1.0, "labels"),                 # logit_scale
+])
+def test_fused_lm_head_call_matches_trls_head(name, temperature, variant, monkeypatch):
+    """model(..., labels, fused_lm_head=True): TRL's FusedCausalLMOutput, every field and the
+    gradients of a GRPO-style loss of them (log-probs and an entropy bonus) as TRL's head's;
+    computed by inductor_ce, TRL's kernel never called."""
+    theirs, ours = trl_pair(name, temperature)
+    batch = make_batch(shift=variant == "shift_labels", model=theirs)
+    extra = {"num_items_in_batch": torch.tensor(17)} if variant == "num_items_in_batch" else {}
+    calls = count_calls(monkeypatch)
+    o = ours(**batch, **extra, fused_lm_head=True)
+    assert calls == {"ours": 1, "trl": 0}
+    t = theirs(**batch, **extra, fused_lm_head=True)
+    assert type(o) is type(t) is trl_utils.FusedCausalLMOutput
+    assert o.log_probs.shape == t.log_probs.shape == (
+        (3, 12) if variant == "shift_labels" else (3, 11))
+    for k in ("loss", "log_probs", "entropy"):
+        close(getattr(o, k), getattr(t, k), k)
+    for k in ("is_top1", "label_mask"):
+        assert torch.equal(getattr(o, k), getattr(t, k)), k
+    assert o.is_top1.any() and not o.is_top1.all()
+    assert o.log_sum_sq_probs is None and o.mean_logits is None and o.aux_loss is None
+    assert (o.entropy[~o.label_mask] == 0).all() and (o.log_probs[~o.label_mask] == 0).all()
+
+    def grpo_like(out, model):
+        mask = out.label_mask.float()
+        advantages = torch.tensor([[1.0], [-0.5], [2.0]])
+        ratio = torch.exp(out.log_probs - out.log_probs.detach())
+        loss = -(ratio * advantages * mask).sum() / mask.sum()
+        loss = loss - 0.01 * (out.entropy * mask).sum() / mask.sum()   # entropy bonus
+        (loss + out.loss).backward()
+        return {n: p.grad for n, p in model.named_parameters()}
+
+    got, ref = grpo_like(o, ours), grpo_like(t, theirs)
+    assert got.keys() == ref.keys()
+    for n in ref:
+        close(got[n], ref[n], n, atol=1e-5 * ref[n].abs().max().item())
+
+
+def test_fused_lm_head_call_in_eval_mode_and_without_grad():
+    """TRL scores the reference and old policies, and evaluates, with fused_lm_head=True in
+    eval mode and under no_grad: still our head, the same values."""
+    theirs, ours = trl_pair(temperature=0.7, outputs=("log_probs",))
+    theirs.eval()
+    ours.eval()
+    with torch.no_grad():
+        o = ours(**make_batch(), fused_lm_head=True)
+        t = theirs(**make_batch(), fused_lm_head=True)
+    assert o.entropy is None and o.is_top1 is None
+    close(o.log_probs, t.log_probs, "log_probs")
+
+
+def test_apply_before_and_after_trls_head_and_revert(monkeypatch):
+    """apply() before TRL's trainer patched the model: TRL's head sits on top of ours; apply()
+    again takes its calls over. revert(): TRL's head again, with the trainer's settings.
+    Ordinary calls stay apply()'s: a training call with labels fuses, logits None."""
+    theirs = make_model()
+    trl_utils.add_fused_lm_head(theirs, temperature=0.7)
+    ours = ict.apply(make_model())
+    trl_utils.add_fused_lm_head(ours, temperature=0.7)           # as SFTTrainer(model=...)
+    calls = count_calls(monkeypatch)
+    ours(**make_batch(), fused_lm_head=True)
+    assert calls == {"ours": 0, "trl": 1}                        # TRL's head, not ours
+    assert ict.apply(ours) is ours
+    o = ours(**make_batch(), fused_lm_head=True)
+    assert calls == {"ours": 1, "trl": 1}
+    close(o.log_probs, theirs(**make_batch(), fused_lm_head=True).log_probs, "log_probs")
+    out = ours(**make_batch())                                   # an ordinary training call
+    assert out.logits is None and calls["ours"] == 2
+    ict.revert(ours)
+    assert not ict.is_applied(ours)
+    o = ours(**make_batch(), fused_lm_head=True)
+    assert calls == {"ours": 2, "trl": 3}
+    close(o.log_probs, theirs(**make_batch(), fused_lm_head=True).log_probs, "log_probs")
+    assert ours(**make_batch()).logits is not None
+
+
+def test_refusals_name_the_cause():
+    model = ict.apply(make_model())
+    with pytest.raises(ValueError, match="fused_lm_head=True .*TRL's fused LM head"):
+        model(**make_batch(), fused_lm_head=True)
+    dpo = make_model()   # DPOTrainer asks for fields inductor_ce does not compute
+    trl_utils.add_fused_lm_head(dpo, outputs=("log_probs", "mean_logits", "is_top1"))
+    with pytest.raises(ValueError, match=r"\['mean_logits'\].*leave this model to TRL"):
+        ict.apply(dpo)
+    assert not ict.is_applied(dpo)
+
+
+# ----------------------------------------------------------------------------- SFTTrainer
+
+def make_tokenizer():
+    from tokenizers import Tokenizer, models
+    vocab = {f"t{i}": i for i in range(V)}
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer(models.WordLevel(vocab, unk_token="t0")),
+        pad_token="t0", eos_token="t1", unk_token="t0")
+
+
+def make_dataset(n, seed):
+    """Rows of 7 to 16 token ids among 2..9 (0 and 1 are the pad and EOS tokens): the model
+    learns within three steps to predict those few, so the accuracy moves off 0."""
+    from datasets import Dataset
+    g = torch.Generator().manual_seed(seed)
+    lengths = torch.randint(7, 17, (n,), generator=g).tolist()
+    return Dataset.from_dict({"input_ids": [torch.randint(2, 10, (k,), generator=g).tolist()
+                                            for k in lengths]})
+
+
+def sft_run(patch, tmp_path):
+    model = make_model(head_scale=1.0)
+    args = trl.SFTConfig(output_dir=str(tmp_path), max_steps=3, per_device_train_batch_size=4,
+                         gradient_accumulation_steps=2, learning_rate=1e-2, logging_steps=1,
+                         report_to="none", save_strategy="no", use_cpu=True, bf16=False,
+                         disable_tqdm=True, seed=0, per_device_eval_batch_size=4)
+    trainer = trl.SFTTrainer(model=model, args=args, train_dataset=make_dataset(24, 0),
+                             eval_dataset=make_dataset(8, 1), processing_class=make_tokenizer())
+    if patch:
+        ict.apply(trainer.model)   # after the trainer: its fused LM head is ours from now on
+    trainer.train()
+    keys = ("loss", "entropy", "mean_token_accuracy")
+    logs = [[log[k] for k in keys] for log in trainer.state.log_history if "loss" in log]
+    evals = trainer.evaluate()
+    return logs, [evals["eval_" + k] for k in keys]
+
+
+def test_sft_trainer_logs_match_unpatched(tmp_path, monkeypatch):
+    """Three SFTTrainer steps (gradient accumulation 2, variable lengths, padding) and an
+    evaluation, with apply() and without, same seed: the same loss, entropy and
+    mean_token_accuracy at every step and in the evaluation; the patched run never calls TRL's
+    kernel."""
+    calls = count_calls(monkeypatch)
+    ref, ref_eval = sft_run(False, tmp_path)
+    assert calls["ours"] == 0 and calls["trl"] == 8   # 3 x 2 training + 2 eval batches
+    got, got_eval = sft_run(True, tmp_path)
+    assert calls == {"ours": 8, "trl": 8}
+    assert len(got) == len(ref) == 3
+    assert ref[-1][2] > 0   # (accuracy off 0: the metric is exercised)
+    for step, (g, r) in enumerate(zip(got + [got_eval], ref + [ref_eval])):
+        for k, a, b in zip(("loss", "entropy", "mean_token_accuracy"), g, r):
+            if k == "mean_token_accuracy":
+                assert a == b, (step, k, a, b)
+            else:
+                assert a == pytest.approx(b, rel=2e-5), (step, k, a, b)
+
+
+# ----------------------------------------------------------------------------- the op
+
+@pytest.mark.parametrize("temperature", [0.7, 1.0])
+def test_grpo_loss_from_linear_log_probs_matches_logits(temperature):
+    """A GRPO-style loss (advantage-weighted ratio of per-token log-probs at a temperature, an
+    entropy bonus) from linear_log_probs, against the same loss from the logits
+    (log_softmax(h @ W.T / T).gather) in float64: values and the gradients of h and W."""
+    g = torch.Generator().manual_seed(1)
+    n, d = 48, 32
+    h = torch.randn(n, d, generator=g)
+    w = torch.randn(V, d, generator=g) * 0.5
+    target = torch.randint(0, V, (n,), generator=g)
+    target[::7] = -100
+    old = torch.randn(n, generator=g) * 0.1 - 5.0       # the sampling policy's log-probs
+    adv = torch.randn(n, generator=g)
+    keep = (target != -100).double()
+
+    def loss_of(logp, entropy):
+        ratio = torch.exp(logp - old.to(logp.dtype))
+        clipped = torch.clamp(ratio, 0.8, 1.2)
+        a = adv.to(logp.dtype)
+        per_token = -torch.minimum(ratio * a, clipped * a) - 0.01 * entropy
+        return (per_token * keep.to(logp.dtype)).sum() / keep.sum()
+
+    h32, w32 = h.clone().requires_grad_(), w.clone().requires_grad_()
+    logp, entropy = inductor_ce.linear_log_probs(h32, w32, target, temperature=temperature,
+                                                 return_entropy=True)
+    assert logp.dtype == entropy.dtype == torch.float32 and logp.shape == target.shape
+    assert (logp[target == -100] == 0).all()
+    ours = loss_of(logp, entropy)
+    ours.backward()
+
+    h64, w64 = h.double().requires_grad_(), w.double().requires_grad_()
+    log_softmax = torch.log_softmax(h64 @ w64.T / temperature, -1)
+    ref_logp = log_softmax.gather(-1, target.clamp(min=0)[:, None])[:, 0] * keep
+    ref_entropy = -(log_softmax.exp() * log_softmax).sum(-1)
+    ref = loss_of(ref_logp, ref_entropy)
+    ref.backward()
+
+    close(logp, ref_logp, "log_probs")
+    close(entropy, ref_entropy, "entropy")
+    close(ours, ref, "loss")
+    for what, got, want in (("h", h32.grad, h64.grad), ("W", w32.grad, w64.grad)):
+        close(got, want, f"grad {what}", atol=1e-5 * want.abs().max().item())
+    # log_probs alone (no entropy): the same values
+    close(inductor_ce.linear_log_probs(h, w, target, temperature=temperature), ref_logp,
+          "log_probs alone")
