@@ -49,7 +49,14 @@ The output's ``logits`` is then None (a tuple output, ``return_dict=False``, has
 entry, as transformers' ``to_tuple`` drops None fields). Without labels (generation), in eval
 mode (evaluation with logits) or with ``skip_logits=False`` the forward is the unpatched one.
 
-transformers is imported lazily: this module imports without it.
+TRL (1.16): its trainers call TRL's own fused LM head, ``add_fused_lm_head``, which replaces
+``model.forward`` and answers ``model(..., labels=labels, fused_lm_head=True)`` from the
+backbone and the head's weight, bypassing the model's forward. ``apply`` on a model that has
+it (``apply(trainer.model)`` after creating the trainer) serves those calls: the model's own
+forward as above, the head computing TRL's per-token fields at the trainer's temperature,
+returned as TRL's ``FusedCausalLMOutput`` (docs/transformers.md#trl).
+
+transformers and trl are imported lazily: this module imports without them.
 """
 from __future__ import annotations
 
@@ -636,6 +643,14 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     (docs/linear.md#the-memory-budget). ``chunk_size`` (rows per chunk): deprecated, it is
     ``memory_budget=chunk_size * V * element size``.
 
+    TRL: on a model with TRL's fused LM head (``trl.trainer.utils.add_fused_lm_head``, which
+    TRL's trainers add at construction: ``apply(trainer.model)``), the ``fused_lm_head=True``
+    calls are served here too, with that head's settings (temperature, ``outputs``,
+    ``cast_lm_head_to_fp32``), returning TRL's ``FusedCausalLMOutput``; its ``outputs`` must be
+    among ``log_probs``, ``entropy`` and ``is_top1`` (ValueError otherwise). On a model already
+    patched, TRL's head added since is taken over the same way. :func:`revert` then puts
+    TRL's head back.
+
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
     Calling it twice is a no-op; :func:`revert` undoes it. Patch before wrapping the model
@@ -720,8 +735,9 @@ def is_applied(model) -> bool:
 
 
 def revert(model):
-    """Undoes :func:`apply`: the model's and its head's own forward and loss function again;
-    returns ``model``. A no-op on a model that is not patched."""
+    """Undoes :func:`apply`: the model's and its head's own forward and loss function again
+    (and TRL's fused LM head, with its settings, if ``apply`` took one over); returns
+    ``model``. A no-op on a model that is not patched."""
     if not is_applied(model):
         return model
     patch = vars(model)[_PATCH_ATTR]
