@@ -6,8 +6,9 @@ and the others put TRL's own fused LM head on the model (``add_fused_lm_head``) 
 the head's weight itself and returns a ``FusedCausalLMOutput`` (per-token ``log_probs``,
 ``entropy``, ``is_top1``, ``label_mask``). ``apply(trainer.model)`` makes inductor_ce compute
 those calls (docs/transformers.md#trl). These tests compare, on tiny random models (config
-objects, a local tokenizer, no download), TRL's head against ours, and a GRPO-style loss from
-``linear_log_probs`` against its logits in float64.
+objects, a local tokenizer, no download), TRL's head against ours (one call; SFTTrainer and
+GRPOTrainer runs), and a GRPO-style loss from ``linear_log_probs`` against its logits in
+float64.
 
 Tolerances. One head call (the same hidden states): log-probs, entropy and loss to 1e-5
 relative plus 1e-6 absolute (float32 arithmetic over V = 300 classes, two summation orders),
@@ -272,6 +273,54 @@ def test_sft_trainer_logs_match_unpatched(tmp_path, monkeypatch):
                 assert a == b, (step, k, a, b)
             else:
                 assert a == pytest.approx(b, rel=2e-5), (step, k, a, b)
+
+
+# ----------------------------------------------------------------------------- GRPOTrainer
+
+def grpo_run(patch, tmp_path):
+    from datasets import Dataset
+    from tokenizers import pre_tokenizers
+    tokenizer = make_tokenizer()
+    tokenizer.backend_tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    prompts = [" ".join(f"t{2 + (7 * i + j) % 50}" for j in range(4)) for i in range(8)]
+
+    def reward(completions, **kwargs):   # any reward: the advantages only need to differ
+        return [sum(map(ord, c)) % 7 / 7 for c in completions]
+
+    model = make_model(head_scale=1.0)
+    args = trl.GRPOConfig(output_dir=str(tmp_path), max_steps=3, per_device_train_batch_size=4,
+                          num_generations=4, max_completion_length=8, temperature=0.7,
+                          learning_rate=1e-2, logging_steps=1, report_to="none",
+                          save_strategy="no", use_cpu=True, bf16=False, disable_tqdm=True,
+                          seed=0, beta=0.0)
+    trainer = trl.GRPOTrainer(model=model, reward_funcs=reward, args=args,
+                              train_dataset=Dataset.from_dict({"prompt": prompts}),
+                              processing_class=tokenizer)
+    if patch:
+        ict.apply(trainer.model)
+    trainer.train()
+    keys = ("loss", "grad_norm", "entropy", "reward")
+    return [[log[k] for k in keys] for log in trainer.state.log_history if "loss" in log]
+
+
+def test_grpo_trainer_logs_match_unpatched(tmp_path, monkeypatch):
+    """Three GRPOTrainer steps (temperature 0.7, sampled completions, the entropy metric) with
+    apply() and without, same seed: the same rewards (the same completions), loss, gradient
+    norm and entropy; the patched run never calls TRL's kernel. (The loss of one iteration per
+    generation is 0 up to rounding, ratio 1 times advantages of mean 0: compared to 1e-6
+    absolute; its gradient, the norm, to 1e-4 relative: a norm over every parameter of
+    float32 sums.)"""
+    calls = count_calls(monkeypatch)
+    ref = grpo_run(False, tmp_path)
+    assert calls["ours"] == 0 and calls["trl"] == 3
+    got = grpo_run(True, tmp_path)
+    assert calls == {"ours": 3, "trl": 3}
+    assert len(got) == len(ref) == 3 and all(r[1] > 0.1 for r in ref)
+    for step, (g, r) in enumerate(zip(got, ref)):
+        assert g[0] == pytest.approx(r[0], abs=1e-6), (step, "loss")
+        assert g[1] == pytest.approx(r[1], rel=1e-4), (step, "grad_norm")
+        assert g[2] == pytest.approx(r[2], rel=2e-5), (step, "entropy")
+        assert g[3] == r[3], (step, "reward")
 
 
 # ----------------------------------------------------------------------------- the op
