@@ -109,6 +109,7 @@ def count_calls(monkeypatch):
 
     def spy(*args, **kwargs):
         calls["ours"] += 1
+        calls["extras"] = [k for k in ("return_entropy", "return_accuracy") if kwargs.get(k)]
         return ours(*args, **kwargs)
 
     class Spy(theirs):
@@ -141,7 +142,7 @@ def test_fused_lm_head_call_matches_trls_head(name, temperature, variant, monkey
     extra = {"num_items_in_batch": torch.tensor(17)} if variant == "num_items_in_batch" else {}
     calls = count_calls(monkeypatch)
     o = ours(**batch, **extra, fused_lm_head=True)
-    assert calls == {"ours": 1, "trl": 0}
+    assert calls == {"ours": 1, "trl": 0, "extras": ["return_entropy", "return_accuracy"]}
     t = theirs(**batch, **extra, fused_lm_head=True)
     assert type(o) is type(t) is trl_utils.FusedCausalLMOutput
     assert o.log_probs.shape == t.log_probs.shape == (
@@ -169,15 +170,18 @@ def test_fused_lm_head_call_matches_trls_head(name, temperature, variant, monkey
         close(got[n], ref[n], n, atol=1e-5 * ref[n].abs().max().item())
 
 
-def test_fused_lm_head_call_in_eval_mode_and_without_grad():
-    """TRL scores the reference and old policies, and evaluates, with fused_lm_head=True in
-    eval mode and under no_grad: still our head, the same values."""
+def test_fused_lm_head_call_in_eval_mode_and_without_grad(monkeypatch):
+    """TRL scores the reference policy, and evaluates, with fused_lm_head=True in eval mode
+    and under no_grad: still our head, the same values; the fields not asked for (a reference
+    model's head: log_probs only) are None and not computed."""
     theirs, ours = trl_pair(temperature=0.7, outputs=("log_probs",))
     theirs.eval()
     ours.eval()
+    calls = count_calls(monkeypatch)
     with torch.no_grad():
         o = ours(**make_batch(), fused_lm_head=True)
         t = theirs(**make_batch(), fused_lm_head=True)
+    assert calls == {"ours": 1, "trl": 1, "extras": []}
     assert o.entropy is None and o.is_top1 is None
     close(o.log_probs, t.log_probs, "log_probs")
 
@@ -195,14 +199,14 @@ def test_apply_before_and_after_trls_head_and_revert(monkeypatch):
     assert calls == {"ours": 0, "trl": 1}                        # TRL's head, not ours
     assert ict.apply(ours) is ours
     o = ours(**make_batch(), fused_lm_head=True)
-    assert calls == {"ours": 1, "trl": 1}
+    assert calls["ours"] == 1 and calls["trl"] == 1
     close(o.log_probs, theirs(**make_batch(), fused_lm_head=True).log_probs, "log_probs")
     out = ours(**make_batch())                                   # an ordinary training call
-    assert out.logits is None and calls["ours"] == 2
+    assert out.logits is None and calls["ours"] == 2 and calls["extras"] == []
     ict.revert(ours)
     assert not ict.is_applied(ours)
     o = ours(**make_batch(), fused_lm_head=True)
-    assert calls == {"ours": 2, "trl": 3}
+    assert calls["ours"] == 2 and calls["trl"] == 3
     close(o.log_probs, theirs(**make_batch(), fused_lm_head=True).log_probs, "log_probs")
     assert ours(**make_batch()).logits is not None
 
@@ -264,7 +268,7 @@ def test_sft_trainer_logs_match_unpatched(tmp_path, monkeypatch):
     ref, ref_eval = sft_run(False, tmp_path)
     assert calls["ours"] == 0 and calls["trl"] == 8   # 3 x 2 training + 2 eval batches
     got, got_eval = sft_run(True, tmp_path)
-    assert calls == {"ours": 8, "trl": 8}
+    assert calls["ours"] == 8 and calls["trl"] == 8
     assert len(got) == len(ref) == 3
     assert ref[-1][2] > 0   # (accuracy off 0: the metric is exercised)
     for step, (g, r) in enumerate(zip(got + [got_eval], ref + [ref_eval])):
@@ -314,7 +318,7 @@ def test_grpo_trainer_logs_match_unpatched(tmp_path, monkeypatch):
     ref = grpo_run(False, tmp_path)
     assert calls["ours"] == 0 and calls["trl"] == 3
     got = grpo_run(True, tmp_path)
-    assert calls == {"ours": 3, "trl": 3}
+    assert calls["ours"] == 3 and calls["trl"] == 3
     assert len(got) == len(ref) == 3 and all(r[1] > 0.1 for r in ref)
     for step, (g, r) in enumerate(zip(got, ref)):
         assert g[0] == pytest.approx(r[0], abs=1e-6), (step, "loss")
