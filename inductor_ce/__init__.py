@@ -6,12 +6,13 @@ import sys as _sys
 
 from ._version import __version__
 __all__ = ["cross_entropy", "CrossEntropyLoss", "linear_cross_entropy", "LinearCrossEntropyLoss",
-           "enable", "disable", "enabled", "__version__"]
+           "linear_log_probs", "LossOutput", "enable", "disable", "enabled", "__version__"]
 
 
 def _load() -> None:
     """Import the torch-side modules: registers torch.ops.inductor_ce.* and the lowering."""
     global CrossEntropyLoss, LinearCrossEntropyLoss, cross_entropy, linear_cross_entropy
+    global LossOutput, linear_log_probs
     global disable, enable, enabled, LOWERING_ACTIVE
     # The layers bottom-up: the op (registers torch.ops.inductor_ce.ce_*), its lowering, the
     # eager backend (registers itself on the op), the fused head (torch.ops.inductor_ce.
@@ -20,8 +21,8 @@ def _load() -> None:
     from . import lowering
     from .eager import kernels  # noqa: F401
     from .linear import head  # noqa: F401
-    from .functional import (CrossEntropyLoss, LinearCrossEntropyLoss, cross_entropy,
-                             linear_cross_entropy)
+    from .functional import (CrossEntropyLoss, LinearCrossEntropyLoss, LossOutput,
+                             cross_entropy, linear_cross_entropy, linear_log_probs)
     from .integrations.routing import disable, enable, enabled
     LOWERING_ACTIVE = lowering.ACTIVE = lowering.register()
 

@@ -13,7 +13,7 @@ row of -inf logits (padding) gets gradient 0 where stock's is nan.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import torch
 from torch import Tensor, nn
@@ -25,16 +25,38 @@ from .eager.loss import cross_entropy as _eager_loss
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import check_budget, check_linear, check_options, check_tensors
-from .op.finish import finish, reduce
+from .op.finish import entropy_and_accuracy, finish, reduce
+from .op.options import check_full_options
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
+_CE_FWD_FULL = torch.ops.inductor_ce.ce_fwd_full.default
+
+
+class LossOutput(NamedTuple):
+    """What :func:`cross_entropy` and :func:`linear_cross_entropy` return when
+    ``return_entropy`` or ``return_accuracy`` is set; the fields not asked for are None.
+
+    loss: float32, reduced as ``reduction`` says.
+    lse: per-row float32 logsumexp of the (tempered, softcapped) logits (``return_lse``).
+    entropy: per-row float32 entropy of their softmax, differentiable; every row, ignored
+        ones included (``return_entropy``).
+    accuracy: per-row bool, whether the target is a largest logit (ties count as correct);
+        False for ignored rows (``return_accuracy``).
+    """
+    loss: Tensor
+    lse: Optional[Tensor] = None
+    entropy: Optional[Tensor] = None
+    accuracy: Optional[Tensor] = None
+
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
                   ignore_index: int = -100, reduction: str = "mean",
                   label_smoothing: float = 0.0, *, z_loss: float = 0.0,
-                  softcap: Optional[float] = None, return_lse: bool = False):
+                  softcap: Optional[float] = None, temperature: float = 1.0,
+                  return_lse: bool = False, return_entropy: bool = False,
+                  return_accuracy: bool = False):
     """Fused, collapse-safe cross-entropy over the last dimension of ``input``.
 
     Equals ``F.cross_entropy(s(input).double().reshape(-1, V), target.reshape(-1), weight,
@@ -50,12 +72,22 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
             inputs of the compiled code (a new value compiles nothing); under torch.compile
             pass a 0-d tensor, a graph input (a float recompiles once, at its second value).
         softcap: if set, logits become ``softcap * tanh(input / softcap)`` (keyword-only).
+        temperature: the logits are divided by it before everything else (before the
+            softcap; keyword-only): a sampling temperature for RL's log-probabilities.
         return_lse: also return the per-row float32 logsumexp (keyword-only).
+        return_entropy, return_accuracy: also return each row's entropy and whether its
+            target is a largest logit, from the same pass over the logits (keyword-only).
 
     Returns:
         The float32 loss (a scalar, or ``target.shape`` for ``reduction="none"``); with
-        ``return_lse``, ``(loss, lse)``.
+        ``return_lse``, ``(loss, lse)``; with ``return_entropy`` or ``return_accuracy``, a
+        :class:`LossOutput` (fields not asked for are None).
     """
+    if (temperature != 1.0 or temperature is True or return_entropy is not False
+            or return_accuracy is not False):
+        return _full_cross_entropy(input, target, weight, ignore_index, reduction,
+                                   label_smoothing, z_loss, softcap, temperature, return_lse,
+                                   return_entropy, return_accuracy)
     # An eager call like one seen before: its checks passed, its path is known (eager/loss.py).
     # (Under torch.compile the signature is None.)
     sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
@@ -113,6 +145,49 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     return (loss, lse) if return_lse else loss
 
 
+def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
+                        softcap, temperature, return_lse, return_entropy, return_accuracy):
+    """cross_entropy with a temperature or the entropy / accuracy outputs: the full ops
+    (``ce_fwd_full``: two more statistics from the same pass), then the per-row finish."""
+    check_full_options(temperature, return_entropy, return_accuracy)
+    if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
+        raise NotImplementedError(
+            "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
+            "not supported on a DTensor (vocabulary-parallel) input yet")
+    label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
+                                            softcap, return_lse)
+    check_tensors(input, target, weight)
+    if not -2**31 <= ignore_index < 2**31:
+        target = target.long()   # (compared in int64: see cross_entropy)
+    softcap = None if softcap is None else float(softcap)
+    temperature = float(temperature)
+    smoothing_tensor = not isinstance(label_smoothing, (int, float))
+    z_loss_tensor = not isinstance(z_loss, (int, float))
+    smooth = smoothing_tensor or float(label_smoothing) > 0.0
+    if _functorch_transform() or _forward_ad_active():
+        stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth,
+                                     temperature, full=True)
+    else:
+        stats = _CE_FWD_FULL(input, target, weight, ignore_index, softcap, smooth, temperature)
+    lse_nt, z_t, sum_wz, ent_nt, max_nt = stats
+    loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
+                            label_smoothing if smoothing_tensor else float(label_smoothing),
+                            z_loss if z_loss_tensor else float(z_loss), input.shape[-1],
+                            True if smoothing_tensor else None, True if z_loss_tensor else None)
+    return _outputs(reduce(loss, w_t, reduction), lse, lse_nt, z_t, ent_nt, max_nt, target,
+                    ignore_index, return_lse, return_entropy, return_accuracy)
+
+
+def _outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
+             return_entropy, return_accuracy):
+    """The full form's return value: as the plain one without the two new flags."""
+    if not return_entropy and not return_accuracy:
+        return (loss, lse) if return_lse else loss
+    entropy, accuracy = entropy_and_accuracy(lse_nt, z_t, ent_nt, max_nt, target, ignore_index)
+    return LossOutput(loss, lse if return_lse else None, entropy if return_entropy else None,
+                      accuracy if return_accuracy else None)
+
+
 def _is_dtensor(x) -> bool:
     if not torch.distributed.is_available():
         return False
@@ -146,9 +221,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                          linear_bias: Optional[Tensor] = None, weight: Optional[Tensor] = None,
                          reduction: str = "mean", ignore_index: int = -100,
                          label_smoothing: float = 0.0, z_loss: float = 0.0,
-                         softcap: Optional[float] = None, return_lse: bool = False,
-                         memory_budget: Optional[int] = None, policy: Optional[str] = None,
-                         chunk_size: Optional[int] = None):
+                         softcap: Optional[float] = None, temperature: float = 1.0,
+                         return_lse: bool = False, return_entropy: bool = False,
+                         return_accuracy: bool = False, memory_budget: Optional[int] = None,
+                         policy: Optional[str] = None, chunk_size: Optional[int] = None):
     """``cross_entropy(F.linear(input, linear_weight, linear_bias), target, ...)`` without
     the (rows, V) logits tensor (``inductor_ce/linear/head.py``): equal to it to float32
     accuracy, collapse-safe, float32 loss.
@@ -159,8 +235,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             sharded over the vocabulary (``[Shard(0)]``, 1-D mesh) runs vocabulary-parallel.
         target: class indices ``input.shape[:-1]``, int64 or int32.
         linear_bias: optional ``(V,)``.
-        weight, reduction, ignore_index, label_smoothing, z_loss, softcap, return_lse: as in
-            :func:`cross_entropy`.
+        weight, reduction, ignore_index, label_smoothing, z_loss, softcap, temperature,
+            return_lse, return_entropy, return_accuracy: as in :func:`cross_entropy`. A
+            temperature or the entropy / accuracy chunk by rows whatever the budget, and a
+            scalar loss then takes one GEMM more (the per-row form, 4 GEMMs).
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
             logits, at GEMM speed. At least 256 rows of logits: chunks of that many rows;
@@ -175,12 +253,19 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         nan where no row is kept, with zero gradients, as F.cross_entropy) or ``"sum"`` (0
         where none is kept), a tensor of ``target``'s shape for ``"none"`` (ignored rows 0).
         With ``return_lse``, ``(loss, lse)``: lse the per-row float32 logsumexp of the
-        logits, of ``target``'s shape.
+        logits, of ``target``'s shape. With ``return_entropy`` or ``return_accuracy``, a
+        :class:`LossOutput`.
     """
     from .linear import head as linear
     if policy is not None or chunk_size is not None:
         memory_budget = linear.deprecated_budget(memory_budget, policy, chunk_size,
                                                  linear_weight)
+    if (temperature != 1.0 or temperature is True or return_entropy is not False
+            or return_accuracy is not False):
+        return _full_linear_cross_entropy(
+            input, linear_weight, target, linear_bias, weight, reduction, ignore_index,
+            label_smoothing, z_loss, softcap, temperature, return_lse, return_entropy,
+            return_accuracy, memory_budget)
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(
@@ -224,6 +309,70 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # so that the gradient stays stock's nan).
         loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
     return (loss, lse) if return_lse else loss
+
+
+def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight, reduction,
+                               ignore_index, label_smoothing, z_loss, softcap, temperature,
+                               return_lse, return_entropy, return_accuracy, memory_budget):
+    """linear_cross_entropy with a temperature or the entropy / accuracy outputs: the full
+    statistics by row chunks (``linear_ce_fwd_full``), then the per-row finish."""
+    from .linear import head as linear
+    check_full_options(temperature, return_entropy, return_accuracy)
+    if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
+        raise NotImplementedError(
+            "inductor_ce.linear_cross_entropy: temperature, return_entropy and "
+            "return_accuracy are not supported with a DTensor (vocabulary-parallel) "
+            "linear_weight yet")
+    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+    input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
+    check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)
+    if not -2**31 <= ignore_index < 2**31:
+        target = target.long()
+    num_classes = linear_weight.shape[0]
+    softcap = None if softcap is None else float(softcap)
+    label_smoothing, z_loss, temperature = float(label_smoothing), float(z_loss), float(temperature)
+    smooth = label_smoothing > 0.0
+    if _functorch_transform() or _forward_ad_active():
+        # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
+        z, local = decomposition._linear_logits(input, linear_weight, linear_bias, target,
+                                                ignore_index, 0)
+        decomposition.check_target_range(target, ignore_index, num_classes)
+        stats = decomposition.ce_fwd(z, local, weight if smooth else None, -1, softcap, smooth,
+                                     temperature, full=True)
+    else:
+        stats = linear.linear_ce_fwd_full(input, linear_weight, linear_bias, target, weight,
+                                          ignore_index, softcap, smooth, 0, num_classes,
+                                          memory_budget or 0, temperature)
+    lse_nt, z_t, sum_wz, ent_nt, max_nt = stats
+    loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index, label_smoothing,
+                            z_loss, num_classes)
+    loss = reduce(loss, w_t, reduction)
+    if reduction == "mean" and weight is not None and smooth:
+        loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)   # (see linear_cross_entropy)
+    return _outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
+                    return_entropy, return_accuracy)
+
+
+def linear_log_probs(input: Tensor, linear_weight: Tensor, target: Tensor, *,
+                     linear_bias: Optional[Tensor] = None, temperature: float = 1.0,
+                     ignore_index: int = -100, return_entropy: bool = False,
+                     memory_budget: Optional[int] = None):
+    """Per-token log-probabilities of the targets under ``softmax((input @ linear_weight.T +
+    linear_bias) / temperature)``, without the logits: RL's log p(token) of a policy at its
+    sampling temperature (and of a frozen reference model, under ``torch.no_grad()``: one GEMM
+    and one pass per chunk, nothing saved).
+
+    Returns float32 of ``target``'s shape, 0 at ``ignore_index``; with ``return_entropy``,
+    ``(log_probs, entropy)``, the entropy of each row's tempered distribution (every row).
+    Both differentiable. Equal to ``-linear_cross_entropy(..., reduction="none",
+    temperature=temperature)``, and computed so."""
+    out = linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
+                               reduction="none", ignore_index=ignore_index,
+                               temperature=temperature, return_entropy=return_entropy,
+                               memory_budget=memory_budget)
+    if return_entropy:
+        return -out.loss, out.entropy
+    return -out
 
 
 class LinearCrossEntropyLoss(nn.Module):

@@ -65,9 +65,11 @@ def _f32(value: float):
     return ops.constant(value, F32)
 
 
-def _logit(x_load, softcap):
-    """z = s(x) in float32: the input's own rounding, then float32 arithmetic."""
+def _logit(x_load, softcap, temperature=1.0):
+    """z = s(x / T) in float32: the input's own rounding, then float32 arithmetic."""
     z = ops.to_dtype(x_load, F32)
+    if temperature != 1.0:
+        z = ops.truediv(z, _f32(temperature))
     if softcap is not None:
         z = ops.mul(_f32(softcap), ops.tanh(ops.mul(z, _f32(1.0 / softcap))))
     return z
@@ -175,7 +177,11 @@ def _is_target(col, t_col):
     return ops.eq(ops.index_expr(col, torch.int32), t_col)
 
 
-def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
+def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.0, full=False):
+    """``ce_fwd``; with ``full`` (``ce_fwd_full``) also ent_nt and max_nt from the same loads
+    (see ``op/decomposition.py``): per chunk u_c = sum_{j in c, j != t} e_j (m_c - z_j),
+    e_j = exp(z_j - m_c), and per row U = sum_c exp(m_c - M) (u_c + (M - m_c) s_c), so
+    ent_nt = log S + U / S and max_nt = M."""
     device = ir.device_of(logits)
     *rows, vocab = ir.size(logits)
     x_at, t_at = ir.loader(logits), ir.loader(target)
@@ -195,10 +201,11 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
     n_chunks = 1 if single else -(-vocab // chunk)
     has_tail = not single and vocab % chunk != 0
     wide = not single and ir.indexed_in_int64(logits)
-    one_partial = not single and _few_static_rows(rows)  # see below
+    one_partial = not single and not full and _few_static_rows(rows)  # see below
     ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
-                  dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth),
+                  dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth,
+                       temperature=temperature, full=full),
                   "C++ two-pass (max, then sum-exp)" if not on_triton else
                   "single pass" if single else f"two-level split, {n_chunks} chunks of {chunk}"
                   + (", int32 column compares (int64 indexing)" if wide else "")
@@ -226,13 +233,15 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
             # CSE would not merge their loads of the logits into one (columns fit in int32).
             in_range = ops.lt(ops.index_expr(col, torch.int32), ops.index_expr(vocab, torch.int32))
         if in_range is None:
-            z = _logit(x_at([*row, col]), softcap)
+            z = _logit(x_at([*row, col]), softcap, temperature)
         elif softcap is None:
             # -inf enters as the masked load's `other` when the load is all the masked body
             # holds (no prologue): no select per element (0.4 instructions per element).
-            z = _logit(ops.masked(in_range, lambda: x_at([*row, col]), _NEG_INF), None)
+            z = _logit(ops.masked(in_range, lambda: x_at([*row, col]), _NEG_INF), None,
+                       temperature)
         else:  # the softcap maps -inf to -cap: mask its result
-            z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), softcap), _NEG_INF)
+            z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), softcap, temperature),
+                           _NEG_INF)
         t_col = _target_column(t_at(row), ignore_index, vocab)
         is_t = ops.eq(r, ops.sub(t_col, start)) if wide else _is_target(col, t_col)
         return z, is_t, col, in_range
@@ -262,9 +271,18 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         has_t = ops.ge(t_col, ops.constant(0, torch.int32))
         col = ops.indirect_indexing(ops.where(has_t, t_col, ops.constant(0, torch.int32)),
                                     vocab, check=False)
-        return ops.where(has_t, _logit(x_at([*row, col]), softcap), _f32(_NEG_INF))
+        return ops.where(has_t, _logit(x_at([*row, col]), softcap, temperature),
+                         _f32(_NEG_INF))
 
     s = ir.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
+    if full:
+        def chunk_gap(index, rindex):
+            # e_j (m_c - z_j); 0 where e_j = 0 (the target, -inf logits: no 0 * inf).
+            z, is_t, _, _ = element(index, rindex)
+            shift = safe(m_at(index))
+            e = _exp(ops.sub(ops.where(is_t, _f32(_NEG_INF), z), shift))
+            return ops.where(ops.gt(e, _f32(0.0)), ops.mul(e, ops.sub(shift, z)), _f32(0.0))
+        u_at = ir.loader(ir.reduction(device, chunk_gap, ranges, [chunk], "sum"))
     z_t = ir.pointwise(device, F32, target_logit, rows)
     if smooth:
         def chunk_wz(index, rindex):
@@ -277,13 +295,20 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
         swz = ir.reduction(device, chunk_wz, ranges, [chunk], "sum")
     s_at = ir.loader(s)
 
+    def entropy_nt(big_s, big_u):   # log S + U / S, 0 without non-target mass
+        return ops.where(ops.eq(big_s, _f32(0.0)), _f32(0.0),
+                         ops.add(ops.log(big_s), ops.truediv(big_u, big_s)))
+
     if single:
         def lse_nt_fn(index):
             # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
             return ops.add(m_at(index), ops.log(s_at(index)))
         lse_nt = ir.pointwise(device, F32, lse_nt_fn, rows)
         sum_wz = swz if smooth else ir.pointwise(device, F32, lambda i: _f32(0.0), rows)
-        return lse_nt, z_t, sum_wz
+        if not full:
+            return lse_nt, z_t, sum_wz
+        ent_nt = ir.pointwise(device, F32, lambda i: entropy_nt(s_at(i), u_at(i)), rows)
+        return lse_nt, z_t, sum_wz, ent_nt, m
 
     part_m_at, part_s_at = m_at, s_at
     if one_partial:
@@ -317,7 +342,20 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth):
                                    "sum")
     else:
         sum_wz = ir.pointwise(device, F32, lambda i: _f32(0.0), rows)
-    return lse_nt, z_t, sum_wz
+    if not full:
+        return lse_nt, z_t, sum_wz
+
+    def moved_gap(i, r):
+        # u_c + (M - m_c) s_c, rescaled by exp(m_c - M); 0 for a chunk with no mass (m_c =
+        # -inf, where M - m_c is inf and s_c = 0).
+        m_c, big_m_ = m_at([*i, r[0]]), safe(big_m_at(i))
+        moved = ops.add(u_at([*i, r[0]]), ops.mul(ops.sub(big_m_, m_c), s_at([*i, r[0]])))
+        return ops.where(ops.eq(m_c, _f32(_NEG_INF)), _f32(0.0),
+                         ops.mul(moved, _exp(ops.sub(m_c, big_m_))))
+
+    big_u_at = ir.loader(ir.reduction(device, moved_gap, rows, [n_chunks], "sum"))
+    ent_nt = ir.pointwise(device, F32, lambda i: entropy_nt(big_s_at(i), big_u_at(i)), rows)
+    return lse_nt, z_t, sum_wz, ent_nt, big_m
 
 
 def _pin_chunk_kernel(m) -> None:
@@ -339,10 +377,12 @@ def _pin_chunk_kernel(m) -> None:
                        persistent=True, plain_max=True)
 
 
-def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
+def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,
+           temperature=1.0):
     """One pointwise kernel over the logits (see ``op/decomposition.py`` for the formula):
 
-        g = s'(x) * ((b if j == t else a * exp(z - lse_nt)) + c * w_j)
+        g = s'(x / T) / T * ((b if j == t else a q + e q (lse_nt - z)) + c * w_j),
+        q = exp(z - lse_nt)
 
     float32 throughout, rounded once to the logits' dtype on store."""
     device = ir.device_of(logits)
@@ -357,26 +397,35 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     lse_at = ir.realized_loader(lse_nt)
     a_at, b_at = coefficient(a), coefficient(b)
     c_at = None if c is None else coefficient(c)
+    e_at = None if e is None else coefficient(e)
     w_at = None if weight is None else ir.loader(weight)
     out_dtype = logits.get_dtype()
     logits_vocab = ir.size(logits)[-1]
     _log.lowering("ce_bwd", logits, target, weight,
-                  dict(ignore_index=ignore_index, softcap=softcap, smooth=c is not None),
+                  dict(ignore_index=ignore_index, softcap=softcap, smooth=c is not None,
+                       entropy=e is not None, temperature=temperature),
                   "one pointwise kernel" + (", per-row coefficients inlined" if inline else ""))
 
     def grad(index):
         row, col = index[:-1], index[-1]
-        z = _logit(x_at(index), softcap)
+        z = _logit(x_at(index), softcap, temperature)
         is_t = _is_target(col, _target_column(t_at(row), ignore_index, logits_vocab))
         lse = lse_at(row)
         shift = ops.where(ops.eq(lse, _f32(_NEG_INF)), _f32(0.0), lse)
-        g = ops.where(is_t, b_at(row), ops.mul(a_at(row), _exp(ops.sub(z, shift))))
+        q = _exp(ops.sub(z, shift))
+        non_target = ops.mul(a_at(row), q)
+        if e_at is not None:   # + e q (lse_nt - z); 0 where q = 0 (no 0 * inf at -inf logits)
+            gap = ops.where(ops.gt(q, _f32(0.0)), ops.mul(q, ops.sub(shift, z)), _f32(0.0))
+            non_target = ops.add(non_target, ops.mul(e_at(row), gap))
+        g = ops.where(is_t, b_at(row), non_target)
         if c_at is not None:
             w = _f32(1.0) if w_at is None else ops.to_dtype(w_at([col]), F32)
             g = ops.add(g, ops.mul(c_at(row), w))
         if softcap is not None:  # d/dx cap*tanh(x/cap) = 1 - tanh^2 = 1 - (z/cap)^2
             u = ops.mul(z, _f32(1.0 / softcap))
             g = ops.mul(g, ops.sub(_f32(1.0), ops.mul(u, u)))
+        if temperature != 1.0:
+            g = ops.truediv(g, _f32(temperature))
         return ops.to_dtype(g, out_dtype)
 
     # Tiled by rows and columns (register), its launch left to Inductor's heuristics: a flat
@@ -412,8 +461,17 @@ def register() -> bool:
         return False
     ir.register(torch.ops.inductor_ce.ce_fwd.default, ce_fwd)
     ir.register(torch.ops.inductor_ce.ce_bwd.default, ce_bwd)
-    partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd)
+    ir.register(torch.ops.inductor_ce.ce_fwd_full.default,
+                lambda x, t, w, ii, cap, smooth, temp: ce_fwd(x, t, w, ii, cap, smooth, temp,
+                                                              full=True))
+    ir.register(torch.ops.inductor_ce.ce_bwd_full.default,
+                lambda x, t, w, lse, a, b, c, e, ii, cap, temp: ce_bwd(x, t, w, lse, a, b, c,
+                                                                       ii, cap, e, temp))
+    partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd,
+                                torch.ops.inductor_ce.ce_fwd_full,
+                                torch.ops.inductor_ce.ce_bwd_full)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
+    launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd_full.default)
     SALT = _salt.source_salt()
     BACKENDS.on_trace = ensure_cache_salt
     ensure_cache_salt()

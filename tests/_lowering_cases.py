@@ -18,7 +18,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 import inductor_ce  # noqa: E402
-from _reference import reference, ulps_error  # noqa: E402
+from _reference import full_reference, reference, ulps_error  # noqa: E402
 from inductor_ce import lowering  # noqa: E402
 from inductor_ce._inductor import cpu_triton, ir  # noqa: E402
 from torch._inductor.utils import run_and_get_code  # noqa: E402
@@ -161,6 +161,35 @@ def case_many_rows():
     opts = dict(weight=w, label_smoothing=0.1, z_loss=1e-3)
     return _run(lambda x, t: inductor_ce.cross_entropy(x, t, **opts), x, t,
                 lambda x, t: reference(x, t, **opts))
+
+
+def _full_case(n, v, seed, opts):
+    """The full form: loss + entropy/2 + accuracy per row (the accuracy adds 0 or 1 to the
+    value, so a wrong one shows as a large error), against float64."""
+    x, t = _data(n, v=v, seed=seed)
+    t[0] = -100
+    t[1] = int(x[1].argmax())             # a target that is the largest logit
+    full = dict(temperature=0.7, return_entropy=True, return_accuracy=True, **opts)
+
+    def fn(x, t):
+        out = inductor_ce.cross_entropy(x, t, reduction="none", **full)
+        return out.loss + 0.5 * out.entropy + out.accuracy.float()
+
+    def ref(x, t):
+        loss, entropy, accuracy = full_reference(x, t, temperature=0.7, **opts)
+        return loss + 0.5 * entropy + accuracy.double()
+    return _run(fn, x, t, ref)
+
+
+def case_full():
+    """ce_fwd_full / ce_bwd_full, two chunks (the ragged tail), a temperature and a softcap:
+    the entropy's two sums combined across chunks, and its gradient term."""
+    return _full_case(4, V, 20, dict(softcap=20.0, z_loss=1e-3))
+
+
+def case_full_single():
+    """The same, V <= CHUNK (one kernel, no second level), with label smoothing."""
+    return _full_case(5, 300, 21, dict(label_smoothing=0.1))
 
 
 def case_nan_and_inf():

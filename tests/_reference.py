@@ -72,6 +72,40 @@ def reference(x: Tensor, target: Tensor, weight: Optional[Tensor] = None,
     return (loss, lse.reshape(target.shape)) if return_lse else loss
 
 
+def full_reference(x: Tensor, target: Tensor, temperature: float = 1.0,
+                   softcap: Optional[float] = None, ignore_index: int = -100, **options):
+    """(per-row loss, entropy, accuracy) in float64 of the logits s(x / T): the loss as
+    ``reference`` (reduction "none"), the entropy -sum_j p_j log p_j (entr: 0 log 0 = 0), and
+    whether the target is a largest logit (False for ignored rows)."""
+    z = softcap64(x.double() / temperature, softcap)
+    keep = target != ignore_index
+    if options:
+        loss = reference(z, target, ignore_index=ignore_index, reduction="none", **options)
+    else:   # collapse-safe (F.cross_entropy's float64 loss rounds to 0 from a margin of ~37)
+        t = target.where(keep, 0).long()
+        loss = collapse_safe_reference(z.reshape(-1, z.shape[-1]), t.reshape(-1))[0]
+        loss = loss.reshape(target.shape).where(keep, 0.0)
+    entropy = entropy_reference(z, target.where(keep, -1))
+    z_t = z.gather(-1, target.where(keep, 0).long().unsqueeze(-1)).squeeze(-1)
+    accuracy = (z_t >= z.max(-1).values) & keep
+    return loss, entropy, accuracy
+
+
+def entropy_reference(z: Tensor, target: Tensor) -> Tensor:
+    """-sum_j p_j log p_j in float64, collapse-safe: as sum_j p_j (lse - z_j) with the target's
+    lse - z_t = softplus(lse_nt - z_t) (p_t rounds to 1 in float64 from a margin of ~37, and
+    entr(p_t) to 0, where its true value is about the non-target mass). target -1: none."""
+    z = z.double()
+    has_t = (target >= 0).unsqueeze(-1)
+    is_t = (torch.arange(z.shape[-1]) == target.clamp_min(0).unsqueeze(-1)) & has_t
+    lse_nt = torch.logsumexp(z.masked_fill(is_t, float("-inf")), -1, keepdim=True)
+    z_t = torch.where(has_t, z.gather(-1, target.clamp_min(0).unsqueeze(-1)), float("-inf"))
+    lse = torch.logaddexp(lse_nt, z_t)
+    gap = torch.where(is_t, torch.nn.functional.softplus(lse_nt - z_t), lse - z)
+    p = torch.exp(z - lse)
+    return torch.where(p > 0, p * gap, 0.0).sum(-1)
+
+
 def collapse_safe_reference(z: Tensor, target: Tensor):
     """Per-row loss and d(sum of per-row losses)/dz for 2-D ``z``, float64, collapse-safe."""
     z = z.double()

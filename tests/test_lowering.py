@@ -29,7 +29,8 @@ from inductor_ce._inductor import cache, capture, ir, launch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
-                "dynamic", "lm_head", "many_rows", "wide_index", "even_chunks"]
+                "dynamic", "lm_head", "many_rows", "wide_index", "even_chunks", "full",
+                "full_single"]
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",

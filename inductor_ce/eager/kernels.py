@@ -246,8 +246,9 @@ def _per_row(rows, *values):
 
 # --- the ops ------------------------------------------------------------------------------------
 
-def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
-    """Compiled ``ce_fwd``, or None where the decomposition should run."""
+def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
+    """Compiled ``ce_fwd`` (with a ``temperature``: ``ce_fwd_full``), or None where the
+    decomposition should run."""
     if not compiled_path_applies(x, target, weight):
         return None
     merged = merged_rows(x)
@@ -255,12 +256,15 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
         return None
     xm, layout = merged
     weight = weight if smooth else None      # the forward reads the weight only to smooth
-    key = KernelKey("ce_fwd", x.device, x.dtype, x.shape[-1], layout, target.dtype,
-                    dtype_of(weight), (ignore_index, softcap, smooth))
-    op = torch.ops.inductor_ce.ce_fwd.default
+    full = temperature is not None
+    key = KernelKey("ce_fwd_full" if full else "ce_fwd", x.device, x.dtype, x.shape[-1],
+                    layout, target.dtype, dtype_of(weight),
+                    (ignore_index, softcap, smooth, temperature))
+    args = (ignore_index, softcap, smooth) + ((temperature,) if full else ())
+    op = (torch.ops.inductor_ce.ce_fwd_full if full else torch.ops.inductor_ce.ce_fwd).default
 
     def fn(x, t, w):
-        return op(x, t, w, ignore_index, softcap, smooth)
+        return op(x, t, w, *args)
 
     t = target.reshape(xm.shape[:-1]).contiguous()
     from .._inductor.standalone import compile_rows_dynamic
@@ -271,40 +275,55 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
     return tuple(o.view(x.shape[:-1]) for o in out)
 
 
-def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
-    """Compiled ``ce_bwd``, or None where the decomposition should run."""
-    if not compiled_path_applies(x, target, weight, lse_nt, a, b, c):
+def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,
+           temperature=None):
+    """Compiled ``ce_bwd`` (with a ``temperature``: ``ce_bwd_full``, ``e`` its entropy
+    coefficient or None), or None where the decomposition should run."""
+    if not compiled_path_applies(x, target, weight, lse_nt, a, b, c, e):
         return None
     merged = merged_rows(x)
     if merged is None:
         return None
     weight = weight if c is not None else None
-    key = _bwd_key(merged, target, weight, c, ignore_index, softcap, False, False)
+    key = _bwd_key(merged, target, weight, c, ignore_index, softcap, False, False, e,
+                   temperature)
     out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
-                        in_place=False)
+                        in_place=False, e=e, temperature=temperature)
     return None if out is None else out[0].view(x.shape)
 
 
-def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns):
+def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns, e=None,
+             temperature=None):
     xm, layout = merged
-    return KernelKey("ce_bwd_" if in_place else "ce_bwd", xm.device, xm.dtype,
+    name = ("ce_bwd_" if in_place else "ce_bwd") + ("full" if temperature is not None else "")
+    return KernelKey(name, xm.device, xm.dtype,
                      None if columns else xm.shape[-1], layout, target.dtype, dtype_of(weight),
-                     (c is not None, ignore_index, softcap))
+                     (c is not None, ignore_index, softcap, e is not None, temperature))
 
 
 def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
-                  in_place, columns=False):
+                  in_place, columns=False, e=None, temperature=None):
     """``ce_bwd`` of the merged logits through its compiled function for ``key``
     (``in_place``: written over the logits; ``columns``: V symbolic, and ``weight`` the
-    logits' classes' slice), or None where that key failed to compile."""
+    logits' classes' slice; a ``temperature``: ``ce_bwd_full`` with entropy coefficient
+    ``e``), or None where that key failed to compile."""
     xm, _ = merged
-    op = torch.ops.inductor_ce.ce_bwd.default
+    full = temperature is not None
     rows = xm.shape[:-1]
-    per_row = _per_row(rows, lse_nt, a, b, c)
+    per_row = _per_row(rows, lse_nt, a, b, c, e)
+
+    def op(x, t, w, lse_nt, a, b, c_, e_):
+        if full:
+            return torch.ops.inductor_ce.ce_bwd_full.default(x, t, w, lse_nt, a, b, c_, e_,
+                                                             ignore_index, softcap,
+                                                             temperature)
+        return torch.ops.inductor_ce.ce_bwd.default(x, t, w, lse_nt, a, b, c_, ignore_index,
+                                                    softcap)
 
     def fn(x, t, lse_nt, a, b, *rest):
         c_ = rest[0] if c is not None else None
-        grad = op(x, t, rest[-1], lse_nt, a, b, c_, ignore_index, softcap)
+        e_ = rest[1 if c is not None else 0] if e is not None else None
+        grad = op(x, t, rest[-1], lse_nt, a, b, c_, e_)
         if not in_place:
             return (grad,)
         x.copy_(grad)
@@ -318,7 +337,7 @@ def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, so
 
 
 def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
-            columns: bool = False) -> None:
+            columns: bool = False, e=None, temperature=None) -> None:
     """``x.copy_(ce_bwd(x, ...))`` without a second (rows, V) buffer: the fused linear +
     cross-entropy's chunks of logits are its own, and their gradient takes their storage. The
     compiled kernel reads and writes each element at the same index (Inductor fuses the copy
@@ -328,18 +347,20 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
     few classes then costs one launch, not the decomposition's ten)."""
     out = None
     weight = weight if c is not None else None     # the backward reads it only to smooth
-    merged = merged_rows(x) if compiled_path_applies(x, target, weight, lse_nt, a, b, c,
-                                       any_size=True) else None
+    merged = merged_rows(x) if compiled_path_applies(x, target, weight, lse_nt, a, b, c, e,
+                                                     any_size=True) else None
     if merged is not None and merged[1].dense_inner():
-        key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns)
+        key = _bwd_key(merged, target, weight, c, ignore_index, softcap, True, columns, e,
+                       temperature)
         small = _small(x)
         if not small or (columns and _CACHE.get(key)):
             out = _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index,
-                                softcap, in_place=True, columns=columns)
+                                softcap, in_place=True, columns=columns, e=e,
+                                temperature=temperature)
     if out is None:
         from ..op import decomposition
         x.copy_(decomposition.ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index,
-                                     softcap))
+                                     softcap, e, 1.0 if temperature is None else temperature))
 
 
 def scale_(x: Tensor, g: Tensor) -> None:

@@ -86,6 +86,7 @@ from . import scaling  # noqa: F401  (the scale_ op)
 
 LIB = ops.LIB
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
+_CE_FWD_FULL = torch.ops.inductor_ce.ce_fwd_full.default
 _SCALE = torch.ops.inductor_ce.scale_.default
 
 # The default chunk of rows: D rows of logits (as large as W), kept within [2^28, 2^29]
@@ -497,16 +498,20 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     return (*(v.reshape(shape).clone() for v in stats), u, s)
 
 
-def _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step):
+def _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
+                    temperature=None):
     """ce_fwd's statistics of all rows by chunks of ``step`` rows: one GEMM and one pass
-    over each chunk's logits."""
+    over each chunk's logits (with a ``temperature``, ce_fwd_full's five)."""
     rows, vocab = h.shape[0], weight.shape[0]
     col = _column(keep_t, 0, vocab)
     cw = class_weight if smooth else None
-    stats = [h.new_empty((rows,), dtype=torch.float32) for _ in range(3)]
+    full = temperature is not None
+    stats = [h.new_empty((rows,), dtype=torch.float32) for _ in range(5 if full else 3)]
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
-        part = _CE_FWD(_logits(h[r0:r1], weight, bias), col[r0:r1], cw, -1, softcap, smooth)
+        z = _logits(h[r0:r1], weight, bias)
+        part = (_CE_FWD_FULL(z, col[r0:r1], cw, -1, softcap, smooth, temperature) if full
+                else _CE_FWD(z, col[r0:r1], cw, -1, softcap, smooth))
         for whole, p in zip(stats, part):
             whole[r0:r1] = p
     return stats
@@ -523,19 +528,21 @@ def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, 
 def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], lse_nt: Tensor, a: Tensor, b: Tensor,
                   c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                  vocab_start: int, budget: int, input_grad: bool,
-                  weight_grad: bool) -> tuple[Tensor, Tensor, Tensor]:
+                  vocab_start: int, budget: int, input_grad: bool, weight_grad: bool,
+                  e: Optional[Tensor] = None,
+                  temperature: float = 1.0) -> tuple[Tensor, Tensor, Tensor]:
     """(d input, d weight, d bias) from ``ce_bwd``'s per-row coefficients, recomputing the
     logits; d input only with ``input_grad`` (by row chunks), d weight and d bias (float32)
     only with ``weight_grad`` (by class chunks where the budget says so and no d input is
-    wanted), else empty."""
+    wanted), else empty. ``e`` and ``temperature``: ``ce_bwd_full``'s (by row chunks)."""
+    full = e is not None or temperature != 1.0
     h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
     keep_t = _target_in_weight(t, ignore_index, vocab_start)
     empty = h.new_empty(0)
-    if not input_grad and by_classes(vocab, size, budget):
+    if not input_grad and not full and by_classes(vocab, size, budget):
         if not weight_grad:
             return empty, empty, empty.float()
         classes = class_tiles(rows, hidden, vocab, size, budget, 0).classes
@@ -556,7 +563,9 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         r1 = min(rows, r0 + step)
         z = _logits(h[r0:r1], weight, bias)
         eager.ce_bwd_(z, col[r0:r1], cw, per_row[0][r0:r1], per_row[1][r0:r1],
-                      per_row[2][r0:r1], None if c is None else c[r0:r1], -1, softcap)
+                      per_row[2][r0:r1], None if c is None else c[r0:r1], -1, softcap,
+                      e=None if e is None else e.reshape(-1)[r0:r1],
+                      temperature=temperature if full else None)
         _row_chunk_grads(z, h[r0:r1], weight, dh.view(h.shape)[r0:r1] if input_grad else None,
                          dw if weight_grad else None, db if db.numel() else None, r0 == 0)
         del z
@@ -567,7 +576,7 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
 
 @linear_ce_bwd.register_fake
 def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, softcap,
-      vocab_start, budget, input_grad, weight_grad):
+      vocab_start, budget, input_grad, weight_grad, e=None, temperature=1.0):
     dh = torch.empty(input.shape if input_grad else (0,), dtype=input.dtype,
                      device=input.device)
     dw = torch.empty(weight.shape if weight_grad else (0,), dtype=weight.dtype,
@@ -629,6 +638,65 @@ def statistics(input, weight, bias, target, class_weight, ignore_index, softcap,
         by_classes(weight.shape[0], input.element_size(), budget)
     return linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap,
                          smooth, vocab_start, num_classes, budget, with_grad)[:3]
+
+
+# --- the full form: a temperature, the entropy and the accuracy (by row chunks) ---------------
+
+@torch.library.custom_op(f"{LIB}::linear_ce_fwd_full", mutates_args=())
+def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                       class_weight: Optional[Tensor], ignore_index: int,
+                       softcap: Optional[float], smooth: bool, vocab_start: int,
+                       num_classes: int, budget: int, temperature: float
+                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """``ce_fwd_full``'s statistics (lse_nt, z_t, sum_wz, ent_nt, max_nt) of ``input @
+    weight.T + bias`` by row chunks within ``budget`` (which must allow ROWS_MIN rows: the
+    caller checks), as ``linear_ce_fwd`` without gradient; the backward recomputes the
+    logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and temperature)."""
+    h, t = _flat(input), target.reshape(-1)
+    check_target_range(t, ignore_index, num_classes)
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    keep_t = _target_in_weight(t, ignore_index, vocab_start)
+    step = chunk_rows(rows, vocab, hidden, size, budget)
+    _log_head("linear_ce_fwd_full", h, weight, lambda: _rows_words(
+        rows, step, vocab, "the backward recomputes them"))
+    stats = _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
+                            temperature)
+    return tuple(v.reshape(input.shape[:-1]).clone() for v in stats)
+
+
+@linear_ce_fwd_full.register_fake
+def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
+      num_classes, budget, temperature):
+    return tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(5))
+
+
+def _full_setup(ctx, inputs, output):
+    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
+     budget, temperature) = inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, output[0], output[3])
+    ctx.options = (ignore_index, softcap, smooth, start, budget, temperature)
+    ctx.mark_non_differentiable(output[4])
+    ctx.set_materialize_grads(False)
+
+
+def _full_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
+    input, weight, bias, target, class_weight, lse_nt, ent_nt = ctx.saved_tensors
+    ignore_index, softcap, smooth, start, budget, temperature = ctx.options
+    a, b, c = _coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
+    if g_ent_nt is not None:   # d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt): see op/ce.py
+        a = a - g_ent_nt * ent_nt
+    need_h = ctx.needs_input_grad[0]
+    need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
+    dh, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
+                               ignore_index, softcap, start, budget, need_h, need_w,
+                               g_ent_nt, temperature)
+    dh, dw, db = (dh if need_h else None, dw if need_w else None,
+                  db.to(bias.dtype) if need_w and bias is not None else None)
+    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
+    return dh, dw, db, *([None] * 9)
+
+
+linear_ce_fwd_full.register_autograd(_full_backward, setup_context=_full_setup)
 
 
 # --- a scalar loss: the gradient in the forward ------------------------------------------------

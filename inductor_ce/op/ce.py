@@ -3,6 +3,17 @@
     ce_fwd(logits, target, weight, ignore_index, softcap, smooth) -> (lse_nt, z_t, sum_wz)
     ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap) -> grad_logits
 
+and their full form, for a temperature and the entropy / accuracy statistics:
+
+    ce_fwd_full(logits, target, weight, ignore_index, softcap, smooth, temperature)
+        -> (lse_nt, z_t, sum_wz, ent_nt, max_nt)
+    ce_bwd_full(logits, target, weight, lse_nt, a, b, c, e, ignore_index, softcap,
+                temperature) -> grad_logits
+
+The full form is the same lowering with two more reductions in the same pass (and one more
+term in the gradient); the plain ops stay as they are so that a loss that asks for neither
+pays for neither, not even an empty buffer.
+
 Both are functional (``mutates_args=()``): they never write into their inputs, so
 functionalization, AOTAutograd and torch.export see plain data flow. Under torch.compile the
 Inductor lowering (``lowering.py``) replaces them; called eagerly they run the same lowered
@@ -123,3 +134,68 @@ def _backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
 
 
 ce_fwd.register_autograd(_backward, setup_context=_setup_context)
+
+
+@torch.library.custom_op(f"{LIB}::ce_fwd_full", mutates_args=())
+def ce_fwd_full(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
+                softcap: Optional[float], smooth: bool, temperature: float
+                ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    eager = BACKENDS.eager
+    out = None if eager is None else eager.ce_fwd(logits, target, weight, ignore_index,
+                                                  softcap, smooth, temperature)
+    if out is None:
+        out = decomposition.ce_fwd(logits, target, weight, ignore_index, softcap, smooth,
+                                   temperature, full=True)
+    return out
+
+
+@ce_fwd_full.register_fake
+def _(logits, target, weight, ignore_index, softcap, smooth, temperature):
+    _on_trace()
+    rows = logits.shape[:-1]
+    return tuple(logits.new_empty(rows, dtype=torch.float32) for _ in range(5))
+
+
+@torch.library.custom_op(f"{LIB}::ce_bwd_full", mutates_args=())
+def ce_bwd_full(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor,
+                a: Tensor, b: Tensor, c: Optional[Tensor], e: Optional[Tensor],
+                ignore_index: int, softcap: Optional[float], temperature: float) -> Tensor:
+    eager = BACKENDS.eager
+    out = None if eager is None else eager.ce_bwd(logits, target, weight, lse_nt, a, b, c,
+                                                  ignore_index, softcap, e, temperature)
+    if out is None:
+        out = decomposition.ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index,
+                                   softcap, e, temperature)
+    return out
+
+
+@ce_bwd_full.register_fake
+def _(logits, target, weight, lse_nt, a, b, c, e, ignore_index, softcap, temperature):
+    _on_trace()
+    return torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)
+
+
+def _setup_context_full(ctx, inputs, output):
+    logits, target, weight, ignore_index, softcap, smooth, temperature = inputs
+    ctx.save_for_backward(logits, target, weight, output[0], output[3])
+    ctx.ignore_index, ctx.softcap, ctx.smooth = ignore_index, softcap, smooth
+    ctx.temperature = temperature
+    ctx.mark_non_differentiable(output[4])     # max_nt: compared, never differentiated
+
+
+def _backward_full(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
+    logits, target, weight, lse_nt, ent_nt = ctx.saved_tensors
+    zeros = lambda: torch.zeros_like(lse_nt)  # noqa: E731
+    a = zeros() if g_lse_nt is None else g_lse_nt
+    if g_ent_nt is not None:
+        # d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt): the last part is a's (q_j) term.
+        a = a - g_ent_nt * ent_nt
+    b = zeros() if g_z_t is None else g_z_t
+    c = (zeros() if g_sum_wz is None else g_sum_wz) if ctx.smooth else None
+    grad = ce_bwd_full(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
+                       g_ent_nt, ctx.ignore_index, ctx.softcap, ctx.temperature)
+    grad, = no_double_backward("inductor_ce.cross_entropy", grad)
+    return grad, None, None, None, None, None, None
+
+
+ce_fwd_full.register_autograd(_backward_full, setup_context=_setup_context_full)

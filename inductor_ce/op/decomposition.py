@@ -19,6 +19,24 @@ Forward statistics (shard-combinable: see ``inductor_ce.parallel``):
 Keeping the target out of ``lse_nt`` is what makes the loss collapse-safe: the loss is
 softplus(lse_nt - z_t), which stays accurate when z_t dominates (``finish.py``).
 
+The full form (``ce_fwd_full`` / ``ce_bwd_full``) also takes a temperature T, z_j =
+s(x_j / T), and returns two more statistics of the non-target logits, from the same pass:
+
+    ent_nt = sum_{j != t} q_j (lse_nt - z_j),  q_j = exp(z_j - lse_nt)
+                                            the entropy of the non-target distribution, >= 0,
+                                            computed as log S + U / S with M = max_{j != t} z_j,
+                                            S = sum e_j, U = sum e_j (M - z_j), e_j = exp(z_j -
+                                            M): two sums of non-negative terms, no cancellation
+                                            (0 where there is no non-target mass)
+    max_nt = M                              the largest non-target logit (-inf: none)
+
+The row's entropy and whether its target is a largest logit follow in ``finish.py``. Their
+gradient adds one term, e = dL/d ent_nt:
+
+    dL/dz_j += e * q_j * (lse_nt - z_j) * [j != t]      (d ent_nt / d z_j = q_j (lse_nt - z_j
+                                                        - ent_nt): the op's autograd folds
+                                                        -e * ent_nt into a)
+
 Backward: given per-row coefficients a = dL/d lse_nt, b = dL/d z_t, c = dL/d sum_wz,
 
     dL/dz_j = a * exp(z_j - lse_nt) * [j != t] + b * [j == t] + c * w_j
@@ -41,8 +59,11 @@ from .._inductor import runtime
 _CHUNK_ELEMENTS = 1 << 24
 
 
-def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
+def _softcap(x: Tensor, softcap: Optional[float], temperature: float = 1.0) -> Tensor:
+    """z = s(x / T) in float32."""
     z = x.float()
+    if temperature != 1.0:
+        z = z / temperature
     return z if softcap is None else softcap * torch.tanh(z / softcap)
 
 
@@ -84,8 +105,9 @@ def _chunks(n, v):
 
 
 def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
-              softcap: Optional[float], smooth: bool):
-    z = _softcap(x, softcap)
+              softcap: Optional[float], smooth: bool, temperature: float = 1.0,
+              full: bool = False):
+    z = _softcap(x, softcap, temperature)
     is_t = _target_mask(z, target, ignore_index)
     # z_t gathered: a max over the masked row would spread its derivative over ties (a -inf
     # target in a row of -inf). Python scalars, not torch.tensor(-inf): a tensor created while
@@ -93,12 +115,29 @@ def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index:
     has_t = _has_target(target, ignore_index, z.shape[-1])
     t_col = torch.where(has_t, target, 0).long().unsqueeze(-1)
     z_t = torch.where(has_t, z.gather(-1, t_col).squeeze(-1), float("-inf"))
-    lse_nt = _logsumexp(torch.where(is_t, float("-inf"), z))
+    z_nt = torch.where(is_t, float("-inf"), z)
+    lse_nt = _logsumexp(z_nt)
     if smooth:
         sum_wz = (z if weight is None else z * weight.float()).sum(-1)
     else:
         sum_wz = torch.zeros_like(z_t)
-    return lse_nt, z_t, sum_wz
+    if not full:
+        return lse_nt, z_t, sum_wz
+    return (lse_nt, z_t, sum_wz, *_entropy_nt(z_nt))
+
+
+def _entropy_nt(z_nt: Tensor):
+    """(ent_nt, max_nt) of the non-target logits (-inf at the target), see the module doc:
+    ent_nt = log S + U / S, differentiable (M a constant: the value does not depend on it)."""
+    max_nt = z_nt.detach().amax(-1)
+    m = torch.where(torch.isneginf(max_nt), 0.0, max_nt).unsqueeze(-1)
+    e = torch.exp(z_nt - m)
+    gap = torch.where(e > 0, m - z_nt, 0.0)          # (-inf logits: e = 0, no inf * 0)
+    big_s, u = e.sum(-1), (e * gap).sum(-1)
+    empty = big_s == 0
+    safe_s = torch.where(empty, 1.0, big_s)
+    ent_nt = torch.where(empty, 0.0, torch.log(safe_s) + u / safe_s)
+    return ent_nt, max_nt
 
 
 TARGET_RANGE_MSG = ("inductor_ce.cross_entropy: target out of range: every target must be "
@@ -119,45 +158,57 @@ _unwrapped = runtime.unwrap_functorch
 
 
 def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
-           softcap: Optional[float], smooth: bool):
-    """Per-row (lse_nt, z_t, sum_wz) in float32, shape ``x.shape[:-1]``; every target must
-    be in [0, V) or equal to ignore_index (asserted on the device)."""
+           softcap: Optional[float], smooth: bool, temperature: float = 1.0,
+           full: bool = False):
+    """Per-row (lse_nt, z_t, sum_wz), with ``full`` also (ent_nt, max_nt), in float32, shape
+    ``x.shape[:-1]``; every target must be in [0, V) or equal to ignore_index (asserted on
+    the device)."""
     check_target_range(target, ignore_index, x.shape[-1])
     if x.dim() <= 1:
-        return _fwd_rows(x, target, weight, ignore_index, softcap, smooth)
+        return _fwd_rows(x, target, weight, ignore_index, softcap, smooth, temperature, full)
     # Chunk along dim 0 to bound the float32 temporaries (no copy of the logits: slicing
     # dim 0 of a strided view stays a view).
     rows = x.shape[0]
     per_row = math.prod(x.shape[1:])  # not x[0].numel(): there may be zero rows
-    parts = [_fwd_rows(x[s:e], target[s:e], weight, ignore_index, softcap, smooth)
+    parts = [_fwd_rows(x[s:e], target[s:e], weight, ignore_index, softcap, smooth,
+                       temperature, full)
              for s, e in _chunks(rows, per_row)]
     return tuple(torch.cat(p) for p in zip(*parts))
 
 
 def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
-              b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]):
-    z = _softcap(x, softcap)
+              b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+              e: Optional[Tensor] = None, temperature: float = 1.0):
+    z = _softcap(x, softcap, temperature)
     is_t = _target_mask(z, target, ignore_index)
     # A row with no non-target mass has lse_nt = -inf and all non-target z_j = -inf:
     # shifting by 0 instead keeps exp(z_j - shift) = 0 rather than exp(nan).
     shift = torch.where(torch.isneginf(lse_nt), 0.0, lse_nt).unsqueeze(-1)
-    g = torch.where(is_t, b.unsqueeze(-1), a.unsqueeze(-1) * torch.exp(z - shift))
+    q = torch.exp(z - shift)
+    g = torch.where(is_t, b.unsqueeze(-1), a.unsqueeze(-1) * q)
     if c is not None:
         g = g + c.unsqueeze(-1) * (1.0 if weight is None else weight.float())
+    if e is not None:   # (q = 0 at -inf logits, where shift - z is inf: no inf * 0)
+        g = g + torch.where(is_t | (q == 0), 0.0, e.unsqueeze(-1) * q * (shift - z))
     if softcap is not None:
         g = g * (1.0 - (z / softcap) ** 2)
+    if temperature != 1.0:
+        g = g / temperature
     return g.to(x.dtype)
 
 
 def ce_bwd(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
-           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]) -> Tensor:
-    """dL/dx (dtype and shape of x) from the per-row coefficients a, b, c (see module doc)."""
+           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+           e: Optional[Tensor] = None, temperature: float = 1.0) -> Tensor:
+    """dL/dx (dtype and shape of x) from the per-row coefficients a, b, c, e (module doc)."""
     if x.dim() <= 1:
-        return _bwd_rows(x, target, weight, lse_nt, a, b, c, ignore_index, softcap).contiguous()
+        return _bwd_rows(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, e,
+                         temperature).contiguous()
     per_row = math.prod(x.shape[1:])
-    parts = [_bwd_rows(x[s:e], target[s:e], weight, lse_nt[s:e], a[s:e], b[s:e],
-                       None if c is None else c[s:e], ignore_index, softcap)
-             for s, e in _chunks(x.shape[0], per_row)]
+    rows = lambda v, s, t: None if v is None else v[s:t]  # noqa: E731
+    parts = [_bwd_rows(x[s:t], target[s:t], weight, lse_nt[s:t], a[s:t], b[s:t],
+                       rows(c, s, t), ignore_index, softcap, rows(e, s, t), temperature)
+             for s, t in _chunks(x.shape[0], per_row)]
     # Dense row-major gradient whatever the logits' strides (the fake kernel promises it).
     return (torch.cat(parts) if len(parts) > 1 else parts[0]).contiguous()
 

@@ -96,6 +96,28 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
     return loss, lse, w_t
 
 
+def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Tensor,
+                         target: Tensor, ignore_index: int):
+    """Per row, from ``ce_fwd_full``'s statistics: the entropy H = -sum_j p_j log p_j of the
+    row's distribution (every row, ignored ones included: there, with no target column,
+    H = ent_nt), and whether its target is a largest logit (ties count; False for ignored
+    rows). With d = lse_nt - z_t, the non-target mass P = sigmoid(d) and p_t = sigmoid(-d):
+
+        H = P (ent_nt + lse - lse_nt) + p_t (lse - z_t)
+          = sigmoid(d) (ent_nt + softplus(-d)) + sigmoid(-d) softplus(d)
+
+    each product of non-negative terms, accurate when either side dominates (no lse - E[z]
+    cancellation). |d| is clamped at 200, beyond which both small products are below
+    float32's range anyway (and at d = +-inf would be 0 * inf)."""
+    d = lse_nt - z_t
+    # A +inf target logit: nan, as the loss (see finish); -inf (no target) stays.
+    d = d + z_t.detach().clamp_min(0.0) * 0.0
+    d = d.clamp(-200.0, 200.0)
+    entropy = d.sigmoid() * (ent_nt + F.softplus(-d)) + (-d).sigmoid() * F.softplus(d)
+    accuracy = (z_t >= max_nt) & (target != ignore_index)
+    return entropy, accuracy
+
+
 def reduce(loss: Tensor, w_t: Tensor, reduction: str) -> Tensor:
     """F.cross_entropy's reduction: "mean" divides by the kept rows' total weight, on device
     (no host sync); zero kept rows give 0/0 = nan, as PyTorch does."""

@@ -45,3 +45,15 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
         raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
     if return_lse is not True and return_lse is not False:
         raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
+
+
+def check_full_options(temperature, return_entropy, return_accuracy):
+    """The options of the full form: a temperature (a number > 0, finite) and the two flags."""
+    if temperature is True or temperature is False or not isinstance(temperature, (int, float)):
+        raise TypeError(f"temperature must be a float, got {type(temperature).__name__}")
+    inf = float("inf")
+    if not (0.0 < temperature < inf):
+        raise ValueError(f"temperature must be a finite number > 0, got {temperature}")
+    for name, flag in (("return_entropy", return_entropy), ("return_accuracy", return_accuracy)):
+        if flag is not True and flag is not False:
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")

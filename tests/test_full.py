@@ -1,0 +1,315 @@
+"""The full form of the loss: a temperature, and each row's entropy and accuracy from the same
+pass (``ce_fwd_full`` / ``ce_bwd_full``, ``linear_ce_fwd_full``), against float64: the loss
+1e-5 relative, the entropy 1e-5 relative + 1e-6 absolute (it is a sum of non-negative
+products, no cancellation: docs/numerics.md), the accuracy exactly, the gradients as the
+plain loss's (tests/_reference.py). Eager and compiled (one compiled function per
+configuration, shared), the fused head by rows and with a small budget, torch.func, opcheck.
+"""
+from __future__ import annotations
+
+import functools
+
+import pytest
+import torch
+
+import inductor_ce
+from _reference import (assert_grad_close, assert_loss_close, full_reference, gemm_rounding,
+                        reference)
+from test_core import MARGINS, collapse_logits
+
+ENTROPY_ATOL = 1e-6
+
+
+def assert_entropy_close(actual, expected, msg=""):
+    assert actual.dtype == torch.float32 and actual.shape == expected.shape
+    err = (actual.double() - expected.double()).abs()
+    bad = ~(err <= 1e-5 * expected.abs() + ENTROPY_ATOL)
+    assert not bool(bad.any()), (msg, actual[bad][:4], expected[bad][:4])
+
+
+def _objective(loss, entropy, upstream):
+    """A loss built from both outputs (an entropy bonus): checks both gradient paths."""
+    return (loss * upstream).sum() - 0.3 * (entropy * upstream.flip(0)).sum()
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(config: str):
+    """One compiled function per configuration, shared by the tests (compiles are slow on
+    this CPU), rows dynamic."""
+    kw = CONFIGS[config]
+
+    def fn(x, target, weight):
+        out = inductor_ce.cross_entropy(x, target, weight, reduction="none",
+                                        return_entropy=True, return_accuracy=True, **kw)
+        return out.loss, out.entropy, out.accuracy
+
+    fn.__code__ = fn.__code__.replace(co_name=f"full_{config}")
+    return torch.compile(fn, fullgraph=True, dynamic=True)
+
+
+def _eager(config: str):
+    kw = CONFIGS[config]
+
+    def fn(x, target, weight):
+        out = inductor_ce.cross_entropy(x, target, weight, reduction="none",
+                                        return_entropy=True, return_accuracy=True, **kw)
+        return out.loss, out.entropy, out.accuracy
+    return fn
+
+
+CONFIGS = {
+    "grid": dict(),
+    "tempered": dict(temperature=0.7),
+    "all": dict(temperature=1.3, softcap=15.0, label_smoothing=0.1, z_loss=1e-3,
+                ignore_index=2),
+}
+
+
+# --- the collapse grid: a dominant target, margins 0-80 ------------------------------------------
+
+@pytest.mark.pinned
+@pytest.mark.parametrize("mode", ["eager", "compiled"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_margin_grid(dtype, mode):
+    """V = 32000, target = max of the others + margin (0-80) at temperature 1: loss, entropy
+    (which shrinks like margin * exp(-margin) and must not round to 0) and the gradient of
+    loss - 0.3 entropy against float64; the target is a largest logit in every row."""
+    z, target = collapse_logits(MARGINS, dtype)
+    x = z.clone().requires_grad_()
+    fn = _compiled("grid") if mode == "compiled" else _eager("grid")
+    loss, entropy, accuracy = fn(x, target, None)
+    upstream = torch.linspace(0.5, 1.5, len(MARGINS), dtype=torch.float64)
+    _objective(loss, entropy, upstream.float()).backward()
+    zr = z.double().requires_grad_()
+    ref_loss, ref_entropy, ref_accuracy = full_reference(zr, target)
+    _objective(ref_loss, ref_entropy, upstream).backward()
+    assert bool(ref_entropy.min() > 0) and bool(ref_loss.min() > 0)
+    assert_loss_close(loss, ref_loss, rtol=1e-5, atol=0.0)
+    # Relative to the entropy itself, however small: no absolute floor on this grid.
+    rel = ((entropy.double() - ref_entropy).abs() / ref_entropy).max().item()
+    assert rel <= 1e-5, rel
+    assert torch.equal(accuracy, ref_accuracy) and bool(accuracy.all())
+    assert_grad_close(x.grad, zr.grad)
+    rows = torch.arange(len(MARGINS))
+    assert bool((x.grad[rows, target] != 0).all())
+
+
+# --- every option, eager and compiled -------------------------------------------------------------
+
+def _case(config, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    n, v = 37, 300
+    # Strided rows (a slice of a wider buffer) and one target that is its row's largest logit.
+    base = torch.randn(n, v + 5, generator=g) * 4
+    target = torch.randint(0, v, (n,), generator=g)
+    target[1] = int(base[1, :v].argmax())
+    target[::6] = CONFIGS[config].get("ignore_index", -100)
+    leaf = base.to(dtype).requires_grad_()
+    weight = torch.rand(v, generator=g) + 0.5 if config == "all" else None
+    return leaf, target, weight
+
+
+@pytest.mark.parametrize("mode", ["eager", "compiled"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+@pytest.mark.parametrize("config", ["tempered", "all"])
+def test_matches_float64(config, dtype, mode):
+    leaf, target, weight = _case(config, dtype, 1)
+    x = leaf[:, :300]
+    fn = _compiled(config) if mode == "compiled" else _eager(config)
+    loss, entropy, accuracy = fn(x, target, weight)
+    upstream = torch.randn(target.shape, generator=torch.Generator().manual_seed(2),
+                           dtype=torch.float64)
+    _objective(loss, entropy, upstream.float()).backward()
+    kw = dict(CONFIGS[config])
+    xr = leaf.detach().double().requires_grad_()
+    ref = full_reference(xr[:, :300], target, weight=weight, **kw)
+    _objective(ref[0], ref[1], upstream).backward()
+    assert_loss_close(loss, ref[0])
+    assert_entropy_close(entropy, ref[1])
+    assert torch.equal(accuracy, ref[2])
+    assert_grad_close(leaf.grad, xr.grad)
+
+
+def test_reductions_and_return_forms():
+    leaf, target, weight = _case("all", torch.float32, 3)
+    kw = CONFIGS["all"]
+    x = leaf.detach()[:, :300]
+    per_row = inductor_ce.cross_entropy(x, target, weight, reduction="none", **kw)
+    for reduction in ("mean", "sum"):
+        out = inductor_ce.cross_entropy(x, target, weight, reduction=reduction,
+                                        return_accuracy=True, **kw)
+        assert isinstance(out, inductor_ce.LossOutput)
+        assert out.lse is None and out.entropy is None and out.accuracy.dtype == torch.bool
+        ref = reference(x.double() / kw["temperature"], target, weight, reduction=reduction,
+                        **{k: v for k, v in kw.items() if k != "temperature"})
+        assert_loss_close(out.loss, ref)
+        keep = target != kw["ignore_index"]
+        want = per_row.sum() if reduction == "sum" else per_row.sum() / weight[target[keep]].sum()
+        torch.testing.assert_close(out.loss, want)
+    # A temperature alone keeps the plain return forms.
+    loss, lse = inductor_ce.cross_entropy(x, target, weight, return_lse=True, **kw)
+    assert loss.dim() == 0 and lse.shape == target.shape
+    out = inductor_ce.cross_entropy(x, target, return_lse=True, return_entropy=True)
+    z = x.double()
+    torch.testing.assert_close(out.lse.double(), z.logsumexp(-1), rtol=1e-6, atol=1e-6)
+    assert out.accuracy is None
+    # An ignored row: its entropy is the whole row's, its accuracy False, its loss 0.
+    assert out.loss.dim() == 0
+    rows = inductor_ce.cross_entropy(x, target, reduction="none", ignore_index=2,
+                                     return_entropy=True, return_accuracy=True)
+    ign = target == 2
+    ref_entropy = torch.special.entr(torch.softmax(z, -1)).sum(-1)
+    assert_entropy_close(rows.entropy[ign], ref_entropy[ign])
+    assert not bool(rows.accuracy[ign].any()) and bool((rows.loss[ign] == 0).all())
+
+
+def test_accuracy_counts_ties_and_masked_classes():
+    x = torch.tensor([[1.0, 3.0, 3.0, -1.0], [float("-inf"), 0.0, float("-inf"), -2.0],
+                      [0.0, 0.0, 0.0, 0.0], [5.0, 4.0, 4.0, 4.0]])
+    target = torch.tensor([2, 1, 3, 1])
+    out = inductor_ce.cross_entropy(x, target, reduction="none", return_entropy=True,
+                                    return_accuracy=True)
+    assert out.accuracy.tolist() == [True, True, True, False]
+    ref = torch.special.entr(torch.softmax(x.double(), -1)).sum(-1)
+    assert_entropy_close(out.entropy, ref)
+    torch.testing.assert_close(out.entropy[2], torch.tensor(4.0).log())
+
+
+def test_torch_func_runs_the_decomposition():
+    leaf, target, _ = _case("tempered", torch.float32, 4)
+    x = leaf.detach()[:, :300].contiguous()
+
+    def f(x):
+        out = inductor_ce.cross_entropy(x, target, return_entropy=True, temperature=0.7)
+        return out.loss + out.entropy.mean()
+    got = torch.func.grad(f)(x)
+    xr = x.double().requires_grad_()
+    loss, entropy, _ = full_reference(xr, target, temperature=0.7)
+    (loss[target != -100].mean() + entropy.mean()).backward()
+    assert_grad_close(got, xr.grad)
+
+
+@pytest.mark.parametrize("kw, error, match", [
+    (dict(temperature=0.0), ValueError, "temperature must be a finite number > 0"),
+    (dict(temperature=float("inf")), ValueError, "temperature"),
+    (dict(temperature=True), TypeError, "temperature must be a float"),
+    (dict(temperature="1"), TypeError, "temperature"),
+    (dict(return_entropy=1), TypeError, "return_entropy must be a bool"),
+    (dict(return_accuracy=None), TypeError, "return_accuracy must be a bool"),
+])
+def test_errors_name_the_argument(kw, error, match):
+    x, t = torch.randn(3, 5), torch.tensor([0, 1, 2])
+    with pytest.raises(error, match=match):
+        inductor_ce.cross_entropy(x, t, **kw)
+    with pytest.raises(error, match=match):
+        inductor_ce.linear_cross_entropy(x, torch.randn(7, 5), t, **kw)
+
+
+def test_opcheck():
+    g = torch.Generator().manual_seed(5)
+    x = torch.randn(6, 40, generator=g).requires_grad_()
+    t = torch.randint(0, 40, (6,), generator=g)
+    t[0] = -100
+    w = torch.rand(40, generator=g)
+    torch.library.opcheck(torch.ops.inductor_ce.ce_fwd_full.default,
+                          (x, t, w, -100, 4.0, True, 0.8))
+    per_row = [torch.randn(6, generator=g) for _ in range(5)]
+    torch.library.opcheck(torch.ops.inductor_ce.ce_bwd_full.default,
+                          (x.detach(), t, w, *per_row, -100, 4.0, 0.8))
+
+
+# --- the fused head ----------------------------------------------------------------------------
+
+N, D, V = 300, 16, 700
+
+
+def _head_case(seed):
+    g = torch.Generator().manual_seed(seed)
+    h = torch.randn(N, D, generator=g, dtype=torch.float64)
+    w = torch.randn(V, D, generator=g, dtype=torch.float64) * 0.5
+    t = torch.randint(0, V, (N,), generator=g)
+    t[::7] = -100
+    return h, w, t
+
+
+@pytest.mark.pinned
+@pytest.mark.parametrize("budget", [None, 64 * V * 4], ids=["default", "64 rows"])
+def test_linear_matches_float64(budget):
+    """Loss, entropy, accuracy, dh and dW of the fused head's full form, by rows (the default
+    and a budget of 64 rows of logits, below the 256 where the plain form chunks by classes:
+    the full form always chunks by rows)."""
+    h, w, t = _head_case(6)
+    hs, ws = h.float().requires_grad_(), w.float().requires_grad_()
+    out = inductor_ce.linear_cross_entropy(hs, ws, t, reduction="none", temperature=0.7,
+                                           return_entropy=True, return_accuracy=True,
+                                           memory_budget=budget)
+    upstream = torch.randn(N, generator=torch.Generator().manual_seed(7), dtype=torch.float64)
+    _objective(out.loss, out.entropy, upstream.float()).backward()
+    hr, wr = h.clone().requires_grad_(), w.clone().requires_grad_()
+    z = hr @ wr.T
+    ref = full_reference(z, t, temperature=0.7)
+    _objective(ref[0], ref[1], upstream).backward()
+    # The logits come from a float32 GEMM: its rounding (gemm_rounding) enters every output.
+    logit_err = gemm_rounding(h, w.T).max().item() / 0.7
+    assert_loss_close(out.loss, ref[0], atol=2 * logit_err)
+    err = (out.entropy.double() - ref[1]).abs()
+    assert bool((err <= 1e-5 * ref[1] + 2 * logit_err).all())
+    near_tie = (z.detach().topk(2, -1).values.diff(dim=-1).abs().squeeze(-1) < 4 * logit_err)
+    assert torch.equal(out.accuracy[~near_tie], ref[2][~near_tie])
+    assert_grad_close(hs.grad, hr.grad, extra_tol=1e-5 * hr.grad.abs().max())
+    assert_grad_close(ws.grad, wr.grad, extra_tol=1e-5 * wr.grad.abs().max())
+
+
+def test_linear_no_grad_and_log_probs():
+    """RL's two calls: the reference model's log-probabilities without gradient (one GEMM and
+    one pass per chunk, nothing saved), and the policy's with one, at a temperature; a
+    GRPO-style ratio loss from them matches the one built from the logits."""
+    h, w, t = _head_case(8)
+    hs, ws = h.float().requires_grad_(), w.float()
+    with torch.no_grad():
+        old = inductor_ce.linear_log_probs(hs, ws, t, temperature=0.7)
+    new, entropy = inductor_ce.linear_log_probs(hs, ws, t, temperature=0.7, return_entropy=True)
+    assert not old.requires_grad and new.requires_grad
+    torch.testing.assert_close(old, new.detach())
+    mask = (t != -100).double()
+    adv = torch.randn(N, generator=torch.Generator().manual_seed(9), dtype=torch.float64)
+
+    def grpo(logp, logp_old, ent):
+        ratio = torch.exp(logp - logp_old)
+        clipped = torch.minimum(ratio * adv, ratio.clamp(0.8, 1.2) * adv)
+        return -((clipped + 0.01 * ent) * mask).sum() / mask.sum()
+    grpo(new.double(), old.double() - 0.05, entropy.double()).backward()
+    hr = h.clone().requires_grad_()
+    logits = (hr @ w.T) / 0.7
+    logp = torch.log_softmax(logits, -1).gather(-1, t.clamp_min(0)[:, None]).squeeze(-1)
+    logp = logp * mask
+    ref_entropy = torch.special.entr(torch.softmax(logits, -1)).sum(-1)
+    ref = grpo(logp, logp.detach() - 0.05, ref_entropy)
+    ref.backward()
+    logit_err = gemm_rounding(h, w.T).max().item() / 0.7
+    torch.testing.assert_close(new.double() * mask, logp.detach(), rtol=1e-5,
+                               atol=2 * logit_err)
+    assert_grad_close(hs.grad, hr.grad, extra_tol=1e-5 * hr.grad.abs().max())
+
+
+def test_linear_compiled_fullgraph_rows_dynamic():
+    h, w, t = _head_case(10)
+
+    @torch.compile(fullgraph=True, dynamic=True)
+    def fn(h, w, t):
+        out = inductor_ce.linear_cross_entropy(h, w, t, temperature=0.9, return_entropy=True,
+                                               return_accuracy=True)
+        return out.loss + out.entropy.mean(), out.accuracy.float().mean()
+
+    for n in (N, N - 37):
+        hs, ws = h[:n].float().requires_grad_(), w.float().requires_grad_()
+        loss, acc = fn(hs, ws, t[:n])
+        loss.backward()
+        eager = inductor_ce.linear_cross_entropy(hs, ws, t[:n], temperature=0.9,
+                                                 return_entropy=True, return_accuracy=True)
+        torch.testing.assert_close(loss, eager.loss + eager.entropy.mean())
+        torch.testing.assert_close(acc, eager.accuracy.float().mean())
+        hg = hs.grad
+        hs.grad = None
+        (eager.loss + eager.entropy.mean()).backward()
+        torch.testing.assert_close(hg, hs.grad)
