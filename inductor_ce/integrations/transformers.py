@@ -453,9 +453,12 @@ def _trl_per_token(input, weight, bias, request, budget):
         input, weight = input.float(), weight.float()
         bias = None if bias is None else bias.float()
         autocast = torch.autocast(input.device.type, enabled=False)
+    # TRL divides the softcapped logits by the temperature, c tanh(z / c) / T; the op divides
+    # before its softcap: c' tanh((z / T) / c'), the same with c' = c / T.
+    softcap = None if request.softcap is None else request.softcap / trl.temperature
     with autocast:
         out = linear_cross_entropy(input, weight, target, linear_bias=bias, reduction="none",
-                                   softcap=request.softcap, temperature=trl.temperature,
+                                   softcap=softcap, temperature=trl.temperature,
                                    return_entropy=entropy_on, return_accuracy=top1_on,
                                    memory_budget=budget)
     nll = out.loss if entropy_on or top1_on else out
