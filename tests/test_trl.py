@@ -291,40 +291,44 @@ def grpo_run(patch, tmp_path):
     def reward(completions, **kwargs):   # any reward: the advantages only need to differ
         return [sum(map(ord, c)) % 7 / 7 for c in completions]
 
-    model = make_model(head_scale=1.0)
+    make_model(head_scale=1.0).save_pretrained(tmp_path / "model")   # beta > 0: the trainer
+    tokenizer.save_pretrained(tmp_path / "model")                     # loads a ref_model
     args = trl.GRPOConfig(output_dir=str(tmp_path), max_steps=3, per_device_train_batch_size=4,
                           num_generations=4, max_completion_length=8, temperature=0.7,
                           learning_rate=1e-2, logging_steps=1, report_to="none",
                           save_strategy="no", use_cpu=True, bf16=False, disable_tqdm=True,
-                          seed=0, beta=0.0)
-    trainer = trl.GRPOTrainer(model=model, reward_funcs=reward, args=args,
+                          seed=0, beta=0.04)
+    trainer = trl.GRPOTrainer(model=str(tmp_path / "model"), reward_funcs=reward, args=args,
                               train_dataset=Dataset.from_dict({"prompt": prompts}),
                               processing_class=tokenizer)
     if patch:
         ict.apply(trainer.model)
+        ict.apply(trainer.ref_model)   # (its own TRL head: log-probs only)
     trainer.train()
-    keys = ("loss", "grad_norm", "entropy", "reward")
+    keys = ("loss", "grad_norm", "entropy", "reward", "kl")
     return [[log[k] for k in keys] for log in trainer.state.log_history if "loss" in log]
 
 
 def test_grpo_trainer_logs_match_unpatched(tmp_path, monkeypatch):
-    """Three GRPOTrainer steps (temperature 0.7, sampled completions, the entropy metric) with
-    apply() and without, same seed: the same rewards (the same completions), loss, gradient
-    norm and entropy; the patched run never calls TRL's kernel. (The loss of one iteration per
-    generation is 0 up to rounding, ratio 1 times advantages of mean 0: compared to 1e-6
-    absolute; its gradient, the norm, to 1e-4 relative: a norm over every parameter of
-    float32 sums.)"""
+    """Three GRPOTrainer steps (temperature 0.7, sampled completions, the entropy metric, a
+    reference model for the KL term) with apply() on the policy and the reference model and
+    without, same seed: the same rewards (the same completions), loss, gradient norm, entropy
+    and KL; the patched run never calls TRL's kernel. (The loss is small: the ratio is 1 with
+    one iteration per generation, the advantages have mean 0, the KL starts at 0; compared to
+    1e-6 absolute plus 2e-5 relative. The gradient norm, over every parameter, to 1e-4
+    relative; the KL, a difference of close log-probs, to 1e-6 absolute.)"""
     calls = count_calls(monkeypatch)
     ref = grpo_run(False, tmp_path)
-    assert calls["ours"] == 0 and calls["trl"] == 3
+    assert calls["ours"] == 0 and calls["trl"] == 6   # the policy's and the reference's
     got = grpo_run(True, tmp_path)
-    assert calls["ours"] == 3 and calls["trl"] == 3
-    assert len(got) == len(ref) == 3 and all(r[1] > 0.1 for r in ref)
+    assert calls["ours"] == 6 and calls["trl"] == 6
+    assert len(got) == len(ref) == 3 and all(r[1] > 0.1 for r in ref) and ref[-1][4] > 1e-3
     for step, (g, r) in enumerate(zip(got, ref)):
-        assert g[0] == pytest.approx(r[0], abs=1e-6), (step, "loss")
+        assert g[0] == pytest.approx(r[0], rel=2e-5, abs=1e-6), (step, "loss")
         assert g[1] == pytest.approx(r[1], rel=1e-4), (step, "grad_norm")
         assert g[2] == pytest.approx(r[2], rel=2e-5), (step, "entropy")
         assert g[3] == r[3], (step, "reward")
+        assert g[4] == pytest.approx(r[4], abs=1e-6), (step, "kl")
 
 
 # ----------------------------------------------------------------------------- the op
