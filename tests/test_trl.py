@@ -8,7 +8,7 @@ the head's weight itself and returns a ``FusedCausalLMOutput`` (per-token ``log_
 those calls (docs/transformers.md#trl). These tests compare, on tiny random models (config
 objects, a local tokenizer, no download), TRL's head against ours (one call; SFTTrainer and
 GRPOTrainer runs), and a GRPO-style loss from ``linear_log_probs`` against its logits in
-float64.
+float64. FSDP2 (fully_shard) runs on 2 gloo processes on the CPU (this file as a script).
 
 Tolerances. One head call (the same hidden states): log-probs, entropy and loss to 1e-5
 relative plus 1e-6 absolute (float32 arithmetic over V = 300 classes, two summation orders),
@@ -378,3 +378,77 @@ def test_grpo_loss_from_linear_log_probs_matches_logits(temperature):
     # log_probs alone (no entropy): the same values
     close(inductor_ce.linear_log_probs(h, w, target, temperature=temperature), ref_logp,
           "log_probs alone")
+
+
+# ----------------------------------------------------------------------------- FSDP2
+
+@pytest.mark.slow   # (two processes: about 20 s on 2 cores)
+def test_fused_lm_head_call_under_fsdp2_two_gloo_ranks(tmp_path):
+    """TRL's call on a model with TRL's head, apply()'d, then fully_shard (as accelerate does
+    when training starts): the head's own FSDP group, 2 CPU gloo ranks. Each rank's log-probs
+    and entropy, and every gradient shard of a loss of both (FSDP2 averages the ranks), as
+    TRL's head on the unsharded model computes them on the two ranks' batches."""
+    import json
+    import subprocess
+    from test_transformers import _free_port
+    port = _free_port()
+    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+         os.environ.get("PYTHONPATH", "")]))
+    procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "fsdp", str(r),
+                               str(port), str(tmp_path)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True) for r in range(2)]
+    logs = [p.communicate(timeout=600)[0] for p in procs]
+    for r, p in enumerate(procs):
+        assert p.returncode == 0, f"rank {r}:\n{logs[r][-5000:]}"
+        with open(tmp_path / f"rank{r}.json") as f:
+            error = json.load(f)["error"]
+        assert error is None, f"rank {r}: {error}"
+
+
+def _fsdp_worker(rank, port, out):
+    import json
+    import traceback
+    from datetime import timedelta
+
+    import torch.distributed as dist
+    from torch.distributed.fsdp import fully_shard
+    from torch.distributed.tensor import DTensor
+    world, error = 2, None
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=world, timeout=timedelta(seconds=300))
+    try:
+        theirs, ours = trl_pair(temperature=0.7, outputs=("log_probs", "entropy"))
+        fully_shard(ours.lm_head)
+        for layer in ours.model.layers:
+            fully_shard(layer)
+        fully_shard(ours)
+
+        def loss_of(out):
+            return -(out.log_probs.sum() + 0.1 * out.entropy.sum()) / 40
+
+        batches = [make_batch(seed=10 + r) for r in range(world)]
+        o = ours(**batches[rank], fused_lm_head=True)
+        loss_of(o).backward()
+        refs = [theirs(**b, fused_lm_head=True) for b in batches]
+        (sum(loss_of(t) for t in refs) / world).backward()
+        close(o.log_probs, refs[rank].log_probs, "log_probs")
+        close(o.entropy, refs[rank].entropy, "entropy")
+        ref_params = dict(theirs.named_parameters())
+        for n, p in ours.named_parameters():
+            assert isinstance(p, DTensor) and isinstance(p.grad, DTensor), n
+            full = ref_params[n].grad
+            step = -(-full.shape[0] // world)       # Shard(0): torch.chunk's split
+            want = full[rank * step:(rank + 1) * step]
+            close(p.grad.to_local(), want, f"rank {rank} {n}",
+                  atol=1e-5 * full.abs().max().item())
+    except Exception:
+        error = traceback.format_exc()
+    with open(os.path.join(out, f"rank{rank}.json"), "w") as f:
+        json.dump({"error": error}, f)
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "fsdp":
+        _fsdp_worker(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
