@@ -13,6 +13,10 @@ random upstream gradient per row), "lse" (return_lse=True, a gradient through bo
     ours [kind]        inductor_ce.linear_cross_entropy, default memory budget, eager
     ours compiled      the same, torch.compile'd
     ours lean [kind]   memory_budget=64 MiB (inductor_ce.linear.LEAN_BUDGET)
+    ours metrics       "mean" with return_entropy and return_accuracy, both logged (their
+                       batch means computed, no gradient through them), as a trainer does
+    ours logp nograd   inductor_ce.linear_log_probs at temperature 0.7 under no_grad (RL's
+                       reference log-probabilities)
     ours unfused compiled   torch.compile(inductor_ce.cross_entropy(h @ W.T, y))
     stock compile      torch.compile(F.cross_entropy((h @ W.T).float(), y)) ("mean", "none")
     liger              liger_kernel's LigerFusedLinearCrossEntropyLoss, if installed
@@ -49,6 +53,7 @@ SHAPES = ["8192x768x50304", "4096x2048x151936", "16384x5120x152064", "8192x8192x
           "65536x2048x32000", "8192x4096x128256", "32768x4096x128256", "8192x2304x256000:30",
           "16384x4096x151936"]
 KINDS = ("mean", "none", "lse", "nograd")
+LOGGED: list = []   # the metrics contender's last logged values (kept like a trainer's)
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
@@ -77,6 +82,13 @@ def contenders(softcap, frontier):
             return F.cross_entropy(z, y, reduction=reduction)
         return fn
 
+    def metrics(h, w, y):
+        out = inductor_ce.linear_cross_entropy(h, w, y, return_entropy=True,
+                                               return_accuracy=True, **kw)
+        LOGGED.append((out.entropy.detach().mean(), out.accuracy.float().mean()))
+        del LOGGED[:-1]
+        return out.loss
+
     lean = inductor_ce.linear.LEAN_BUDGET
     out = {
         "ours": ("mean", ours()),
@@ -84,6 +96,9 @@ def contenders(softcap, frontier):
         "ours none": ("none", ours(reduction="none")),
         "ours lse": ("lse", ours(return_lse=True)),
         "ours nograd": ("nograd", ours(reduction="none")),
+        "ours metrics": ("mean", metrics),
+        "ours logp nograd": ("nograd", lambda h, w, y: inductor_ce.linear_log_probs(
+            h, w, y, temperature=0.7, **kw)),
         "ours lean": ("mean", ours(lean)),
         "ours lean none": ("none", ours(lean, reduction="none")),
         "ours lean nograd": ("nograd", ours(lean, reduction="none")),
@@ -256,7 +271,8 @@ def main():
     p.add_argument("--frontier", action="store_true")
     p.add_argument("--errors-up-to", type=int, default=16384,
                    help="float64 references for T up to this (they need ~4 T V 8 bytes)")
-    p.add_argument("--only", nargs="*", default=None, help="contender name prefixes")
+    p.add_argument("--only", nargs="*", default=None,
+                   help="contender name prefixes (a trailing $: the exact name)")
     p.add_argument("--out", default=os.path.join(RESULTS, "linear-ce-{gpu}-torch{torch}"))
     p.add_argument("--plot", metavar="JSON", help="only draw the picture of a results file")
     args = p.parse_args()
@@ -287,7 +303,8 @@ def main():
         rows.append(dict(shape=spec, impl="1 GEMM", kind="nograd", ms=gemm1, x_gemms=1.0,
                          peak_gib=T * V * 2 / 2**30))
         for name, (kind, fn) in contenders(softcap, args.frontier).items():
-            if args.only and not name.startswith(tuple(args.only)):
+            if args.only and not any(name == o[:-1] if o.endswith("$") else name.startswith(o)
+                                     for o in args.only):
                 continue
             torch._dynamo.reset()
             row = measure(name, kind, fn, T, D, V, refs.get(kind), grads[kind])

@@ -332,7 +332,24 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
     softcap = None if softcap is None else float(softcap)
     label_smoothing, z_loss, temperature = float(label_smoothing), float(z_loss), float(temperature)
     smooth = label_smoothing > 0.0
-    if _functorch_transform() or _forward_ad_active():
+    transformed = _functorch_transform() or _forward_ad_active()
+    grad = not transformed and torch.is_grad_enabled() and (
+        input.requires_grad or linear_weight.requires_grad
+        or (linear_bias is not None and linear_bias.requires_grad))
+    if grad and reduction != "none" and not return_lse:
+        # A scalar loss: its gradient in the forward, as linear_cross_entropy's, with the
+        # statistics of the entropy and the accuracy from the same chunks; an entropy that
+        # gets a gradient costs the backward one pass over recomputed logits.
+        budget = memory_budget or 0
+        out = linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
+                                    ignore_index, softcap, label_smoothing, z_loss,
+                                    reduction == "mean", budget, temperature, True)
+        lse_nt, z_t, ent_nt, max_nt = linear.full_statistics(
+            input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
+            budget, temperature)
+        return _outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
+                        False, return_entropy, return_accuracy)
+    if transformed:
         # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
         z, local = decomposition._linear_logits(input, linear_weight, linear_bias, target,
                                                 ignore_index, 0)

@@ -97,7 +97,7 @@ def entropy_reference(z: Tensor, target: Tensor) -> Tensor:
     entr(p_t) to 0, where its true value is about the non-target mass). target -1: none."""
     z = z.double()
     has_t = (target >= 0).unsqueeze(-1)
-    is_t = (torch.arange(z.shape[-1]) == target.clamp_min(0).unsqueeze(-1)) & has_t
+    is_t = (torch.arange(z.shape[-1], device=z.device) == target.clamp_min(0).unsqueeze(-1)) & has_t
     lse_nt = torch.logsumexp(z.masked_fill(is_t, float("-inf")), -1, keepdim=True)
     z_t = torch.where(has_t, z.gather(-1, target.clamp_min(0).unsqueeze(-1)), float("-inf"))
     lse = torch.logaddexp(lse_nt, z_t)

@@ -233,25 +233,33 @@ def _head_case(seed):
 
 
 @pytest.mark.pinned
+@pytest.mark.parametrize("reduction", ["none", "mean"])
 @pytest.mark.parametrize("budget", [None, 64 * V * 4], ids=["default", "64 rows"])
-def test_linear_matches_float64(budget):
+def test_linear_matches_float64(budget, reduction):
     """Loss, entropy, accuracy, dh and dW of the fused head's full form, by rows (the default
     and a budget of 64 rows of logits, below the 256 where the plain form chunks by classes:
-    the full form always chunks by rows)."""
+    the full form always chunks by rows); "mean" computes its gradient in the forward and
+    the entropy's (a bonus in the loss) in the backward."""
     h, w, t = _head_case(6)
     hs, ws = h.float().requires_grad_(), w.float().requires_grad_()
-    out = inductor_ce.linear_cross_entropy(hs, ws, t, reduction="none", temperature=0.7,
+    out = inductor_ce.linear_cross_entropy(hs, ws, t, reduction=reduction, temperature=0.7,
                                            return_entropy=True, return_accuracy=True,
                                            memory_budget=budget)
     upstream = torch.randn(N, generator=torch.Generator().manual_seed(7), dtype=torch.float64)
-    _objective(out.loss, out.entropy, upstream.float()).backward()
+    keep = t != -100
+    if reduction == "mean":    # the mean's upstream: 1 / kept rows on each kept row
+        upstream = keep.double() / keep.sum()
+        (out.loss - 0.3 * (out.entropy * upstream.flip(0).float()).sum()).backward()
+    else:
+        _objective(out.loss, out.entropy, upstream.float()).backward()
     hr, wr = h.clone().requires_grad_(), w.clone().requires_grad_()
     z = hr @ wr.T
     ref = full_reference(z, t, temperature=0.7)
     _objective(ref[0], ref[1], upstream).backward()
     # The logits come from a float32 GEMM: its rounding (gemm_rounding) enters every output.
     logit_err = gemm_rounding(h, w.T).max().item() / 0.7
-    assert_loss_close(out.loss, ref[0], atol=2 * logit_err)
+    ref_loss = (ref[0] * upstream).sum() if reduction == "mean" else ref[0]
+    assert_loss_close(out.loss, ref_loss, atol=2 * logit_err)
     err = (out.entropy.double() - ref[1]).abs()
     assert bool((err <= 1e-5 * ref[1] + 2 * logit_err).all())
     near_tie = (z.detach().topk(2, -1).values.diff(dim=-1).abs().squeeze(-1) < 4 * logit_err)

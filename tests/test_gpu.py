@@ -477,3 +477,72 @@ def test_small_eager_calls_on_cuda_run_the_compiled_kernels(monkeypatch):
     loss.backward()
     _check(loss.detach(), leaf.grad, x, t, opts, None)
     assert eager.compiles > before, "the decomposition ran"
+
+
+# --- the full form: temperature, entropy, accuracy --------------------------------------------
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_full_form_against_float64(compiled):
+    """bf16 logits, 2048 x V, temperature 0.8 and a softcap: loss, entropy, accuracy and
+    the gradient of loss - 0.1 entropy against float64, eager and compiled."""
+    from _reference import full_reference
+    g = torch.Generator(device=DEV).manual_seed(3)
+    rows = min(T, 2048)
+    x = (torch.randn(rows, V, device=DEV, generator=g) * 3).bfloat16()
+    t = torch.randint(0, V, (rows,), device=DEV, generator=g)
+    t[::7] = -100
+    t[1] = int(x[1].argmax())
+    kw = dict(temperature=0.8, softcap=30.0)
+
+    def fn(x, t):
+        out = inductor_ce.cross_entropy(x, t, reduction="none", return_entropy=True,
+                                        return_accuracy=True, **kw)
+        return out.loss, out.entropy, out.accuracy
+    if compiled:
+        fn = torch.compile(fn, fullgraph=True)
+    leaf = x.clone().requires_grad_()
+    loss, entropy, accuracy = fn(leaf, t)
+    (loss.sum() - 0.1 * entropy.sum()).backward()
+    xr = x.double().requires_grad_()
+    ref = full_reference(xr, t, **kw)
+    (ref[0].sum() - 0.1 * ref[1].sum()).backward()
+    assert_loss_close(loss, ref[0])
+    err = (entropy.double() - ref[1]).abs()
+    assert bool((err <= 1e-5 * ref[1] + 1e-6).all()), err.max()
+    assert torch.equal(accuracy, ref[2]) and bool(accuracy[1])
+    assert_grad_close(leaf.grad, xr.grad)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_linear_full_form_against_float64(reduction):
+    """The fused head's full form on CUDA (bf16 h and W), temperature 0.7, loss - 0.1
+    entropy: loss and entropy within 1e-5 of the unfused full form of the same bf16 logits
+    (the fused chunks' GEMM is the same product), the accuracy equal but where bf16 logits
+    tie, dh and dW no further from float64 than 2x the unfused step's (Frobenius)."""
+    from _reference import full_reference
+    g = torch.Generator(device=DEV).manual_seed(4)
+    rows, vocab = min(T, 1024), min(V, 32000)
+    h = torch.randn(rows, 512, device=DEV, generator=g).bfloat16()
+    w = (torch.randn(vocab, 512, device=DEV, generator=g) * 0.05).bfloat16()
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=g)
+    t[::5] = -100
+    kw = dict(reduction=reduction, temperature=0.7, return_entropy=True, return_accuracy=True)
+    out = []
+    for fused in (True, False):
+        hs, ws = h.clone().requires_grad_(), w.clone().requires_grad_()
+        r = (inductor_ce.linear_cross_entropy(hs, ws, t, **kw) if fused
+             else inductor_ce.cross_entropy(hs @ ws.T, t, **kw))
+        (r.loss.sum() - 0.1 * r.entropy.sum()).backward()
+        out.append((r.loss.detach(), r.entropy.detach(), r.accuracy, hs.grad, ws.grad))
+    h64, w64 = h.double().requires_grad_(), w.double().requires_grad_()
+    loss64, entropy64, _ = full_reference(h64 @ w64.T, t, temperature=0.7)
+    keep = t != -100
+    loss64 = loss64[keep].mean() if reduction == "mean" else loss64
+    (loss64.sum() - 0.1 * entropy64.sum()).backward()
+    (lf, ef, af, dhf, dwf), (lu, eu, au, dhu, dwu) = out
+    torch.testing.assert_close(lf, lu, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(ef, eu, rtol=1e-5, atol=1e-5)
+    assert (af != au).sum() <= 2
+    rel = lambda a, b: ((a.double() - b).norm() / b.norm()).item()  # noqa: E731
+    assert rel(dhf, h64.grad) <= 2 * rel(dhu, h64.grad) + 1e-6
+    assert rel(dwf, w64.grad) <= 2 * rel(dwu, w64.grad) + 1e-6

@@ -258,7 +258,7 @@ _functorch_active = runtime.functorch_transforms_active
 _CHUNK_OPTIONS: dict = {}    # device -> its _Options, for loss_chunk (a few devices at most)
 
 
-def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
+def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, temperature=None):
     """For a chunk of rows of the fused linear + cross-entropy ("fast"): ``cross_entropy(z,
     t, reduction="sum")``'s forward graph with its coefficients, all times the 0-dim float32
     ``g``: (g * the chunk's summed loss, lse_nt, g * a, g * b[, g * c]), where (a, b, c) are
@@ -266,16 +266,19 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g):
     the compiled path applies (the chunk's ce_fwd kernels and its finish, instead of ~50
     eager ops and an autograd call per chunk: host time); otherwise the same function
     eagerly. Callable inside an op's implementation: the function traces (or runs) autograd
-    of the finish, so it runs with the dispatcher's autograd keys."""
+    of the finish, so it runs with the dispatcher's autograd keys. With a ``temperature``,
+    ``ce_fwd_full``'s statistics, and the outputs end with its z_t, ent_nt and max_nt."""
     from .._inductor.dispatch import autograd_inside_op
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0, softcap,
-                    False, z.shape[-1])
+                    False, z.shape[-1], temperature)
     forward = spec.forward(True)
 
+    n_coefs = 2 + spec.smooth
+
     def fn(x, t, w, g, opts):
-        loss, lse_nt, *coefs = forward(x, t, w, opts)
-        return (loss * g, lse_nt, *(k * g for k in coefs))
+        loss, lse_nt, *rest = forward(x, t, w, opts)
+        return (loss * g, lse_nt, *(k * g for k in rest[:n_coefs]), *rest[n_coefs:])
 
     opts = None
     if spec.valued():
@@ -309,6 +312,7 @@ class LossSpec(NamedTuple):
     softcap: Optional[float]  # (a new value compiles: the op's schema takes a float)
     return_lse: bool
     vocab: int
+    temperature: Optional[float] = None   # the full form (ce_fwd_full) when set
 
     def valued(self) -> bool:
         """Whether the forward graph takes the options tensor (else it is None)."""
@@ -317,15 +321,20 @@ class LossSpec(NamedTuple):
     def forward(self, training: bool):
         """The forward graph's function of (x, t, w, opts): (loss[, lse]) and, when
         ``training``, lse_nt and the coefficients for a unit upstream gradient: the loss's
-        a, b[, c], then lse's a, b."""
+        a, b[, c], then lse's a, b; with a temperature, then z_t, ent_nt and max_nt."""
         from ..op.finish import finish, reduce
-        ignore_index, reduction, smooth, zloss, softcap, return_lse, vocab = self
-        op = torch.ops.inductor_ce.ce_fwd.default
+        ignore_index, reduction, smooth, zloss, softcap, return_lse, vocab, temperature = self
+        full = temperature is not None
 
         def fn(x, t, w, opts):
-            stats = op(x, t, w, ignore_index, softcap, smooth)
+            if full:
+                stats = torch.ops.inductor_ce.ce_fwd_full.default(x, t, w, ignore_index,
+                                                                  softcap, smooth, temperature)
+            else:
+                stats = torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap,
+                                                             smooth)
             with torch.enable_grad():
-                leaves = [s.detach().requires_grad_(training) for s in stats]
+                leaves = [s.detach().requires_grad_(training) for s in stats[:3]]
                 loss, lse, w_t = finish(*leaves, t, w, ignore_index,
                                         opts[0] if smooth else 0.0,
                                         opts[1] if zloss else 0.0, vocab, smooth, zloss)
@@ -337,7 +346,8 @@ class LossSpec(NamedTuple):
                 for o, inputs in zip(outs, wrt) if training else ():
                     coefs += torch.autograd.grad(o.sum(), inputs, retain_graph=True,
                                                  materialize_grads=True)
-            return tuple(o.detach() for o in outs) + ((stats[0], *coefs) if training else ())
+            return (tuple(o.detach() for o in outs) + ((stats[0], *coefs) if training else ())
+                    + ((stats[1], stats[3], stats[4]) if full else ()))
 
         return fn
 
@@ -348,7 +358,7 @@ class LossSpec(NamedTuple):
         into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
         ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
         tensor is what lets a CUDA graph replay it: see graphs.py.)"""
-        ignore_index, _, smooth, _, softcap, _, _ = self
+        ignore_index, _, smooth, _, softcap, _, _, _ = self
         n = 2 + smooth
         op = torch.ops.inductor_ce.ce_bwd.default
 

@@ -680,6 +680,12 @@ def _full_setup(ctx, inputs, output):
 
 
 def _full_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
+    return *_full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt), *([None] * 9)
+
+
+def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
+    """(dh, dW, db) of the full statistics' upstream gradients: ``linear_ce_bwd``, which
+    recomputes the logits by row chunks."""
     input, weight, bias, target, class_weight, lse_nt, ent_nt = ctx.saved_tensors
     ignore_index, softcap, smooth, start, budget, temperature = ctx.options
     a, b, c = _coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
@@ -692,11 +698,47 @@ def _full_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
                                g_ent_nt, temperature)
     dh, dw, db = (dh if need_h else None, dw if need_w else None,
                   db.to(bias.dtype) if need_w and bias is not None else None)
-    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
-    return dh, dw, db, *([None] * 9)
+    return ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
 
 
 linear_ce_fwd_full.register_autograd(_full_backward, setup_context=_full_setup)
+
+
+@torch.library.custom_op(f"{LIB}::linear_ce_full_statistics", mutates_args=())
+def full_statistics(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
+                    class_weight: Optional[Tensor], lse_nt: Tensor, z_t: Tensor,
+                    ent_nt: Tensor, max_nt: Tensor, ignore_index: int,
+                    softcap: Optional[float], budget: int, temperature: float
+                    ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """(lse_nt, z_t, ent_nt, max_nt) as ``linear_ce_fast`` computed them with the loss, made
+    differentiable in input, weight and bias: the values pass through, and a gradient
+    reaching them (an entropy in the loss) costs the backward ``linear_ce_bwd``'s pass, as
+    ``linear_ce_fwd_full``'s; a logged entropy and the accuracy cost nothing more."""
+    return lse_nt.clone(), z_t.clone(), ent_nt.clone(), max_nt.clone()
+
+
+@full_statistics.register_fake
+def _(input, weight, bias, target, class_weight, lse_nt, z_t, ent_nt, max_nt, ignore_index,
+      softcap, budget, temperature):
+    return tuple(torch.empty_like(v) for v in (lse_nt, z_t, ent_nt, max_nt))
+
+
+def _statistics_setup(ctx, inputs, output):
+    (input, weight, bias, target, class_weight, lse_nt, _, ent_nt, _, ignore_index, softcap,
+     budget, temperature) = inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, lse_nt, ent_nt)
+    ctx.options = (ignore_index, softcap, False, 0, budget, temperature)
+    ctx.mark_non_differentiable(output[3])
+    ctx.set_materialize_grads(False)
+
+
+def _statistics_backward(ctx, g_lse_nt, g_z_t, g_ent_nt, g_max_nt):
+    if g_lse_nt is None and g_z_t is None and g_ent_nt is None:
+        return (None,) * 13
+    return *_full_grads(ctx, g_lse_nt, g_z_t, None, g_ent_nt), *([None] * 10)
+
+
+full_statistics.register_autograd(_statistics_backward, setup_context=_statistics_setup)
 
 
 # --- a scalar loss: the gradient in the forward ------------------------------------------------
@@ -704,11 +746,14 @@ linear_ce_fwd_full.register_autograd(_full_backward, setup_context=_full_setup)
 @torch.library.custom_op(f"{LIB}::linear_ce_fast", mutates_args=())
 def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                    class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
-                   label_smoothing: float, z_loss: float, mean: bool,
-                   budget: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+                   label_smoothing: float, z_loss: float, mean: bool, budget: int,
+                   temperature: float = 1.0, full: bool = False
+                   ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """(loss, d loss / d input, d loss / d weight, d loss / d bias) of the whole linear +
     cross-entropy with reduction "mean" (``mean``) or "sum", chunked within ``budget``
-    bytes (0: the default)."""
+    bytes (0: the default); with ``full`` (by row chunks only), at ``temperature``, and
+    ``ce_fwd_full``'s per-row (lse_nt, z_t, ent_nt, max_nt) too, for the entropy and the
+    accuracy (``full_statistics`` makes them differentiable), else four empty tensors."""
     h, t = _flat(input), target.reshape(-1)
     vocab, size = weight.shape[0], h.element_size()
     check_target_range(t, ignore_index, vocab)
@@ -726,19 +771,22 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     if zero_weight:
         scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
     options = (class_weight, ignore_index, label_smoothing, z_loss, softcap, scale)
-    if by_classes(vocab, size, budget):
+    stats = [h.new_empty(0, dtype=torch.float32) for _ in range(4)]
+    if by_classes(vocab, size, budget) and not full:
         loss, dh, dw, db = _fast_by_classes(input, h, weight, bias, t, keep, zero_weight,
                                             budget, *options)
     else:
-        loss, dh, dw, db = _fast_by_rows(input, h, weight, bias, t, keep, zero_weight,
-                                         budget, *options)
+        loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, keep, zero_weight,
+                                                 budget, *options,
+                                                 temperature if full else None)
     if mean:
         loss = torch.where(total > 0, loss, float("nan"))
-    return loss, dh, dw, (db if bias is None else db.to(bias.dtype))
+    stats = [v.view(input.shape[:-1]) if full else v for v in stats]
+    return loss, dh, dw, (db if bias is None else db.to(bias.dtype)), *stats
 
 
 def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
-                  ignore_index, label_smoothing, z_loss, softcap, scale):
+                  ignore_index, label_smoothing, z_loss, softcap, scale, temperature=None):
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     _log_head("linear_ce_fast", h, weight, lambda: _rows_words(
@@ -751,6 +799,9 @@ def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_we
     dh_rows = dh.view(h.shape)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.zeros(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
+    full = temperature is not None
+    # (full) lse_nt, z_t, ent_nt, max_nt of every row
+    stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
         h_r, t_r = h[r0:r1], t[r0:r1]
@@ -760,18 +811,22 @@ def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_we
         # "mean"): one compiled graph, see eager.loss_chunk.
         loss_r, lse_nt, a, b, *c = eager_loss.loss_chunk(z, t_r, class_weight, ignore_index,
                                                          label_smoothing, z_loss, softcap,
-                                                         scale)
+                                                         scale, temperature)
+        if full:
+            c, extra = c[:len(c) - 3], c[len(c) - 3:]
+            for whole, part in zip(stats, (lse_nt, *extra)):
+                whole[r0:r1] = part
         if zero_weight:
             a, b, *c = (k.where(keep[r0:r1], 0.0) for k in (a, b, *c))
         eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
-                      softcap)
+                      softcap, temperature=temperature)
         _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
                          r0 == 0)
         loss = loss + loss_r
         del z
     if rows == 0:
         dw.zero_()
-    return loss, dh, dw, db
+    return loss, dh, dw, db, *stats
 
 
 def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
@@ -807,16 +862,19 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
 
 @linear_ce_fast.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_smoothing, z_loss,
-      mean, budget):
+      mean, budget, temperature=1.0, full=False):
     db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
+    stats = [input.new_empty(input.shape[:-1] if full else 0, dtype=torch.float32)
+             for _ in range(4)]
     return (input.new_empty((), dtype=torch.float32),
             torch.empty(input.shape, dtype=input.dtype, device=input.device),
-            torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db)
+            torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db, *stats)
 
 
 def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
-    ctx.save_for_backward(*output[1:])
+    ctx.save_for_backward(*output[1:4])
+    ctx.mark_non_differentiable(*output[4:])   # (full_statistics differentiates them)
     # The gradient outputs get no upstream gradient; materialized, those would be zeros of
     # their size: a second h and W in memory at the start of the backward (1.04 GiB at
     # 8192 x 4096 x 128256, which set the eager step's peak).
@@ -841,7 +899,7 @@ def _fast_backward(ctx, g_loss, *unused):
         grads = (dh * g_loss, dw * g_loss, db * g_loss)
     grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", grads[0], grads[1],
                                    grads[2] if ctx.has_bias else None)
-    return *grads, *([None] * 8)
+    return *grads, *([None] * 10)
 
 
 linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)
