@@ -168,6 +168,18 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
         stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth,
                                      temperature, full=True)
     else:
+        # Eager: the whole loss as compiled graphs, as cross_entropy's (eager/loss.py).
+        out = _eager_loss(input, target, weight, ignore_index, reduction, label_smoothing,
+                          z_loss, softcap, return_lse, None, temperature, return_entropy,
+                          return_accuracy)
+        if out is not None:
+            if not return_entropy and not return_accuracy:
+                return (out[0], out[1]) if return_lse else out[0]
+            out = list(out)
+            fields = [out.pop(0), out.pop(0) if return_lse else None]
+            fields.append(out.pop(0) if return_entropy else None)
+            fields.append(out.pop(0) if return_accuracy else None)
+            return LossOutput(*fields)
         stats = _CE_FWD_FULL(input, target, weight, ignore_index, softcap, smooth, temperature)
     lse_nt, z_t, sum_wz, ent_nt, max_nt = stats
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,

@@ -57,6 +57,9 @@ CHUNK = 2048
 CHUNK_WARPS = 1
 
 _NEG_INF = float("-inf")
+# exp(d) is 0 in float32 below this (the smallest subnormal is 2^-149 = e^-103.3): the
+# entropy's gap term clamps d there, which changes no product and avoids 0 * -inf.
+GAP_MIN = -104.0
 LOG2E = 1.4426950408889634
 
 
@@ -179,8 +182,8 @@ def _is_target(col, t_col):
 
 def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.0, full=False):
     """``ce_fwd``; with ``full`` (``ce_fwd_full``) also ent_nt and max_nt from the same loads
-    (see ``op/decomposition.py``): per chunk u_c = sum_{j in c, j != t} e_j (m_c - z_j),
-    e_j = exp(z_j - m_c), and per row U = sum_c exp(m_c - M) (u_c + (M - m_c) s_c), so
+    (see ``op/decomposition.py``): per chunk u_c = sum_{j in c, j != t} e_j (z_j - m_c) <= 0,
+    e_j = exp(z_j - m_c), and per row U = sum_c exp(m_c - M) ((M - m_c) s_c - u_c), so
     ent_nt = log S + U / S and max_nt = M."""
     device = ir.device_of(logits)
     *rows, vocab = ir.size(logits)
@@ -277,11 +280,14 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
     s = ir.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
     if full:
         def chunk_gap(index, rindex):
-            # e_j (m_c - z_j); 0 where e_j = 0 (the target, -inf logits: no 0 * inf).
+            # e_j (z_j - m_c) <= 0, from chunk_sumexp's own d = z_j - m_c and e_j = exp(d)
+            # (the same expressions: one computation): two instructions more per element, a
+            # select and a multiply-add. d = -inf (the target, -inf logits, the tail) would
+            # give 0 * -inf: d is clamped at GAP_MIN, below which e_j is 0 in float32 anyway.
             z, is_t, _, _ = element(index, rindex)
-            shift = safe(m_at(index))
-            e = _exp(ops.sub(ops.where(is_t, _f32(_NEG_INF), z), shift))
-            return ops.where(ops.gt(e, _f32(0.0)), ops.mul(e, ops.sub(shift, z)), _f32(0.0))
+            d = ops.sub(ops.where(is_t, _f32(_NEG_INF), z), safe(m_at(index)))
+            clamped = ops.where(ops.gt(d, _f32(GAP_MIN)), d, _f32(GAP_MIN))
+            return ops.mul(_exp(d), clamped)
         u_at = ir.loader(ir.reduction(device, chunk_gap, ranges, [chunk], "sum"))
     z_t = ir.pointwise(device, F32, target_logit, rows)
     if smooth:
@@ -299,6 +305,9 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         return ops.where(ops.eq(big_s, _f32(0.0)), _f32(0.0),
                          ops.add(ops.log(big_s), ops.truediv(big_u, big_s)))
 
+    def negated(u):   # U = sum e_j (M - z_j) of one chunk: -u_c
+        return ops.neg(u)
+
     if single:
         def lse_nt_fn(index):
             # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
@@ -307,7 +316,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         sum_wz = swz if smooth else ir.pointwise(device, F32, lambda i: _f32(0.0), rows)
         if not full:
             return lse_nt, z_t, sum_wz
-        ent_nt = ir.pointwise(device, F32, lambda i: entropy_nt(s_at(i), u_at(i)), rows)
+        ent_nt = ir.pointwise(device, F32, lambda i: entropy_nt(s_at(i), negated(u_at(i))),
+                              rows)
         return lse_nt, z_t, sum_wz, ent_nt, m
 
     part_m_at, part_s_at = m_at, s_at
@@ -346,10 +356,10 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         return lse_nt, z_t, sum_wz
 
     def moved_gap(i, r):
-        # u_c + (M - m_c) s_c, rescaled by exp(m_c - M); 0 for a chunk with no mass (m_c =
-        # -inf, where M - m_c is inf and s_c = 0).
+        # sum_{j in c} e'_j (M - z_j) = (M - m_c) s_c - u_c, e'_j = exp(z_j - M), rescaled by
+        # exp(m_c - M); 0 for a chunk with no mass (m_c = -inf, where M - m_c is inf).
         m_c, big_m_ = m_at([*i, r[0]]), safe(big_m_at(i))
-        moved = ops.add(u_at([*i, r[0]]), ops.mul(ops.sub(big_m_, m_c), s_at([*i, r[0]])))
+        moved = ops.sub(ops.mul(ops.sub(big_m_, m_c), s_at([*i, r[0]])), u_at([*i, r[0]]))
         return ops.where(ops.eq(m_c, _f32(_NEG_INF)), _f32(0.0),
                          ops.mul(moved, _exp(ops.sub(m_c, big_m_))))
 
@@ -412,12 +422,13 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=Non
         is_t = _is_target(col, _target_column(t_at(row), ignore_index, logits_vocab))
         lse = lse_at(row)
         shift = ops.where(ops.eq(lse, _f32(_NEG_INF)), _f32(0.0), lse)
+        b_row, a_row = b_at(row), a_at(row)   # (this order: the plain op's code unchanged)
         q = _exp(ops.sub(z, shift))
-        non_target = ops.mul(a_at(row), q)
+        non_target = ops.mul(a_row, q)
         if e_at is not None:   # + e q (lse_nt - z); 0 where q = 0 (no 0 * inf at -inf logits)
             gap = ops.where(ops.gt(q, _f32(0.0)), ops.mul(q, ops.sub(shift, z)), _f32(0.0))
             non_target = ops.add(non_target, ops.mul(e_at(row), gap))
-        g = ops.where(is_t, b_at(row), non_target)
+        g = ops.where(is_t, b_row, non_target)
         if c_at is not None:
             w = _f32(1.0) if w_at is None else ops.to_dtype(w_at([col]), F32)
             g = ops.add(g, ops.mul(c_at(row), w))

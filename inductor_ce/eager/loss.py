@@ -86,10 +86,13 @@ def _may_replay_graphs(xm, layout, weight, few: bool) -> bool:
 # --- the whole loss -----------------------------------------------------------------------------
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
-                  softcap, return_lse, sig=None):
+                  softcap, return_lse, sig=None, temperature=None, entropy=False,
+                  accuracy=False):
     """``functional.cross_entropy``'s value through compiled functions, or None where the op
     path should run. Arguments are already checked; ``sig``: the call's ``call_signature`` (of
-    the arguments as the caller got them), under which its path is kept.
+    the arguments as the caller got them), under which its path is kept. With a
+    ``temperature`` (the full form), the outputs (loss[, lse][, entropy][, accuracy]) as a
+    tuple, ``entropy`` and ``accuracy`` saying which.
 
     Two compiled graphs, no AOTAutograd between them and autograd (its runtime wrappers were
     most of a few-row step's host time). The forward graph computes the loss (and lse) and,
@@ -107,7 +110,7 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     training = input.requires_grad and torch.is_grad_enabled()
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     spec = LossSpec(ignore_index, reduction, label_smoothing > 0.0, z_loss != 0.0, softcap,
-                    return_lse, input.shape[-1])
+                    return_lse, input.shape[-1], temperature, entropy, accuracy)
     t = target if target.dim() == 1 and xm is input else target.reshape(xm.shape[:-1])
     t = t.contiguous()
     few = t.numel() <= FEW_ROWS
@@ -138,7 +141,7 @@ class CallPath:
     whether it replays CUDA graphs. Kept for the calls of the same call_signature (``loss_of_seen_call``)."""
 
     __slots__ = ("plan", "view", "t_view", "t_copy", "graphed", "training", "none",
-                 "return_lse", "valued")
+                 "return_lse", "valued", "tuple")
 
     def __init__(self, plan, input, xm, target, t, graphed, training, reduction, return_lse):
         self.plan, self.graphed, self.training = plan, graphed, training
@@ -147,6 +150,7 @@ class CallPath:
         self.t_copy = not target.reshape(t.shape).is_contiguous()
         self.none, self.return_lse = reduction == "none", return_lse
         self.valued = plan.key.spec.valued()
+        self.tuple = plan.key.spec.temperature is not None    # the full form: every output
 
     def __call__(self, input, target, weight, label_smoothing, z_loss):
         xm = input if self.view is None else input.view(self.view)
@@ -157,11 +161,13 @@ class CallPath:
         opts = self.plan.options(label_smoothing, z_loss) if self.valued else None
         if self.training:
             out = _apply_loss(xm, t, weight, opts, self.plan, graphed)
-            if not self.return_lse:
+            if self.plan.n == 1:
                 return out.view(target.shape) if self.none else out
         else:
             out = self.plan.forward_runner(graphed)(xm, t, weight, opts)
         loss = out[0].view(target.shape) if self.none else out[0]
+        if self.tuple:
+            return (loss, *(o.view(target.shape) for o in out[1:self.plan.n]))
         return (loss, out[1].view(target.shape)) if self.return_lse else loss
 
 
@@ -271,7 +277,7 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
     from .._inductor.dispatch import autograd_inside_op
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0, softcap,
-                    False, z.shape[-1], temperature)
+                    False, z.shape[-1], temperature, statistics=temperature is not None)
     forward = spec.forward(True)
 
     n_coefs = 2 + spec.smooth
@@ -313,17 +319,26 @@ class LossSpec(NamedTuple):
     return_lse: bool
     vocab: int
     temperature: Optional[float] = None   # the full form (ce_fwd_full) when set
+    entropy: bool = False     # (full) also each row's entropy, differentiable
+    accuracy: bool = False    # (full) also each row's accuracy
+    statistics: bool = False  # (full) the outputs end with z_t, ent_nt, max_nt (loss_chunk)
 
     def valued(self) -> bool:
         """Whether the forward graph takes the options tensor (else it is None)."""
         return self.smooth or self.zloss
 
+    def outputs(self) -> int:
+        """How many outputs the caller gets: loss[, lse][, entropy][, accuracy]."""
+        return 1 + self.return_lse + self.entropy + self.accuracy
+
     def forward(self, training: bool):
-        """The forward graph's function of (x, t, w, opts): (loss[, lse]) and, when
-        ``training``, lse_nt and the coefficients for a unit upstream gradient: the loss's
-        a, b[, c], then lse's a, b; with a temperature, then z_t, ent_nt and max_nt."""
-        from ..op.finish import finish, reduce
-        ignore_index, reduction, smooth, zloss, softcap, return_lse, vocab, temperature = self
+        """The forward graph's function of (x, t, w, opts): (loss[, lse][, entropy][,
+        accuracy]) and, when ``training``, lse_nt and the coefficients for a unit upstream
+        gradient: the loss's a, b[, c], then lse's a, b, then the entropy's a, b, e; with
+        ``statistics``, then z_t, ent_nt and max_nt."""
+        from ..op.finish import entropy_and_accuracy, finish, reduce
+        smooth, zloss, temperature = self.smooth, self.zloss, self.temperature
+        ignore_index, softcap = self.ignore_index, self.softcap
         full = temperature is not None
 
         def fn(x, t, w, opts):
@@ -334,49 +349,78 @@ class LossSpec(NamedTuple):
                 stats = torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap,
                                                              smooth)
             with torch.enable_grad():
-                leaves = [s.detach().requires_grad_(training) for s in stats[:3]]
-                loss, lse, w_t = finish(*leaves, t, w, ignore_index,
+                leaves = [s.detach().requires_grad_(training)
+                          for s in stats[:3 + self.entropy]]
+                loss, lse, w_t = finish(*leaves[:3], t, w, ignore_index,
                                         opts[0] if smooth else 0.0,
-                                        opts[1] if zloss else 0.0, vocab, smooth, zloss)
-                outs = (reduce(loss, w_t, reduction), lse)[:1 + return_lse]
+                                        opts[1] if zloss else 0.0, self.vocab, smooth, zloss)
+                # Each output with the statistics it is differentiated in: the loss's
+                # coefficients (a, b[, c]), then lse's (a, b), then the entropy's (a, b, e).
+                # (sum: each row's output depends on its own statistics.)
+                outs = [(reduce(loss, w_t, self.reduction), leaves[:2 + smooth])]
+                if self.return_lse:
+                    outs.append((lse, leaves[:2]))
+                if self.entropy or self.accuracy:
+                    entropy, accuracy = entropy_and_accuracy(
+                        leaves[0], leaves[1], leaves[3] if self.entropy else stats[3],
+                        stats[4], t, ignore_index)
+                if self.entropy:
+                    outs.append((entropy, [leaves[0], leaves[1], leaves[3]]))
                 coefs = []
-                # The loss's coefficients (a, b[, c]), then lse's (a, b): lse reads lse_nt
-                # and z_t only. (sum: each row's output depends on its own statistics.)
-                wrt = (leaves[:2 + smooth], leaves[:2])
-                for o, inputs in zip(outs, wrt) if training else ():
+                for o, inputs in outs if training else ():
                     coefs += torch.autograd.grad(o.sum(), inputs, retain_graph=True,
                                                  materialize_grads=True)
-            return (tuple(o.detach() for o in outs) + ((stats[0], *coefs) if training else ())
-                    + ((stats[1], stats[3], stats[4]) if full else ()))
+                if self.entropy and training:
+                    # d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt): its -e ent_nt q_j is a's
+                    # (as ce_fwd_full's autograd does).
+                    coefs[-3] = coefs[-3] - coefs[-1] * stats[3]
+            values = [o.detach() for o, _ in outs] + ([accuracy] if self.accuracy else [])
+            return (tuple(values) + ((stats[0], *coefs) if training else ())
+                    + ((stats[1], stats[3], stats[4]) if self.statistics else ()))
 
         return fn
 
-    def backward(self, per_row_g: bool, with_lse: bool):
+    def backward(self, per_row_g: bool, with_lse: bool, with_entropy: bool = False):
         """The backward graph's function of (x, out, t, lse_nt, the loss's coefficients[,
-        lse's], g if per_row_g, g_lse if with_lse, w, g if not per_row_g): the gradient,
+        lse's][, the entropy's], g if per_row_g, g_lse if with_lse, g_entropy if
+        with_entropy, w, g if not per_row_g): the gradient,
         written into ``out`` (a tensor of x's shape and dtype, contiguous; Inductor stores
         into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
         ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
         tensor is what lets a CUDA graph replay it: see graphs.py.)"""
-        ignore_index, _, smooth, _, softcap, _, _, _ = self
+        ignore_index, smooth, softcap = self.ignore_index, self.smooth, self.softcap
+        temperature = self.temperature
         n = 2 + smooth
-        op = torch.ops.inductor_ce.ce_bwd.default
 
         def fn(x, out, t, lse_nt, *rest):
             coefs, rest = rest[:n], rest[n:]
             lse_coefs, rest = (rest[:2], rest[2:]) if with_lse else ((), rest)
+            ent_coefs, rest = (rest[:3], rest[3:]) if with_entropy else ((), rest)
             if per_row_g:
                 g, *rest = rest
-            g_lse = None
+            g_lse = g_ent = None
             if with_lse:
                 g_lse, *rest = rest
+            if with_entropy:
+                g_ent, *rest = rest
             w, *rest = rest
             if not per_row_g:
                 g, = rest
             a, b, *c = (g * k for k in coefs)
             if with_lse:
                 a, b = a + g_lse * lse_coefs[0], b + g_lse * lse_coefs[1]
-            out.copy_(op(x, t, w, lse_nt, a, b, c[0] if c else None, ignore_index, softcap))
+            c = c[0] if c else None
+            if temperature is None:
+                grad = torch.ops.inductor_ce.ce_bwd.default(x, t, w, lse_nt, a, b, c,
+                                                            ignore_index, softcap)
+            else:
+                e = None
+                if with_entropy:
+                    a, b = a + g_ent * ent_coefs[0], b + g_ent * ent_coefs[1]
+                    e = g_ent * ent_coefs[2]
+                grad = torch.ops.inductor_ce.ce_bwd_full.default(
+                    x, t, w, lse_nt, a, b, c, e, ignore_index, softcap, temperature)
+            out.copy_(grad)
             return (out,)
 
         return fn
@@ -432,15 +476,16 @@ class _Plan:
     their CUDA-graph runners. (At a few rows the host sets the pace: a nested cache key hashed
     per backward cost more than the rest of its Python.)"""
 
-    __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "fn", "run", "bwd",
-                 "bwd_shape", "replays", "bwd_replays", "options")
+    __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "entropy", "accuracy", "fn",
+                 "run", "bwd", "bwd_shape", "replays", "bwd_replays", "options")
 
     def __init__(self, entry, key):
         spec = key.spec
         self.entry, self.key = entry, key
-        self.n = 1 + spec.return_lse
+        self.n = spec.outputs()
         self.per_row_g, self.return_lse = spec.reduction == "none", spec.return_lse
-        self.fn = spec.backward(self.per_row_g, self.return_lse)
+        self.entropy, self.accuracy = spec.entropy, spec.accuracy
+        self.fn = spec.backward(self.per_row_g, self.return_lse, self.entropy)
         self.run = functools.partial(run_compiled, entry)
         self.bwd = self.bwd_shape = self.replays = self.bwd_replays = None
         self.options = _Options(key.device)
@@ -454,7 +499,7 @@ class _Plan:
             self.replays = _graph_replays(self.entry, True, self.key.spec.valued())
         return self.replays
 
-    def backward(self, ctx, g, g_lse):
+    def backward(self, ctx, g, g_lse, g_ent=None):
         x, t, w = ctx.saved_tensors
         rowwise = [t, *ctx.stats]
         if self.per_row_g:
@@ -462,6 +507,8 @@ class _Plan:
             rowwise.append(g)
         if self.return_lse:
             rowwise.append(g_lse.reshape(x.shape[:-1]).contiguous())
+        if self.entropy:
+            rowwise.append(g_ent.reshape(x.shape[:-1]).float().contiguous())
         static = [w] if self.per_row_g else [w, g]
         grad = torch.empty_like(x, memory_format=torch.contiguous_format)
         entry = self.bwd
@@ -524,21 +571,31 @@ class _Loss(torch.autograd.Function):
         # saved (a saved tensor costs ~1-2 us to pack and unpack).
         ctx.save_for_backward(x, t, w)
         ctx.plan, ctx.graphed, ctx.stats = plan, graphed, out[n:]
+        if plan.accuracy:
+            ctx.mark_non_differentiable(out[n - 1])
         return out[0] if n == 1 else out[:n]
 
     @staticmethod
-    def backward(ctx, g, g_lse=None):
+    def backward(ctx, g, *more):
+        g_lse, g_ent = _more_grads(ctx.plan, more)
         if torch.is_grad_enabled():    # backward(create_graph=True): see _backward_once
-            return _backward_once(ctx, g, g_lse)
-        return ctx.plan.backward(ctx, g, g_lse), None, None, None, None, None
+            return _backward_once(ctx, g, g_lse, g_ent)
+        return ctx.plan.backward(ctx, g, g_lse, g_ent), None, None, None, None, None
 
 
-def _backward_once(ctx, g, g_lse):
+def _more_grads(plan, more):
+    """(g_lse, g_entropy) among the upstream gradients after the loss's."""
+    g_lse = more[0] if plan.return_lse else None
+    g_ent = more[plan.return_lse] if plan.entropy else None
+    return g_lse, g_ent
+
+
+def _backward_once(ctx, g, g_lse, g_ent=None):
     """backward(create_graph=True): the same gradient, which raises if differentiated
     again (once_differentiable's error, whatever requires grad: its own would let a gradient
     penalty through this loss silently miss its term)."""
     with torch.no_grad():
-        grad = ctx.plan.backward(ctx, g, g_lse)
+        grad = ctx.plan.backward(ctx, g, g_lse, g_ent)
     delayed = runtime.delayed_error(
         "inductor_ce.cross_entropy's gradient is not differentiable (no double backward)")
     return delayed(grad.requires_grad_()), None, None, None, None, None

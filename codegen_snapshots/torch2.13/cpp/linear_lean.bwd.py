@@ -14,7 +14,7 @@ def call(args):
     del mul_5
     del ne
     del tangents_1
-    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 67108864, True, True)
+    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 67108864, True, True, e=None, temperature=1.0)
     del buf1
     del buf2
     del getitem

@@ -14,7 +14,7 @@ def call(args):
     assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 67108864, True, True)
+    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 67108864, True, True, e=None, temperature=1.0)
     del buf1
     del buf2
     del getitem

@@ -9,7 +9,7 @@ def call(args):
     del ne
     del sub_1
     del tangents_1
-    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 0, True, True)
+    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 0, True, True, e=None, temperature=1.0)
     del buf1
     del buf2
     del getitem

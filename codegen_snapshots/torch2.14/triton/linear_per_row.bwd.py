@@ -9,7 +9,7 @@ def call(args):
     del sub_1
     del tangents_1
     assert_size_stride_grouped((primals_2, primals_1, primals_3, getitem), ((4096, 4096), (128256, 4096), (4096, ), (4096, )), ((4096, 1), (4096, 1), (1, ), (1, )), 'input')
-    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 0, True, True)
+    buf3 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_2, primals_1, None, primals_3, None, getitem, buf1, buf2, None, -100, None, 0, 0, True, True, e=None, temperature=1.0)
     del buf1
     del buf2
     del getitem
