@@ -22,6 +22,7 @@ from ._inductor.runtime import forward_ad_active as _forward_ad_active
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
 from .eager.loss import call_signature, loss_of_seen_call
 from .eager.loss import cross_entropy as _eager_loss
+from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import check_budget, check_linear, check_options, check_tensors
@@ -71,6 +72,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
                                       return_lse=return_lse)
+    if isinstance(target, Tensor) and target.is_floating_point():
+        # Class probabilities: a floating target of input's shape (eager/soft.py).
+        return _soft_cross_entropy(input, target, weight, ignore_index, reduction,
+                                   label_smoothing, z_loss, softcap, return_lse)
     # (A tensor label_smoothing or z_loss comes back as its value, a number; under
     # torch.compile as a float32 0-d tensor.)
     label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
