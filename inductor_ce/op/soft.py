@@ -45,9 +45,11 @@ Gradient (q = softmax(z), upstream g of the row's loss, g_lse of its lse):
 
     dL/dz_j = (g P + k) q_j - g c_j,   k = 2 zl lse g + g_lse,   q_j = exp(z_j - M) / (1 + S')
     j = a:    g (R - P S' / (1 + S')) + k / (1 + S'),            R = sum_{j != a} c_j
+              (where S' <= 1; where S' > 1, q_a < 1/2, the first form, P q_a - c_a)
 
 R is a forward statistic of its own, so the dominant class's gradient (P q_a - c_a, which is
-R - P S'/(1+S') exactly) never rounds to 0 either. Under a softcap dL/dx = dL/dz (1 - (z /
+R - P S'/(1+S') exactly) never rounds to 0 either. (Where a does not dominate, S' > 1,
+R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap dL/dx = dL/dz (1 - (z /
 cap)^2). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
 
     dL/dp_j = g (1 - eps) w_j ((M - z_j) + log1p(S'))
@@ -155,7 +157,11 @@ def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x:
     inv = 1.0 / (1.0 + s)
     dx = dp = None
     if want_x:
-        dz = torch.where(_is_argmax(z, a), g * (rest - total * s * inv) + k * inv,
+        # At a: P q_a - c_a, as R - P S'/(1+S') where q_a >= 1/2 (S' <= 1: there P q_a and
+        # c_a may both be near P, and their difference rounds away), else as written (there
+        # P S'/(1+S') is near P, and R - it would round away).
+        at_a = torch.where(s <= 1.0, rest - total * s * inv, total * inv - c)
+        dz = torch.where(_is_argmax(z, a), g * at_a + k * inv,
                          (g * total + k) * inv * torch.exp(z - m) - g * c)
         if spec.softcap is not None:
             dz = dz * (1.0 - (z / spec.softcap) ** 2)
