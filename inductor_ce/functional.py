@@ -44,7 +44,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
 
     Args:
         input: logits ``(..., V)``, float32/bfloat16/float16; rows may be strided views.
-        target: class indices ``input.shape[:-1]``, int64 or int32.
+        target: class indices ``input.shape[:-1]``, int64 or int32; or class probabilities
+            of input's shape, float32 or input's dtype (``op/soft.py``; "none": rows' shape).
         weight, ignore_index, reduction, label_smoothing: as in F.cross_entropy.
         z_loss: coefficient of the z-loss ``lse**2`` (keyword-only).
             ``label_smoothing`` and ``z_loss`` may change every call: eagerly their values are

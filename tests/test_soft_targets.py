@@ -18,7 +18,8 @@ import torch.nn.functional as F
 import inductor_ce
 from inductor_ce.eager import kernels as eager
 from inductor_ce.integrations import routing
-from _reference import assert_grad_close, assert_loss_close, softcap64, ulp
+from _reference import (COLLAPSE_V, MARGINS, assert_grad_close, assert_loss_close,
+                        collapse_logits, softcap64, ulp)
 
 V = 50
 REDUCTIONS = ["mean", "sum", "none"]
@@ -161,29 +162,21 @@ def test_compiled_matches_float64(backend, dtype, weighted):
 # Collapse: one class dominates by a margin of 0 to 80
 # --------------------------------------------------------------------------------------------
 
-MARGINS = [0.0, 10.0, 20.0, 30.0, 50.0, 80.0]
-COLLAPSE_V = 32000
-
-
 def collapse_case(dtype):
-    """Per margin two rows: a one-hot target on the dominant class, and a target of 1 - 1e-6
-    there and 1e-6 spread over 10 other classes."""
+    """Per margin two rows (the index targets' collapse logits): a one-hot target on the
+    dominant class, and 1 - 1e-6 there with 1e-7 on each of 10 other classes."""
+    z, top = collapse_logits(MARGINS, dtype)
     g = _gen("collapse")
-    z = (torch.randn(len(MARGINS), COLLAPSE_V, generator=g) * 1024).round() / 1024
-    z = z.to(dtype).float()
-    top = torch.randint(0, COLLAPSE_V, (len(MARGINS),), generator=g)
     rows = torch.arange(len(MARGINS))
-    others = z.scatter(1, top[:, None], float("-inf")).amax(-1)
-    z[rows, top] = others + torch.tensor(MARGINS)
     z = z.repeat(2, 1)
-    p = torch.zeros_like(z)
+    p = torch.zeros(z.shape)
     p[torch.arange(len(MARGINS)), top] = 1.0
     spread = torch.randint(0, COLLAPSE_V, (len(MARGINS), 10), generator=g)
     smear = torch.zeros(len(MARGINS), COLLAPSE_V).scatter_(1, spread, 1e-7)
     smear[rows, top] = 0.0
     smear[rows, top] = 1.0 - smear.sum(-1)
     p[len(MARGINS):] = smear
-    return z.to(dtype), p, top.repeat(2)
+    return z, p, top.repeat(2)
 
 
 def collapse_reference(z, p):

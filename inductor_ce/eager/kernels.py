@@ -171,6 +171,11 @@ def merged_rows(x: Tensor):
     return view, layout
 
 
+def compiled_rows(x: Tensor, *others):
+    """``merged_rows(x)`` where the compiled path applies to this call, else None."""
+    return merged_rows(x) if compiled_path_applies(x, *others) else None
+
+
 def compiled_function(key, build, first: Tensor):
     """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
     entry does), or None (that key failed to compile: the caller uses the decomposition)."""
@@ -248,9 +253,7 @@ def _per_row(rows, *values):
 
 def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
     """Compiled ``ce_fwd``, or None where the decomposition should run."""
-    if not compiled_path_applies(x, target, weight):
-        return None
-    merged = merged_rows(x)
+    merged = compiled_rows(x, target, weight)
     if merged is None:
         return None
     xm, layout = merged
@@ -273,9 +276,7 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth):
 
 def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     """Compiled ``ce_bwd``, or None where the decomposition should run."""
-    if not compiled_path_applies(x, target, weight, lse_nt, a, b, c):
-        return None
-    merged = merged_rows(x)
+    merged = compiled_rows(x, target, weight, lse_nt, a, b, c)
     if merged is None:
         return None
     weight = weight if c is not None else None

@@ -20,8 +20,7 @@ from torch.compiler import is_compiling as _is_compiling
 
 from ..op import soft
 from ..op.checks import check_options
-from .kernels import (Layout, compiled_function, compiled_path_applies, dtype_of, merged_rows,
-                      run_compiled, salt)
+from .kernels import Layout, compiled_function, compiled_rows, dtype_of, run_compiled, salt
 from .loss import _Options
 
 
@@ -71,9 +70,7 @@ _OPTIONS: dict = {}           # device -> its loss._Options (a few devices at mo
 def _compiled(input, target, weight, label_smoothing, z_loss, spec):
     """(loss, lse) through the compiled forward (and backward), or None where it does not
     apply."""
-    if not compiled_path_applies(input, target, weight):
-        return None
-    merged = merged_rows(input)
+    merged = compiled_rows(input, target, weight)
     if merged is None:
         return None
     xm, layout = merged

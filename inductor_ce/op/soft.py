@@ -85,6 +85,9 @@ def check_probabilities(input, target, weight, ignore_index) -> None:
     if str(target.dtype) not in ("torch.float32", str(input.dtype)):
         raise TypeError(f"target of class probabilities must be float32 or input's dtype "
                         f"({input.dtype}), got {target.dtype}")
+    if target.shape == input.shape[:-1] and target.shape != input.shape:
+        raise TypeError(f"target must be int64 or int32 class indices, got {target.dtype} "
+                        f"(or class probabilities of input's shape {tuple(input.shape)})")
     if target.shape != input.shape:
         raise ValueError(f"target of class probabilities (a floating-point target) must have "
                          f"input's shape {tuple(input.shape)}, got {tuple(target.shape)}; "
