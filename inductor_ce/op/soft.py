@@ -17,6 +17,14 @@ differentiate the argmax's broadcast with a reduction over the row in the backwa
 read of the targets); the backward below reads each input once, the row sums it needs come
 from the forward.
 
+Measured (``benchmarks/soft_cpu.py``, 2048 x 32000, forward+backward of the mean, 2 CPU cores
+shared with other work, medians): torch 2.13.0 float32 ours eager 153 ms, compiled 164,
+F.cross_entropy eager 398, compiled 130; bfloat16 122, 118, 504, 99. torch 2.14.1 (a busier
+machine): float32 302, 295, 655, 234; bfloat16 261, 266, 893, 207. The ATen functions run
+eagerly as they are take 4.9 s (float32) and 7.6 s (bfloat16) there: hence the compiled
+eager path. Against stock compiled the forward costs more (an argmax pass, then the sums
+the collapse-safe form needs: 48 against 39 ms at float32), the backward the same.
+
 Notation (one row; the class dimension is the last one):
 
     x_j      logits, any float dtype, upcast to float32 as loaded
