@@ -287,6 +287,29 @@ def test_strided_views_zero_rows_and_one_dimension():
     assert_loss_close(one, reference(x[0, 0], p[0, 0]))
 
 
+def test_eager_compiled_strided_rows_lse_and_target_gradient():
+    """The compiled eager path (eager/soft.py) on strided views of logits and targets, with
+    return_lse and a target that requires a gradient: every gradient against float64."""
+    x, p = make_case(torch.bfloat16, ("eager-strided",), (4, 9, V))
+    xl, pl = x.clone().requires_grad_(), p.clone().requires_grad_()
+    kw = dict(label_smoothing=0.1, z_loss=1e-3, reduction="none")
+    with mock.patch.object(eager, "MODE", "compiled"):
+        before = eager.compiles
+        loss, lse = inductor_ce.cross_entropy(xl[:, :-1], pl[:, 1:], return_lse=True, **kw)
+        up, up_lse = torch.rand(4, 8, generator=_gen("u")), torch.rand(4, 8, generator=_gen("l"))
+        torch.autograd.backward([loss, lse], [up, up_lse])
+        assert eager.compiles == before + 2        # the forward and the backward graph
+    x64 = x[:, :-1].double().requires_grad_()
+    p64 = p[:, 1:].double().requires_grad_()
+    ref, ref_lse = reference(x64, p64, **kw), torch.logsumexp(x64, -1)
+    torch.autograd.backward([ref, ref_lse], [up.double(), up_lse.double()])
+    assert_loss_close(loss, ref)
+    assert_loss_close(lse, ref_lse)
+    assert_grad_close(xl.grad[:, :-1], x64.grad)
+    assert_grad_close(pl.grad[:, 1:], p64.grad)
+    assert not xl.grad[:, -1].any() and not pl.grad[:, 0].any()
+
+
 def test_non_finite_logits():
     """+inf or nan logits make their row nan (as stock); a masked class (-inf logit) of
     probability 0 adds 0, where F.cross_entropy's 0 * inf is nan; with smoothing it is +inf,
