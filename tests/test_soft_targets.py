@@ -310,6 +310,18 @@ def test_eager_compiled_strided_rows_lse_and_target_gradient():
     assert not xl.grad[:, -1].any() and not pl.grad[:, 0].any()
 
 
+def test_eager_compiled_one_graph_per_vocabulary_any_rows():
+    """V is a constant of the compiled eager code, the rows are not: a new V compiles, a new
+    row count does not."""
+    with mock.patch.object(eager, "MODE", "compiled"), torch.no_grad():
+        before = eager.compiles
+        for rows, v in ((6, 40), (6, 60), (11, 40)):
+            x, p = make_case(torch.float32, ("vocab", rows, v), (rows, v))
+            loss = inductor_ce.cross_entropy(x, p, reduction="none")
+            assert_loss_close(loss, reference(x, p, reduction="none"))
+        assert eager.compiles == before + 2
+
+
 def test_non_finite_logits():
     """+inf or nan logits make their row nan (as stock); a masked class (-inf logit) of
     probability 0 adds 0, where F.cross_entropy's 0 * inf is nan; with smoothing it is +inf,

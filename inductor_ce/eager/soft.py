@@ -52,6 +52,7 @@ class SoftKey(NamedTuple):
     """What decides the code of a compiled forward (a key of ``kernels._CACHE``)."""
     device: torch.device
     dtype: torch.dtype
+    vocab: int                # V: static in the compiled code
     layout: Layout
     target_dtype: torch.dtype
     weight_dtype: Optional[torch.dtype]
@@ -79,8 +80,8 @@ def _compiled(input, target, weight, label_smoothing, z_loss, spec):
     xm, layout = merged
     p = target.reshape(xm.shape).contiguous()
     training = torch.is_grad_enabled() and (input.requires_grad or target.requires_grad)
-    key = SoftKey(input.device, input.dtype, layout, target.dtype, dtype_of(weight), spec,
-                  training)
+    key = SoftKey(input.device, input.dtype, input.shape[-1], layout, target.dtype,
+                  dtype_of(weight), spec, training)
     opts = None
     if spec.smooth or spec.zloss:
         options = _OPTIONS.get(input.device)
