@@ -22,6 +22,7 @@ from ._inductor.runtime import forward_ad_active as _forward_ad_active
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
 from .eager.loss import call_signature, loss_of_seen_call
 from .eager.loss import cross_entropy as _eager_loss
+from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import check_budget, check_linear, check_options, check_tensors
@@ -65,7 +66,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
 
     Args:
         input: logits ``(..., V)``, float32/bfloat16/float16; rows may be strided views.
-        target: class indices ``input.shape[:-1]``, int64 or int32.
+        target: class indices ``input.shape[:-1]``, int64 or int32; or class probabilities
+            of input's shape, float32 or input's dtype (``op/soft.py``; "none": rows' shape).
         weight, ignore_index, reduction, label_smoothing: as in F.cross_entropy.
         z_loss: coefficient of the z-loss ``lse**2`` (keyword-only).
             ``label_smoothing`` and ``z_loss`` may change every call: eagerly their values are
@@ -103,6 +105,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
                                       return_lse=return_lse)
+    if isinstance(target, Tensor) and target.is_floating_point():
+        # Class probabilities: a floating target of input's shape (eager/soft.py).
+        return _soft_cross_entropy(input, target, weight, ignore_index, reduction,
+                                   label_smoothing, z_loss, softcap, return_lse)
     # (A tensor label_smoothing or z_loss comes back as its value, a number; under
     # torch.compile as a float32 0-d tensor.)
     label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
@@ -150,6 +156,10 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
     """cross_entropy with a temperature or the entropy / accuracy outputs: the full ops
     (``ce_fwd_full``: two more statistics from the same pass), then the per-row finish."""
     check_full_options(temperature, return_entropy, return_accuracy)
+    if isinstance(target, Tensor) and target.is_floating_point():
+        raise NotImplementedError(
+            "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
+            "not supported with probability targets (a floating target) yet")
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
         raise NotImplementedError(
             "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "

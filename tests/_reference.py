@@ -97,13 +97,33 @@ def entropy_reference(z: Tensor, target: Tensor) -> Tensor:
     entr(p_t) to 0, where its true value is about the non-target mass). target -1: none."""
     z = z.double()
     has_t = (target >= 0).unsqueeze(-1)
-    is_t = (torch.arange(z.shape[-1], device=z.device) == target.clamp_min(0).unsqueeze(-1)) & has_t
+    cols = torch.arange(z.shape[-1], device=z.device)
+    is_t = (cols == target.clamp_min(0).unsqueeze(-1)) & has_t
     lse_nt = torch.logsumexp(z.masked_fill(is_t, float("-inf")), -1, keepdim=True)
     z_t = torch.where(has_t, z.gather(-1, target.clamp_min(0).unsqueeze(-1)), float("-inf"))
     lse = torch.logaddexp(lse_nt, z_t)
     gap = torch.where(is_t, torch.nn.functional.softplus(lse_nt - z_t), lse - z)
     p = torch.exp(z - lse)
     return torch.where(p > 0, p * gap, 0.0).sum(-1)
+
+
+MARGINS = [0.0, 10.0, 20.0, 30.0, 50.0, 80.0]
+COLLAPSE_V = 32000
+
+
+def collapse_logits(margins, dtype=torch.float32, seed=0):
+    """One row per margin: random logits, target logit = max of the others + margin."""
+    g = torch.Generator().manual_seed(seed)
+    # On a 2**-10 grid, so that max + margin is exact in float32.
+    z = (torch.randn(len(margins), COLLAPSE_V, generator=g) * 1024).round() / 1024
+    z = z.to(dtype).float()
+    target = torch.randint(0, COLLAPSE_V, (len(margins),), generator=g)
+    rows = torch.arange(len(margins))
+    others_max = z.scatter(1, target[:, None], float("-inf")).amax(-1)
+    z[rows, target] = others_max + torch.tensor(margins)
+    if dtype == torch.float32:
+        assert torch.equal(z[rows, target] - others_max, torch.tensor(margins))
+    return z.to(dtype), target      # bf16/fp16 round the target logit: margins approximate
 
 
 def collapse_safe_reference(z: Tensor, target: Tensor):

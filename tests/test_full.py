@@ -13,9 +13,8 @@ import pytest
 import torch
 
 import inductor_ce
-from _reference import (assert_grad_close, assert_loss_close, full_reference, gemm_rounding,
-                        reference)
-from test_core import MARGINS, collapse_logits
+from _reference import (MARGINS, assert_grad_close, assert_loss_close, collapse_logits,
+                        full_reference, gemm_rounding, reference)
 
 ENTROPY_ATOL = 1e-6
 

@@ -204,15 +204,15 @@ def _routed_inputs(graphs):
 
 # Each case: (logits, target, fn(logits, target, weight)); inputs are made by _case().
 UNSUPPORTED = {
-    "probability targets": (lambda g: (torch.randn(6, 40, generator=g),
-                                       torch.rand(6, 40, generator=g).softmax(-1)),
-                            lambda x, t, w: F.cross_entropy(x, t, label_smoothing=0.1)),
     # (N, C, d) contiguous: class dim 1 has stride d; moving it last would need a copy
     "class dim 1 of a 3-D input": (lambda g: (torch.randn(3, 40, 5, generator=g),
                                               torch.randint(0, 40, (3, 5), generator=g)),
                                    lambda x, t, w: F.cross_entropy(x, t, w, reduction="none")),
 }
 SUPPORTED = {
+    "probability targets": (lambda g: (torch.randn(6, 40, generator=g),
+                                       torch.rand(6, 40, generator=g).softmax(-1)),
+                            lambda x, t, w: F.cross_entropy(x, t, w, label_smoothing=0.1)),
     "nn.CrossEntropyLoss": (
         lambda g: (torch.randn(14, 40, generator=g) * 3, torch.randint(0, 40, (14,), generator=g)),
         lambda x, t, w: torch.nn.CrossEntropyLoss(w, ignore_index=3, label_smoothing=0.1)(x, t)),

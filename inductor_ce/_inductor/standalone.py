@@ -73,7 +73,8 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
     row dimension symbolic (V, its last, static unless ``columns``; strides and storage
     offset symbolic where they do not follow from the sizes), ``outputs`` tensors ``outs`` of
     the logits' shape and dtype, contiguous (what ``fn`` writes, with ``copy_``), ``rowwise``
-    tensors of shape rows (contiguous, sharing the logits' row symbols), ``static`` tensors
+    tensors of shape rows, or of the logits' shape (a target of class probabilities; both
+    contiguous, sharing the logits' row symbols), ``static`` tensors
     (or None) of fixed shape, except that with ``columns`` they are of shape (V,) and share
     its symbol. The result is called with real tensors of the same kinds, in the same
     order; it computes
@@ -95,7 +96,8 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
         with fake_mode:
             fake_outs = [torch.empty(fake_x.shape, dtype=fake_x.dtype, device=fake_x.device)
                          for _ in range(outputs)]
-            fake_rows = [torch.empty(fake_x.shape[:-1], dtype=r.dtype, device=r.device)
+            fake_rows = [torch.empty(fake_x.shape if r.dim() == fake_x.dim() else
+                                     fake_x.shape[:-1], dtype=r.dtype, device=r.device)
                          for r in rowwise]
             if columns:
                 fake_static = [None if s is None else torch.empty(

@@ -171,6 +171,11 @@ def merged_rows(x: Tensor):
     return view, layout
 
 
+def compiled_rows(x: Tensor, *others):
+    """``merged_rows(x)`` where the compiled path applies to this call, else None."""
+    return merged_rows(x) if compiled_path_applies(x, *others) else None
+
+
 def compiled_function(key, build, first: Tensor):
     """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
     entry does), or None (that key failed to compile: the caller uses the decomposition)."""
@@ -249,9 +254,7 @@ def _per_row(rows, *values):
 def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     """Compiled ``ce_fwd`` (with a ``temperature``: ``ce_fwd_full``), or None where the
     decomposition should run."""
-    if not compiled_path_applies(x, target, weight):
-        return None
-    merged = merged_rows(x)
+    merged = compiled_rows(x, target, weight)
     if merged is None:
         return None
     xm, layout = merged
@@ -279,9 +282,7 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,
            temperature=None):
     """Compiled ``ce_bwd`` (with a ``temperature``: ``ce_bwd_full``, ``e`` its entropy
     coefficient or None), or None where the decomposition should run."""
-    if not compiled_path_applies(x, target, weight, lse_nt, a, b, c, e):
-        return None
-    merged = merged_rows(x)
+    merged = compiled_rows(x, target, weight, lse_nt, a, b, c, e)
     if merged is None:
         return None
     weight = weight if c is not None else None

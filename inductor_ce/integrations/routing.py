@@ -8,11 +8,12 @@ graph of torch-level calls (``F.cross_entropy``, ``x.float()``, ``x.view(-1, V)`
 before AOTAutograd differentiates it, the pass replaces every loss call it can express with
 one call of ``_fused_cross_entropy`` (our op, whose autograd then supplies the backward).
 Recognised calls: ``F.cross_entropy`` (also what ``nn.CrossEntropyLoss`` inlines to),
-``torch._C._nn.cross_entropy_loss`` (``_inductor/passes.py``) / ``aten.cross_entropy_loss``, and ``nll_loss`` of a
-``log_softmax`` over the class dimension. Everything else stays stock: probability targets,
-legacy ``size_average``/``reduce``, non-constant options, a weight that needs a gradient,
-and an N-D input whose class dimension 1 is not its contiguous one (moving it last would
-need a copy). Eager code never sees the pass.
+``torch._C._nn.cross_entropy_loss`` (``_inductor/passes.py``) / ``aten.cross_entropy_loss``
+(class indices or probabilities: a floating target of the logits' shape), and ``nll_loss``
+of a ``log_softmax`` over the class dimension. Everything else stays stock: legacy
+``size_average``/``reduce``, non-constant options, a weight that needs a gradient, and an
+N-D input whose class dimension 1 is not its contiguous one (moving it last would need a
+copy). Eager code never sees the pass.
 
 Two rewrites of the loss input avoid copies of the logits (the op reads any strided rows):
   * merges of leading dimensions and ``.contiguous()`` are looked through: the op gets
@@ -68,13 +69,17 @@ _FLOATS = (torch.float32,) + _LOW_PRECISION
 def _fused_cross_entropy(input, target, weight, ignore_index: int, reduction: str,
                          label_smoothing: float, class_dim_1: bool, out_dtype: torch.dtype):
     """F.cross_entropy(input, target, ...) through our op. ``input`` has the class dimension
-    last (or at 1 when ``class_dim_1``) and any leading shape holding target.numel() rows."""
+    last (or at 1 when ``class_dim_1``) and any leading shape holding the target's rows: its
+    class indices, or its probabilities (a floating target, its class dimension as input's)."""
+    soft = target.is_floating_point()
     if class_dim_1:
         input = input.movedim(1, -1)
-    loss = cross_entropy(input, target.reshape(input.shape[:-1]), weight, ignore_index,
-                         reduction, label_smoothing)
+        target = target.movedim(1, -1) if soft else target
+    rows = target.shape[:-1] if soft else target.shape
+    loss = cross_entropy(input, target.reshape(input.shape if soft else input.shape[:-1]),
+                         weight, ignore_index, reduction, label_smoothing)
     if reduction == "none":
-        loss = loss.reshape(target.shape)
+        loss = loss.reshape(rows)
     return loss.to(out_dtype)
 
 
@@ -201,8 +206,13 @@ def _class_dim(call: _Call, x):
         return "the input or the target is not a tensor"
     if x.dtype not in _FLOATS or x.dim() < 1:
         return "logits that are not float32, bfloat16 or float16 of dimension >= 1"
-    if t.dtype != torch.int64:
-        return "a target that is not int64 class indices (probability targets?)"
+    soft = t.dtype.is_floating_point     # class probabilities, of the logits' shape
+    if not soft and t.dtype != torch.int64:
+        return "a target that is neither int64 class indices nor floating probabilities"
+    if soft and t.dtype not in (x.dtype, torch.float32):
+        return "probability targets of a dtype other than the logits' or float32"
+    if soft and not (type(call.ignore_index) is int and call.ignore_index < 0):
+        return "probability targets with an ignore_index >= 0 (stock raises)"
     if call.legacy != (None, None):
         return "legacy size_average / reduce arguments"
     if call.reduction not in _REDUCTIONS or type(call.ignore_index) is not int \
@@ -217,6 +227,8 @@ def _class_dim(call: _Call, x):
     dim = 1 if x.dim() >= 3 else -1
     num_classes = x.shape[dim]
     rows = x.shape[:dim] + x.shape[dim + 1:] if dim == 1 else x.shape[:-1]
+    if soft:
+        rows = x.shape    # probabilities: a target of the logits' shape
     if t.dim() != len(rows) or not all(_same(a, b) for a, b in zip(t.shape, rows)):
         return "a target whose shape is not the logits' rows"
     if w is not None and not _same(w.shape[0], num_classes):
@@ -431,8 +443,8 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
     if call.nll or not isinstance(call.input, fx.Node):
         return None
     x = _val(call.input)
-    if _class_dim(call, x) != -1:
-        return None
+    if _class_dim(call, x) != -1 or _val(call.target).is_floating_point():
+        return None     # (probability targets: the loss alone is routed)
     found, linear, slices, reason = _linear_logits(call.input)
     if found is None:
         if reason is not None:

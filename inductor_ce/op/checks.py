@@ -57,18 +57,23 @@ def _tensor_option(name, value, floating):
     return number
 
 
-def check_tensors(input, target, weight):
+def check_logits(input) -> None:
+    """The logits of every loss: float32, bfloat16 or float16, of shape (..., V), V >= 1."""
     if not isinstance(input, Tensor) or str(input.dtype) not in (
             "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of logits, "
                         f"got {getattr(input, 'dtype', type(input).__name__)}")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., V) with V >= 1, got {tuple(input.shape)}")
+
+
+def check_tensors(input, target, weight):
+    check_logits(input)
     num_classes = input.shape[-1]
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
-                        f"{getattr(target, 'dtype', type(target).__name__)} (probability "
-                        "targets are not supported)")
+                        f"{getattr(target, 'dtype', type(target).__name__)} (cross_entropy also "
+                        "takes class probabilities: a floating tensor of input's shape)")
     if target.shape != input.shape[:-1]:
         raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
                          f" (the class dimension is the last one), got {tuple(target.shape)}")

@@ -1,0 +1,290 @@
+"""Probability ("soft") targets: ``cross_entropy(input, target)`` with a floating ``target`` of
+``input``'s shape holding class probabilities, as ``F.cross_entropy`` takes them.
+
+Pure ATen, float32 math, one source of truth for three uses: under torch.compile Dynamo
+traces ``SoftCrossEntropy`` (forward and its written-out backward) and Inductor compiles them
+(the forward two reductions over each row, the backward one pointwise kernel over logits,
+targets and per-row statistics); eagerly ``eager/soft.py`` compiles these same functions,
+rows symbolic (``compile_rows_dynamic``), or, below its size threshold, they run as ATen ops,
+chunked over rows; under torch.func or forward-mode AD autograd differentiates the forward
+itself (it is written so that its derivative is the backward below).
+
+Why no custom op: the op pair exists for the index targets because their forward needs a
+lowering of its own (one online-softmax pass); these functions lower well as they are, and
+an opaque op would need a fake kernel, an autograd registration and a lowering that would
+repeat them. Why an ``autograd.Function`` and not autograd of the forward: autograd would
+differentiate the argmax's broadcast with a reduction over the row in the backward (a second
+read of the targets); the backward below reads each input once, the row sums it needs come
+from the forward.
+
+Measured (``benchmarks/soft_cpu.py``, 2048 x 32000, forward+backward of the mean, 2 CPU cores
+shared with other work, medians): torch 2.13.0 float32 ours eager 153 ms, compiled 164,
+F.cross_entropy eager 398, compiled 130; bfloat16 122, 118, 504, 99. torch 2.14.1 (a busier
+machine): float32 302, 295, 655, 234; bfloat16 261, 266, 893, 207. The ATen functions run
+eagerly as they are take 4.9 s (float32) and 7.6 s (bfloat16) there: hence the compiled
+eager path. Against stock compiled the forward costs more (an argmax pass, then the sums
+the collapse-safe form needs: 48 against 39 ms at float32), the backward the same.
+
+Notation (one row; the class dimension is the last one):
+
+    x_j      logits, any float dtype, upcast to float32 as loaded
+    z_j      s(x_j) = cap * tanh(x_j / cap), or x_j without a softcap
+    p_j      target probabilities (float32 or the logits' dtype), smoothed with eps:
+             p_j <- (1 - eps) p_j + eps / V       (F.cross_entropy's label smoothing)
+    w_j      class weight (1 without one);  c_j = w_j p_j
+    a        the argmax of z (its first index);  M = z_a = max_j z_j
+    S'       sum_{j != a} exp(z_j - M)            (ties with the max count exp(0) = 1, once
+                                                   each, a itself excluded)
+
+Value, per row:
+
+    lse        = M + log1p(S');          lse - z_j = (M - z_j) + log1p(S')
+    loss       = -sum_j c_j log q_j      = sum_j c_j (M - z_j) + P log1p(S'),  P = sum_j c_j
+    loss      += zl * lse^2              z-loss (zl = z_loss), unweighted
+    reduction  "none": per row; "sum"; "mean": divided by the number of ROWS, as
+               F.cross_entropy for probability targets (not by the weights)
+
+Nothing here subtracts two numbers near lse: a one-hot target on a dominant class gives
+log1p(S'), exact where ``lse - z_a`` in float32 is 0 (from a margin of ~16.6). Terms with
+c_j = 0 are 0 (a masked class, z_j = -inf, of probability 0: F.cross_entropy's 0 * inf is
+nan there).
+
+Gradient (q = softmax(z), upstream g of the row's loss, g_lse of its lse):
+
+    dL/dz_j = (g P + k) q_j - g c_j,   k = 2 zl lse g + g_lse,   q_j = exp(z_j - M) / (1 + S')
+    j = a:    g (R - P S' / (1 + S')) + k / (1 + S'),            R = sum_{j != a} c_j
+              (where S' <= 1; where S' > 1, q_a < 1/2, the first form, P q_a - c_a)
+
+R is a forward statistic of its own, so the dominant class's gradient (P q_a - c_a, which is
+R - P S'/(1+S') exactly) never rounds to 0 either. (Where a does not dominate, S' > 1,
+R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap dL/dx = dL/dz (1 - (z /
+cap)^2). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
+
+    dL/dp_j = g (1 - eps) w_j ((M - z_j) + log1p(S'))
+
+All of it in float32; gradients rounded once, to the logits' and the target's dtypes.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Optional
+
+import torch
+from torch import Tensor
+
+from .._inductor import runtime
+from .checks import check_logits, check_weight
+from .decomposition import _chunks, _softcap
+
+
+class SoftSpec(NamedTuple):
+    """The options that are constants of the code (``label_smoothing``'s and ``z_loss``'s
+    values are inputs: only whether each term is computed is here)."""
+    reduction: str
+    smooth: bool                 # the label-smoothing term is computed
+    zloss: bool                  # the z-loss term is computed
+    softcap: Optional[float]
+
+
+def check_probabilities(input, target, weight, ignore_index) -> None:
+    """A target of class probabilities (a floating ``target``): errors name the argument,
+    where F.cross_entropy raises too (an ignore_index >= 0, a shape other than input's)."""
+    check_logits(input)
+    if str(target.dtype) not in ("torch.float32", str(input.dtype)):
+        raise TypeError(f"target of class probabilities must be float32 or input's dtype "
+                        f"({input.dtype}), got {target.dtype}")
+    if target.shape == input.shape[:-1] and target.shape != input.shape:
+        raise TypeError(f"target must be int64 or int32 class indices, got {target.dtype} "
+                        f"(or class probabilities of input's shape {tuple(input.shape)})")
+    if target.shape != input.shape:
+        raise ValueError(f"target of class probabilities (a floating-point target) must have "
+                         f"input's shape {tuple(input.shape)}, got {tuple(target.shape)}; "
+                         f"class indices must be int64 or int32")
+    if target.device != input.device:
+        raise ValueError(f"input and target are on different devices: {input.device} and "
+                         f"{target.device}")
+    if ignore_index >= 0:
+        raise ValueError(f"ignore_index is not supported for probability targets (as in "
+                         f"F.cross_entropy): it must be negative, got {ignore_index}")
+    check_weight(weight, input.shape[-1], input.device)
+
+
+# --- the math ------------------------------------------------------------------------------------
+
+def _mass(p: Tensor, w: Optional[Tensor], eps, smooth: bool) -> Tensor:
+    """c_j = w_j p_j of the smoothed target, float32. ``eps`` a number or a 0-d tensor."""
+    c = p.float()
+    if smooth:
+        c = c * (1.0 - eps) + eps / p.shape[-1]
+    return c if w is None else c * w.float()
+
+
+def _is_argmax(z: Tensor, a: Tensor) -> Tensor:
+    return torch.arange(z.shape[-1], device=z.device) == a.unsqueeze(-1)
+
+
+def _stats_rows(x, p, w, eps, spec: SoftSpec):
+    """Per row (M, S', P, R, D, a): D = sum_j c_j (M - z_j). Differentiable (torch.func): M
+    is z gathered at a, so that its derivative reaches z_a, and it yields the backward's."""
+    z = _softcap(x, spec.softcap)
+    c = _mass(p, w, eps, spec.smooth)
+    a = z.detach().argmax(-1)
+    at_a = _is_argmax(z, a)
+    m = z.gather(-1, a.unsqueeze(-1))
+    # An infinite or nan max makes S' nan (0 * inf), and with it the row's loss and gradient,
+    # as F.cross_entropy's (inf - inf) does.
+    s = torch.where(at_a, 0.0, torch.exp(z - m)).sum(-1) + 0.0 * m.detach().squeeze(-1)
+    rest = torch.where(at_a, 0.0, c).sum(-1)
+    # P from R: under torch.compile R is then a statistic of the forward, which AOTAutograd
+    # saves; computed for the backward only, it would be recomputed there (a second read of p).
+    total = rest + c.gather(-1, a.unsqueeze(-1)).squeeze(-1)
+    d = torch.where(at_a | (c == 0.0), 0.0, c * (m - z)).sum(-1)
+    return m.squeeze(-1), s, total, rest, d, a
+
+
+def _finish(m, s, total, d, zl, spec: SoftSpec):
+    """Per-row (loss, lse) from the statistics."""
+    tail = torch.log1p(s)
+    lse = m + tail
+    loss = d + total * tail
+    if spec.zloss:
+        loss = loss + zl * lse.square()
+    return loss, lse
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    """F.cross_entropy's for probability targets: "mean" over rows (0 rows: nan)."""
+    if reduction == "none":
+        return loss
+    return loss.sum() if reduction == "sum" else loss.mean()
+
+
+def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
+               want_p: bool):
+    """(dL/dx, dL/dp) of rows: one pointwise pass; g, k per row (see the module doc)."""
+    z = _softcap(x, spec.softcap)
+    c = _mass(p, w, eps, spec.smooth)
+    m, s, total, rest, g, k = (v.unsqueeze(-1) for v in (m, s, total, rest, g, k))
+    inv = 1.0 / (1.0 + s)
+    dx = dp = None
+    if want_x:
+        # At a: P q_a - c_a, as R - P S'/(1+S') where q_a >= 1/2 (S' <= 1: there P q_a and
+        # c_a may both be near P, and their difference rounds away), else as written (there
+        # P S'/(1+S') is near P, and R - it would round away).
+        at_a = torch.where(s <= 1.0, rest - total * s * inv, total * inv - c)
+        dz = torch.where(_is_argmax(z, a), g * at_a + k * inv,
+                         (g * total + k) * inv * torch.exp(z - m) - g * c)
+        if spec.softcap is not None:
+            dz = dz * (1.0 - (z / spec.softcap) ** 2)
+        dx = dz.to(x.dtype)
+    if want_p:
+        dq = g * ((m - z) + torch.log1p(s))
+        if spec.smooth:
+            dq = dq * (1.0 - eps)
+        dp = (dq if w is None else dq * w.float()).to(p.dtype)
+    return dx, dp
+
+
+# --- chunked over rows (eagerly: bounded float32 temporaries) -------------------------------
+
+def _rows(x: Tensor):
+    """The row chunks of x: one under torch.compile or with symbolic sizes (Inductor keeps no
+    temporaries of the row's size), else as the index targets' decomposition chunks them."""
+    if x.dim() <= 1 or torch.compiler.is_compiling():
+        return None
+    return _chunks(x.shape[0], math.prod(x.shape[1:]))
+
+
+def statistics(x, p, w, eps, spec: SoftSpec):
+    """Per-row (M, S', P, R, D, a) of the logits ``x`` (..., V) and probabilities ``p``."""
+    chunks = _rows(x)
+    if chunks is None or len(chunks) == 1:
+        return _stats_rows(x, p, w, eps, spec)
+    parts = [_stats_rows(x[i:j], p[i:j], w, eps, spec) for i, j in chunks]
+    return tuple(torch.cat(v) for v in zip(*parts))
+
+
+def forward(x, p, w, eps, zl, spec: SoftSpec):
+    """(reduced loss, lse, M, S', P, R, a): the loss and the backward's statistics."""
+    m, s, total, rest, d, a = statistics(x, p, w, eps, spec)
+    loss, lse = _finish(m, s, total, d, zl, spec)
+    return _reduce(loss, spec.reduction), lse, m, s, total, rest, a
+
+
+def backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, spec: SoftSpec,
+             want_x: bool = True, want_p: bool = False):
+    """(dL/dx, dL/dp) for the upstream gradients ``g`` of the reduced loss (a scalar, or per
+    row for "none") and ``g_lse`` (per row, or None); each None where not wanted."""
+    rows = m.shape
+    if spec.reduction == "mean":
+        g = g / m.numel()
+    g = g.float().expand(rows)
+    k = 2.0 * zl * lse * g if spec.zloss else torch.zeros_like(g)
+    if g_lse is not None:
+        k = k + g_lse.float()
+    chunks = _rows(x)
+    if chunks is None or len(chunks) == 1:
+        return _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec, want_x, want_p)
+    parts = [_grad_rows(x[i:j], p[i:j], w, eps, m[i:j], s[i:j], total[i:j], rest[i:j],
+                        a[i:j], g[i:j], k[i:j], spec, want_x, want_p) for i, j in chunks]
+    return tuple(None if v[0] is None else torch.cat(v) for v in zip(*parts))
+
+
+# --- autograd ------------------------------------------------------------------------------------
+
+class SoftCrossEntropy(torch.autograd.Function):
+    """(reduced loss, lse) of probability targets with the backward above. ``eps``, ``zl``: the
+    label smoothing and z-loss, numbers or 0-d float32 tensors (graph inputs under
+    torch.compile). Traced by Dynamo as it is; eagerly its ATen runs (``eager/soft.py``
+    has the compiled counterpart)."""
+
+    @staticmethod
+    def forward(x, p, w, eps, zl, spec):
+        return forward(x, p, w, eps, zl, spec)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, p, w, eps, zl, spec = inputs
+        _, lse, m, s, total, rest, a = output
+        ctx.save_for_backward(x, p, w, m, s, total, rest, a, lse,
+                              *(v for v in (eps, zl) if isinstance(v, Tensor)))
+        ctx.spec, ctx.eps, ctx.zl = spec, eps, zl
+        ctx.mark_non_differentiable(m, s, total, rest, a)
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    def backward(ctx, g, g_lse, *_):
+        x, p, w, m, s, total, rest, a, lse, *opts = ctx.saved_tensors
+        eps, zl = ctx.eps, ctx.zl
+        if opts:   # the tensor options, in order
+            opts = iter(opts)
+            eps = next(opts) if isinstance(eps, Tensor) else eps
+            zl = next(opts) if isinstance(zl, Tensor) else zl
+        if g is None:
+            g = torch.zeros((), device=x.device) if ctx.spec.reduction != "none" else \
+                torch.zeros_like(m)
+        with torch.no_grad():
+            grads = backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, ctx.spec,
+                             ctx.needs_input_grad[0], ctx.needs_input_grad[1])
+        return (*once_differentiable(grads), None, None, None, None)
+
+
+def once_differentiable(grads):
+    """The gradients as they are, or, under backward(create_graph=True), made to raise if
+    differentiated again: the per-row statistics hold no graph, a second derivative would
+    miss their terms (torch.func differentiates the forward itself, any number of times)."""
+    if not torch.is_grad_enabled():
+        return grads
+    delayed = runtime.delayed_error(
+        "inductor_ce.cross_entropy's gradient is not differentiable (no double backward); "
+        "torch.func differentiates probability targets to any order")
+    return tuple(None if v is None else delayed(v.requires_grad_()) for v in grads)
+
+
+def cross_entropy(x, p, w, eps, zl, spec: SoftSpec):
+    """(reduced loss, lse) through ``SoftCrossEntropy``; under torch.func transforms or
+    forward-mode AD (which an autograd.Function without vmap and jvp rules refuses) the
+    forward itself, which autograd differentiates in every mode."""
+    if runtime.functorch_transforms_active() or runtime.forward_ad_active():
+        return forward(x, p, w, eps, zl, spec)[:2]
+    return SoftCrossEntropy.apply(x, p, w, eps, zl, spec)[:2]
