@@ -98,7 +98,7 @@ def contenders(softcap, frontier):
         "ours nograd": ("nograd", ours(reduction="none")),
         "ours metrics": ("mean", metrics),
         "ours logp nograd": ("nograd", lambda h, w, y: inductor_ce.linear_log_probs(
-            h, w, y, temperature=0.7, **kw)),
+            h, w, y, temperature=0.7)),
         "ours lean": ("mean", ours(lean)),
         "ours lean none": ("none", ours(lean, reduction="none")),
         "ours lean nograd": ("nograd", ours(lean, reduction="none")),

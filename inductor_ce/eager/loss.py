@@ -122,9 +122,11 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
             input.device, label_smoothing, z_loss) if spec.valued() else None], few), xm)
     if entry is None:
         return None
+    # (CUDA graphs copy float32 outputs only: a call with the accuracy, a bool, runs its
+    # compiled functions unreplayed.)
     call = CallPath(_plan_of(entry, key), input, xm, target, t,
-                    _may_replay_graphs(xm, layout, weight, few), training, reduction,
-                    return_lse)
+                    _may_replay_graphs(xm, layout, weight, few) and not accuracy, training,
+                    reduction, return_lse)
     if sig is not None:
         if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:
             warn_bound(f"the eager path's cache of kept calls (loss._SEEN_CALLS, "

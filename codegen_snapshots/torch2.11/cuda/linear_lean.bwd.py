@@ -16,7 +16,7 @@ def call(args):
         del mul_5
         del ne
         del tangents_1
-        buf2 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_1, primals_2, None, primals_3, None, getitem, buf0, buf1, None, -100, None, 0, 67108864, True, True)
+        buf2 = torch.ops.inductor_ce.linear_ce_bwd.default(primals_1, primals_2, None, primals_3, None, getitem, buf0, buf1, None, -100, None, 0, 67108864, True, True, e=None, temperature=1.0)
         del buf0
         del buf1
         del getitem

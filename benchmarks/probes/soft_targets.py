@@ -1,0 +1,51 @@
+"""Probability targets on one GPU: forward+backward of ours (eager and compiled) and stock
+compile, against the floor of their traffic: the forward reads the logits and the targets
+once, the backward reads both again and writes the gradient (5 T V s bytes, bf16 both), at
+the copy bandwidth measured in the same run.
+
+    python benchmarks/probes/soft_targets.py [--shapes 16384x128256 4096x151936]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+from triton.testing import do_bench
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import inductor_ce  # noqa: E402
+from bench_ce import copy_bandwidth  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--shapes", nargs="*", default=["16384x128256", "4096x151936", "32768x32000"])
+    args = p.parse_args()
+    bw = copy_bandwidth()
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, copy {bw / 1e12:.2f} TB/s")
+    print("| T x V | contender | fwd+bwd ms | x floor |\n|---|---|---|---|")
+    ours = lambda x, p: inductor_ce.cross_entropy(x, p)  # noqa: E731
+    stock = lambda x, p: F.cross_entropy(x.float(), p.float())  # noqa: E731
+    for spec in args.shapes:
+        T, V = map(int, spec.split("x"))
+        g = torch.Generator(device="cuda").manual_seed(0)
+        x = (torch.randn(T, V, device="cuda", generator=g) * 2).bfloat16().requires_grad_()
+        probs = torch.softmax(torch.randn(T, V, device="cuda", generator=g) * 3, -1).bfloat16()
+        floor = 5 * T * V * 2 / bw * 1e3
+        for name, fn in [("ours/eager", ours), ("ours/compile", torch.compile(ours)),
+                         ("stock/compile", torch.compile(stock))]:
+            def step():
+                fn(x, probs).backward()
+            step()
+            ms = do_bench(step, warmup=10, rep=100, grad_to_none=[x], return_mode="median")
+            print(f"| {spec} | {name} | {ms:.3f} | {ms / floor:.2f}x |", flush=True)
+        del x, probs
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
