@@ -156,14 +156,15 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
     """cross_entropy with a temperature or the entropy / accuracy outputs: the full ops
     (``ce_fwd_full``: two more statistics from the same pass), then the per-row finish."""
     check_full_options(temperature, return_entropy, return_accuracy)
-    if isinstance(target, Tensor) and target.is_floating_point():
-        raise NotImplementedError(
-            "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
-            "not supported with probability targets (a floating target) yet")
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
         raise NotImplementedError(
             "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
             "not supported on a DTensor (vocabulary-parallel) input yet")
+    if isinstance(target, Tensor) and input.dim() == target.dim() and \
+            target.is_floating_point():
+        raise NotImplementedError(
+            "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
+            "not supported with probability targets (a floating target) yet")
     label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
                                             softcap, return_lse)
     check_tensors(input, target, weight)
