@@ -423,14 +423,7 @@ def _trl_forward(self, patch, forward, args, kwargs):
         kwargs.setdefault("output_router_logits", True)   # (as TRL's head: MoE aux loss)
     request = _Request(labels, shift_labels, num_items_in_batch, -100, *_transforms(self, patch))
     request.trl = patch.trl
-    patch.request = request
-    try:
-        out = forward(*args, return_dict=True, **kwargs)
-    finally:
-        patch.request = None
-    if not request.used:
-        raise RuntimeError(f"{type(self).__name__}.forward did not call its patched head "
-                           "and loss_function as inductor_ce.transformers.apply expects")
+    out = _run_request(self, patch, request, forward, args, kwargs)
     log_probs, entropy, is_top1, mask = request.per_token
     return FusedCausalLMOutput(loss=out.loss, log_probs=log_probs, entropy=entropy,
                                is_top1=is_top1, label_mask=mask,
@@ -522,17 +515,24 @@ def _fused_model_forward(self, *args, **kwargs):
     loss_kw = kwargs if patch.spec.loss_kwargs else {}
     request = _Request(labels, loss_kw.get("shift_labels"), loss_kw.get("num_items_in_batch"),
                        loss_kw.get("ignore_index", -100), *_transforms(self, patch))
+    out = _run_request(self, patch, request, forward, args, kwargs)
+    out.logits = None
+    return out if return_dict else out.to_tuple()
+
+
+def _run_request(model, patch, request, forward, args, kwargs):
+    """The model's own forward with ``request`` for its patched head and loss function, which
+    must both have run."""
     patch.request = request
     try:
         out = forward(*args, return_dict=True, **kwargs)
     finally:
         patch.request = None
     if not request.used:
-        raise RuntimeError(f"{type(self).__name__}.forward did not call its patched head "
+        raise RuntimeError(f"{type(model).__name__}.forward did not call its patched head "
                            "and loss_function as inductor_ce.transformers.apply expects (was "
                            "lm_head replaced after apply()? revert(model), then apply again)")
-    out.logits = None
-    return out if return_dict else out.to_tuple()
+    return out
 
 
 def _transforms(model, patch):
