@@ -13,7 +13,7 @@ row of -inf logits (padding) gets gradient 0 where stock's is nan.
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Optional
 
 import torch
 from torch import Tensor, nn
@@ -26,30 +26,13 @@ from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import check_budget, check_linear, check_options, check_tensors
-from .op.finish import entropy_and_accuracy, finish, reduce
+from .op.finish import LossOutput, finish, full_outputs, reduce
 from .op.options import check_full_options
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 _CE_FWD_FULL = torch.ops.inductor_ce.ce_fwd_full.default
-
-
-class LossOutput(NamedTuple):
-    """What :func:`cross_entropy` and :func:`linear_cross_entropy` return when
-    ``return_entropy`` or ``return_accuracy`` is set; the fields not asked for are None.
-
-    loss: float32, reduced as ``reduction`` says.
-    lse: per-row float32 logsumexp of the (tempered, softcapped) logits (``return_lse``).
-    entropy: per-row float32 entropy of their softmax, differentiable; every row, ignored
-        ones included (``return_entropy``).
-    accuracy: per-row bool, whether the target is a largest logit (ties count as correct);
-        False for ignored rows (``return_accuracy``).
-    """
-    loss: Tensor
-    lse: Optional[Tensor] = None
-    entropy: Optional[Tensor] = None
-    accuracy: Optional[Tensor] = None
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
@@ -197,18 +180,8 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
                             label_smoothing if smoothing_tensor else float(label_smoothing),
                             z_loss if z_loss_tensor else float(z_loss), input.shape[-1],
                             True if smoothing_tensor else None, True if z_loss_tensor else None)
-    return _outputs(reduce(loss, w_t, reduction), lse, lse_nt, z_t, ent_nt, max_nt, target,
+    return full_outputs(reduce(loss, w_t, reduction), lse, lse_nt, z_t, ent_nt, max_nt, target,
                     ignore_index, return_lse, return_entropy, return_accuracy)
-
-
-def _outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
-             return_entropy, return_accuracy):
-    """The full form's return value: as the plain one without the two new flags."""
-    if not return_entropy and not return_accuracy:
-        return (loss, lse) if return_lse else loss
-    entropy, accuracy = entropy_and_accuracy(lse_nt, z_t, ent_nt, max_nt, target, ignore_index)
-    return LossOutput(loss, lse if return_lse else None, entropy if return_entropy else None,
-                      accuracy if return_accuracy else None)
 
 
 def _is_dtensor(x) -> bool:
@@ -370,7 +343,7 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
         lse_nt, z_t, ent_nt, max_nt = linear.full_statistics(
             input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
             budget, temperature)
-        return _outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
+        return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                         False, return_entropy, return_accuracy)
     if transformed:
         # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
@@ -389,7 +362,7 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
     loss = reduce(loss, w_t, reduction)
     if reduction == "mean" and weight is not None and smooth:
         loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)   # (see linear_cross_entropy)
-    return _outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
+    return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
                     return_entropy, return_accuracy)
 
 

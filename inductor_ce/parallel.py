@@ -30,6 +30,7 @@ from ._inductor.runtime import funcol
 from .op import ce as ops
 from .op import finish as _math
 from .op.checks import check_options, check_tensors, check_weight
+from .op.options import check_full_options
 
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
 
@@ -71,13 +72,60 @@ class _CombineShards(torch.autograd.Function):
         return g_lse_nt_k, g_z_t_k, g_sum_wz, None, None, None
 
 
+class _CombineShardsFull(torch.autograd.Function):
+    """``_CombineShards`` with the full form's statistics (``ce_fwd_full``): also the
+    non-target entropy ent_nt and max max_nt of the whole row. With each shard's share of
+    the non-target mass pi_k = exp(lse_nt_k - lse_nt):
+
+        ent_nt = sum_k pi_k (ent_nt_k + lse_nt - lse_nt_k)      max_nt = max_k max_nt_k
+
+    computed as log S + F / S, S = sum_k e_k, F = sum_k e_k (ent_nt_k + M - lse_nt_k),
+    e_k = exp(lse_nt_k - M), M = max_k lse_nt_k (sums of non-negative terms): the same two
+    all-reduces, one more row in each. Backward, local as ``_CombineShards``':
+
+        d ent_nt / d ent_nt_k = pi_k,   d ent_nt / d lse_nt_k = pi_k (ent_nt_k + lse_nt -
+                                                                    lse_nt_k - ent_nt)"""
+
+    @staticmethod
+    def forward(ctx, lse_nt_k, z_t_k, sum_wz_k, ent_nt_k, max_nt_k, owner, group, smooth):
+        m, z_t, max_nt = _all_reduce(torch.stack([lse_nt_k, z_t_k, max_nt_k]), "max",
+                                     group).unbind(0)
+        shift = torch.where(torch.isneginf(m), 0.0, m)
+        e = torch.exp(lse_nt_k - shift)
+        f = torch.where(e > 0, e * (ent_nt_k + (shift - lse_nt_k)), 0.0)   # (no 0 * inf)
+        sums = _all_reduce(torch.stack([e, f, sum_wz_k]), "sum", group).unbind(0)
+        sum_e, sum_f, sum_wz = sums
+        lse_nt = shift + torch.log(sum_e)
+        empty = sum_e == 0
+        safe = torch.where(empty, 1.0, sum_e)
+        ent_nt = torch.where(empty, 0.0, torch.log(safe) + sum_f / safe)
+        ctx.save_for_backward(lse_nt_k, lse_nt, ent_nt_k, ent_nt, owner)
+        ctx.mark_non_differentiable(max_nt)
+        return lse_nt, z_t, (sum_wz if smooth else torch.zeros_like(sum_wz)), ent_nt, max_nt
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
+        lse_nt_k, lse_nt, ent_nt_k, ent_nt, owner = ctx.saved_tensors
+        share = torch.where(torch.isneginf(lse_nt_k), 0.0, torch.exp(lse_nt_k - lse_nt))
+        g_lse_nt_k = torch.zeros_like(share) if g_lse_nt is None else g_lse_nt * share
+        g_ent_nt_k = None
+        if g_ent_nt is not None:
+            gap = torch.where(share > 0, ent_nt_k + (lse_nt - lse_nt_k) - ent_nt, 0.0)
+            g_lse_nt_k = g_lse_nt_k + g_ent_nt * share * gap
+            g_ent_nt_k = g_ent_nt * share
+        g_z_t_k = None if g_z_t is None else torch.where(owner, g_z_t, 0.0)
+        return g_lse_nt_k, g_z_t_k, g_sum_wz, g_ent_nt_k, None, None, None, None
+
+
 def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=None, *,
                                  vocab_start: Optional[int] = None,
                                  num_classes: Optional[int] = None,
                                  weight: Optional[Tensor] = None, ignore_index: int = -100,
                                  reduction: str = "mean", label_smoothing: float = 0.0,
                                  z_loss: float = 0.0, softcap: Optional[float] = None,
-                                 return_lse: bool = False):
+                                 temperature: float = 1.0, return_lse: bool = False,
+                                 return_entropy: bool = False, return_accuracy: bool = False):
     """:func:`inductor_ce.cross_entropy` of logits whose class dimension is sharded over ``group``.
 
     Every rank of ``group`` calls this with its shard ``local_logits`` ``(..., V_local)``
@@ -95,8 +143,9 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
             the global vocabulary size ``num_classes`` (or a ``weight``, whose length is it).
         num_classes: the global vocabulary size V (keyword-only).
         weight: the GLOBAL class-weight vector ``(V,)``, the same on every rank.
-        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse: as in
-            :func:`inductor_ce.cross_entropy`.
+        ignore_index, reduction, label_smoothing, z_loss, softcap, temperature, return_lse,
+            return_entropy, return_accuracy: as in :func:`inductor_ce.cross_entropy` (the
+            entropy and the accuracy are those of the whole row, every rank the same).
     """
     if _functorch_transform() or _forward_ad_active():
         raise NotImplementedError(
@@ -107,8 +156,13 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     if group is None:
         group = dist.group.WORLD
 
+    full = (temperature != 1.0 or temperature is True or return_entropy is not False
+            or return_accuracy is not False)
+
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+        if full:
+            check_full_options(temperature, return_entropy, return_accuracy)
         check_tensors(local_logits, target, None)
         v_local = local_logits.shape[-1]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
@@ -131,12 +185,21 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     local_target = torch.where(owner, target - vocab_start, torch.where(valid, -1, v_local))
     local_weight = weight[vocab_start:vocab_start + v_local] if smooth and weight is not None \
         else None
-    stats = ops.ce_fwd(local_logits, local_target, local_weight, -1, softcap, smooth)
-    lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
+    if full:
+        stats = ops.ce_fwd_full(local_logits, local_target, local_weight, -1, softcap, smooth,
+                                float(temperature))
+        lse_nt, z_t, sum_wz, ent_nt, max_nt = _CombineShardsFull.apply(*stats, owner, group,
+                                                                       smooth)
+    else:
+        stats = ops.ce_fwd(local_logits, local_target, local_weight, -1, softcap, smooth)
+        lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
 
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)
     loss = _math.reduce(loss, w_t, reduction)
+    if full:
+        return _math.full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target,
+                                  ignore_index, return_lse, return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
 

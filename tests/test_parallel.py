@@ -229,6 +229,49 @@ _options_case("all_options_none", weight=True, label_smoothing=0.1, z_loss=1e-2,
 _options_case("bfloat16", dtype=torch.bfloat16, weight=True, label_smoothing=0.1)
 
 
+@case(2, 3)
+def case_full_form(ctx):
+    """temperature, entropy and accuracy of the whole row: every rank's equal to float64's of
+    the gathered logits, and the gradient of loss + 0.3 entropy (per-row upstream weights)."""
+    from inductor_ce.parallel import vocab_parallel_cross_entropy
+    from _reference import full_reference
+    x, t, w = make_data(ctx.world)
+    t[0] = int(x.reshape(-1, 40)[0].argmax())     # a target that is the largest logit
+    start, size = shards(40, ctx.world)[ctx.rank]
+    local = x[..., start:start + size].to(ctx.device).clone().requires_grad_()
+    out = vocab_parallel_cross_entropy(local, t.to(ctx.device), reduction="none",
+                                       vocab_start=start, num_classes=40, temperature=0.7,
+                                       softcap=4.0, return_entropy=True, return_accuracy=True)
+    g = torch.rand(t.shape, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    ((out.loss.double() * g.to(ctx.device)).sum()
+     + 0.3 * (out.entropy.double() * g.flip(0).to(ctx.device)).sum()).backward()
+    xr = x.double().requires_grad_()
+    loss, entropy, accuracy = full_reference(xr, t, temperature=0.7, softcap=4.0)
+    ((loss * g).sum() + 0.3 * (entropy * g.flip(0)).sum()).backward()
+    close(out.loss.detach().cpu(), loss, "loss")
+    close(out.entropy.detach().cpu(), entropy, "entropy", atol=1e-6)
+    assert torch.equal(out.accuracy.cpu(), accuracy) and bool(accuracy.reshape(-1)[0])
+    grad_close(local.grad.cpu(), xr.grad[..., start:start + size], "grad")
+
+
+@case(2, 3)
+def case_full_form_margin_grid(ctx):
+    """The entropy over the collapse grid (targets on every shard, margins 0-80): relative
+    to its own size, however small."""
+    from inductor_ce.parallel import vocab_parallel_cross_entropy
+    from _reference import full_reference
+    x, t = margin_grid(ctx.world)
+    start, size = shards(x.shape[-1], ctx.world)[ctx.rank]
+    local = x[..., start:start + size].to(ctx.device)
+    out = vocab_parallel_cross_entropy(local, t.to(ctx.device), reduction="none",
+                                       vocab_start=start, num_classes=x.shape[-1],
+                                       return_entropy=True, return_accuracy=True)
+    loss, entropy, accuracy = full_reference(x.double(), t)
+    close(out.loss.cpu(), loss, "loss")
+    close(out.entropy.cpu(), entropy, "entropy")
+    assert torch.equal(out.accuracy.cpu(), accuracy)
+
+
 @case(2, 4)
 def case_ignore_index_in_vocabulary(ctx):
     # A non-default ignore_index that is a class id of the last shard.

@@ -20,7 +20,7 @@ tiny non-target mass: d nll / d z_t = -sigmoid(lse_nt - z_t) = -(1 - p_t), never
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import torch.nn.functional as F
 from torch import Tensor
@@ -116,6 +116,34 @@ def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Te
     entropy = d.sigmoid() * (ent_nt + F.softplus(-d)) + (-d).sigmoid() * F.softplus(d)
     accuracy = (z_t >= max_nt) & (target != ignore_index)
     return entropy, accuracy
+
+
+class LossOutput(NamedTuple):
+    """What :func:`cross_entropy` and :func:`linear_cross_entropy` return when
+    ``return_entropy`` or ``return_accuracy`` is set; the fields not asked for are None.
+
+    loss: float32, reduced as ``reduction`` says.
+    lse: per-row float32 logsumexp of the (tempered, softcapped) logits (``return_lse``).
+    entropy: per-row float32 entropy of their softmax, differentiable; every row, ignored
+        ones included (``return_entropy``).
+    accuracy: per-row bool, whether the target is a largest logit (ties count as correct);
+        False for ignored rows (``return_accuracy``).
+    """
+    loss: Tensor
+    lse: Optional[Tensor] = None
+    entropy: Optional[Tensor] = None
+    accuracy: Optional[Tensor] = None
+
+
+def full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
+                 return_entropy, return_accuracy):
+    """The full form's return value from its reduced loss, lse and statistics: as the plain
+    form's without the two flags, else a LossOutput."""
+    if not return_entropy and not return_accuracy:
+        return (loss, lse) if return_lse else loss
+    entropy, accuracy = entropy_and_accuracy(lse_nt, z_t, ent_nt, max_nt, target, ignore_index)
+    return LossOutput(loss, lse if return_lse else None, entropy if return_entropy else None,
+                      accuracy if return_accuracy else None)
 
 
 def reduce(loss: Tensor, w_t: Tensor, reduction: str) -> Tensor:
