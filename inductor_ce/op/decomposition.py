@@ -59,11 +59,18 @@ from .._inductor import runtime
 _CHUNK_ELEMENTS = 1 << 24
 
 
-def _softcap(x: Tensor, softcap: Optional[float], temperature: float = 1.0) -> Tensor:
-    """z = s(x / T) in float32."""
+def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
     z = x.float()
-    if temperature != 1.0:
-        z = z / temperature
+    return z if softcap is None else softcap * torch.tanh(z / softcap)
+
+
+def _tempered(x: Tensor, softcap: Optional[float], temperature: float) -> Tensor:
+    """z = s(x / T) in float32 (no default argument: Dynamo lifts a function's defaults as
+    free variables, which it refuses inside the autograd.Function that probability targets
+    trace)."""
+    if temperature == 1.0:
+        return _softcap(x, softcap)
+    z = x.float() / temperature
     return z if softcap is None else softcap * torch.tanh(z / softcap)
 
 
@@ -107,7 +114,7 @@ def _chunks(n, v):
 def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
               softcap: Optional[float], smooth: bool, temperature: float = 1.0,
               full: bool = False):
-    z = _softcap(x, softcap, temperature)
+    z = _tempered(x, softcap, temperature)
     is_t = _target_mask(z, target, ignore_index)
     # z_t gathered: a max over the masked row would spread its derivative over ties (a -inf
     # target in a row of -inf). Python scalars, not torch.tensor(-inf): a tensor created while
@@ -179,7 +186,7 @@ def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: in
 def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
               b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
               e: Optional[Tensor] = None, temperature: float = 1.0):
-    z = _softcap(x, softcap, temperature)
+    z = _tempered(x, softcap, temperature)
     is_t = _target_mask(z, target, ignore_index)
     # A row with no non-target mass has lse_nt = -inf and all non-target z_j = -inf:
     # shifting by 0 instead keeps exp(z_j - shift) = 0 rather than exp(nan).
