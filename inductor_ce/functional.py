@@ -118,8 +118,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     else:
         # Eager: the whole loss as compiled forward and backward graphs (None under
         # torch.compile or where it does not apply: see eager/loss.py).
+        # (Every argument given: a default read under torch.compile is a guard per call.)
         out = _eager_loss(input, target, weight, ignore_index, reduction, label_smoothing,
-                          z_loss, softcap, return_lse, sig)
+                          z_loss, softcap, return_lse, sig, None, False, False)
         if out is not None:
             return out
         # The op asserts that every target is in [0, V) or ignore_index (compiled: in a
