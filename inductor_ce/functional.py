@@ -141,9 +141,12 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
     (``ce_fwd_full``: two more statistics from the same pass), then the per-row finish."""
     check_full_options(temperature, return_entropy, return_accuracy)
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
-        raise NotImplementedError(
-            "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
-            "not supported on a DTensor (vocabulary-parallel) input yet")
+        from .parallel import _dtensor_cross_entropy
+        return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
+                                      label_smoothing, z_loss=z_loss, softcap=softcap,
+                                      temperature=temperature, return_lse=return_lse,
+                                      return_entropy=return_entropy,
+                                      return_accuracy=return_accuracy)
     if isinstance(target, Tensor) and input.dim() == target.dim() and \
             target.is_floating_point():
         raise NotImplementedError(

@@ -289,7 +289,8 @@ def _replicated(t, name, mesh, whose):
 
 
 def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, *,
-                           z_loss, softcap, return_lse):
+                           z_loss, softcap, return_lse, temperature=1.0, return_entropy=False,
+                           return_accuracy=False):
     """``cross_entropy`` of a DTensor sharded on the class dimension over a 1-D mesh: the
     vocabulary-parallel loss of its local shard, returned as a replicated DTensor."""
     from torch.distributed.tensor import DTensor, Replicate, Shard
@@ -320,8 +321,11 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
         local, replicated(target, "target"), mesh.get_group(), vocab_start=start,
         num_classes=input.shape[-1], weight=replicated(weight, "weight"),
         ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
-        z_loss=z_loss, softcap=softcap, return_lse=return_lse)
+        z_loss=z_loss, softcap=softcap, temperature=temperature, return_lse=return_lse,
+        return_entropy=return_entropy, return_accuracy=return_accuracy)
     wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
+    if isinstance(out, _math.LossOutput):
+        return _math.LossOutput(*(None if t is None else wrap(t) for t in out))
     return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)
 
 

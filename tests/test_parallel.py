@@ -393,6 +393,30 @@ def dtensor_check(ctx, v, dtensor_target, backend=None):
           atol=1e-5 * xr.grad.abs().max().item())
 
 
+@case(2, 3, cuda=False)
+def case_dtensor_full_form(ctx):
+    """cross_entropy of a Shard(-1) DTensor with a temperature, the entropy and the accuracy:
+    replicated outputs equal to float64's, a Shard(-1) gradient of loss + 0.3 mean entropy."""
+    import inductor_ce
+    from _reference import full_reference
+    from torch.distributed.tensor import Replicate, Shard, distribute_tensor
+    x, t, _ = make_data(ctx.world)
+    logits = distribute_tensor(x.to(ctx.device), _mesh(ctx), [Shard(-1)]).requires_grad_()
+    out = inductor_ce.cross_entropy(logits, t.to(ctx.device), temperature=0.8,
+                                    return_entropy=True, return_accuracy=True)
+    assert list(out.entropy.placements) == [Replicate()] and out.lse is None
+    (out.loss + 0.3 * out.entropy.mean()).backward()
+    xr = x.double().requires_grad_()
+    loss, entropy, accuracy = full_reference(xr, t, temperature=0.8)
+    (loss[t != -100].mean() + 0.3 * entropy.mean()).backward()
+    close(out.loss.to_local().cpu(), loss[t != -100].mean(), "loss")
+    close(out.entropy.to_local().cpu(), entropy, "entropy", atol=1e-6)
+    assert torch.equal(out.accuracy.to_local().cpu(), accuracy)
+    start, size = shards(40, ctx.world)[ctx.rank]
+    close(logits.grad.to_local().cpu(), xr.grad[..., start:start + size], "grad",
+          atol=1e-5 * xr.grad.abs().max().item())
+
+
 # Not on CUDA over gloo: seen on the H200 (torch 2.11), the process dies with SIGSEGV in the
 # first DTensor case (gloo with CUDA tensors is no configuration DTensor supports). DTensor on
 # CUDA is checked over NCCL by benchmarks/bench_parallel.py (check_dtensor).
