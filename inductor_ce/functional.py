@@ -319,10 +319,13 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
     from .linear import head as linear
     check_full_options(temperature, return_entropy, return_accuracy)
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
-        raise NotImplementedError(
-            "inductor_ce.linear_cross_entropy: temperature, return_entropy and "
-            "return_accuracy are not supported with a DTensor (vocabulary-parallel) "
-            "linear_weight yet")
+        from .parallel import _dtensor_linear_cross_entropy
+        return _dtensor_linear_cross_entropy(
+            input, linear_weight, target, linear_bias=linear_bias, weight=weight,
+            reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
+            z_loss=z_loss, softcap=softcap, return_lse=return_lse,
+            memory_budget=memory_budget, temperature=temperature,
+            return_entropy=return_entropy, return_accuracy=return_accuracy)
     check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
     check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)

@@ -293,7 +293,7 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
                            return_accuracy=False):
     """``cross_entropy`` of a DTensor sharded on the class dimension over a 1-D mesh: the
     vocabulary-parallel loss of its local shard, returned as a replicated DTensor."""
-    from torch.distributed.tensor import DTensor, Replicate, Shard
+    from torch.distributed.tensor import Shard
 
     mesh, placements = input.device_mesh, tuple(input.placements)
     if mesh.ndim != 1 or not (isinstance(placements[0], Shard)
@@ -323,10 +323,7 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
         ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
         z_loss=z_loss, softcap=softcap, temperature=temperature, return_lse=return_lse,
         return_entropy=return_entropy, return_accuracy=return_accuracy)
-    wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
-    if isinstance(out, _math.LossOutput):
-        return _math.LossOutput(*(None if t is None else wrap(t) for t in out))
-    return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)
+    return _replicated_outputs(out, mesh, return_lse)
 
 
 # --- the fused linear + cross-entropy, its weight sharded over the vocabulary ---------------------
@@ -355,7 +352,10 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                                         ignore_index: int = -100, reduction: str = "mean",
                                         label_smoothing: float = 0.0, z_loss: float = 0.0,
                                         softcap: Optional[float] = None,
+                                        temperature: float = 1.0,
                                         return_lse: bool = False,
+                                        return_entropy: bool = False,
+                                        return_accuracy: bool = False,
                                         memory_budget: Optional[int] = None,
                                         chunk_size: Optional[int] = None):
     """:func:`inductor_ce.linear_cross_entropy` with the rows of the LM head's weight (the
@@ -369,16 +369,22 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     ``statistics``, chunked within ``memory_budget``: they combine across ranks as chunks
     combine within one), then the ranks combine them as :func:`vocab_parallel_cross_entropy`
     does: no logits are gathered or communicated. Arguments as there and in
-    :func:`inductor_ce.linear_cross_entropy` (``chunk_size``: deprecated, as there)."""
+    :func:`inductor_ce.linear_cross_entropy` (``chunk_size``: deprecated, as there; a
+    temperature, the entropy and the accuracy: the full statistics by row chunks, combined
+    as :func:`vocab_parallel_cross_entropy` combines them)."""
     from .linear import head as linear
     from .op.checks import check_linear
     if group is None:
         group = dist.group.WORLD
     if chunk_size is not None:
         memory_budget = linear.deprecated_budget(memory_budget, None, chunk_size, local_weight)
+    full = (temperature != 1.0 or temperature is True or return_entropy is not False
+            or return_accuracy is not False)
 
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+        if full:
+            check_full_options(temperature, return_entropy, return_accuracy)
         check_linear(input, local_weight, linear_bias, target, None, memory_budget)
         v_local = local_weight.shape[0]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
@@ -394,24 +400,36 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     local_class_weight = weight[vocab_start:vocab_start + v_local] \
         if smooth and weight is not None else None
     h = _ReplicatedInput.apply(input, group)
-    stats = linear.statistics(h, local_weight, linear_bias, target, local_class_weight,
-                              ignore_index, softcap, smooth, vocab_start, num_classes,
-                              memory_budget or 0)
-    lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
+    if full:
+        stats = linear.linear_ce_fwd_full(h, local_weight, linear_bias, target,
+                                          local_class_weight, ignore_index, softcap, smooth,
+                                          vocab_start, num_classes, memory_budget or 0,
+                                          float(temperature))
+        lse_nt, z_t, sum_wz, ent_nt, max_nt = _CombineShardsFull.apply(*stats, owner, group,
+                                                                       smooth)
+    else:
+        stats = linear.statistics(h, local_weight, linear_bias, target, local_class_weight,
+                                  ignore_index, softcap, smooth, vocab_start, num_classes,
+                                  memory_budget or 0)
+        lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)
     loss = _math.reduce(loss, w_t, reduction)
+    if full:
+        return _math.full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target,
+                                  ignore_index, return_lse, return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
 
 def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight,
                                   reduction, ignore_index, label_smoothing, z_loss, softcap,
-                                  return_lse, memory_budget):
+                                  return_lse, memory_budget, temperature=1.0,
+                                  return_entropy=False, return_accuracy=False):
     """``linear_cross_entropy`` of a weight DTensor sharded over the vocabulary (``[Shard(0)]``,
     1-D mesh): the vocabulary-parallel loss of its local shard, as a replicated DTensor. The
     input, target and class weight are plain tensors or DTensors replicated on that mesh; a
     bias, if any, is sharded like the weight."""
-    from torch.distributed.tensor import DTensor, Replicate, Shard
+    from torch.distributed.tensor import DTensor, Shard
 
     mesh, placements = linear_weight.device_mesh, tuple(linear_weight.placements)
     if mesh.ndim != 1 or not (isinstance(placements[0], Shard) and placements[0].dim == 0):
@@ -441,6 +459,17 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
         replicated(input, "input"), local, replicated(target, "target"), mesh.get_group(),
         vocab_start=start, num_classes=v, linear_bias=bias, weight=replicated(weight, "weight"),
         ignore_index=ignore_index, reduction=reduction, label_smoothing=label_smoothing,
-        z_loss=z_loss, softcap=softcap, return_lse=return_lse, memory_budget=memory_budget)
+        z_loss=z_loss, softcap=softcap, temperature=temperature, return_lse=return_lse,
+        return_entropy=return_entropy, return_accuracy=return_accuracy,
+        memory_budget=memory_budget)
+    return _replicated_outputs(out, mesh, return_lse)
+
+
+def _replicated_outputs(out, mesh, return_lse):
+    """The vocabulary-parallel loss's outputs (every rank's the same) as replicated
+    DTensors, in the form the plain tensors came."""
+    from torch.distributed.tensor import DTensor, Replicate
     wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
+    if isinstance(out, _math.LossOutput):
+        return _math.LossOutput(*(None if t is None else wrap(t) for t in out))
     return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)

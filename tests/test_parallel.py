@@ -417,6 +417,51 @@ def case_dtensor_full_form(ctx):
           atol=1e-5 * xr.grad.abs().max().item())
 
 
+def _linear_full_form(ctx, dtensor):
+    """The fused head's vocabulary-parallel full form (temperature, entropy, accuracy), the
+    explicit call or a Shard(0) weight DTensor: loss, entropy and accuracy equal to float64's
+    on every rank, the full gradient of h and each rank's slice of W's."""
+    import inductor_ce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy
+    from _reference import full_reference
+    g = torch.Generator().manual_seed(12)
+    _, t, _ = make_data(ctx.world)
+    h, W = torch.randn(3, 5, 8, generator=g), torch.randn(40, 8, generator=g) * 0.7
+    start, size = shards(40, ctx.world)[ctx.rank]
+    hl = h.clone().requires_grad_()
+    kw = dict(reduction="none", temperature=0.8, return_entropy=True, return_accuracy=True)
+    if dtensor:
+        from torch.distributed.tensor import Shard, distribute_tensor
+        wd = distribute_tensor(W, _mesh(ctx), [Shard(0)]).requires_grad_()
+        out = inductor_ce.linear_cross_entropy(hl, wd, t, **kw)
+        out = inductor_ce.LossOutput(*(None if o is None else o.to_local() for o in out))
+    else:
+        wd = W[start:start + size].clone().requires_grad_()
+        out = vocab_parallel_linear_cross_entropy(hl, wd, t, vocab_start=start, num_classes=40,
+                                                  **kw)
+    up = torch.rand(t.shape, generator=g, dtype=torch.float64)
+    ((out.loss.double() * up).sum() + 0.3 * (out.entropy.double() * up.flip(0)).sum()).backward()
+    h64, W64 = h.double().requires_grad_(), W.double().requires_grad_()
+    loss, entropy, accuracy = full_reference(h64 @ W64.T, t, temperature=0.8)
+    ((loss * up).sum() + 0.3 * (entropy * up.flip(0)).sum()).backward()
+    close(out.loss.detach(), loss, "loss")
+    close(out.entropy.detach(), entropy, "entropy", atol=1e-6)
+    assert torch.equal(out.accuracy, accuracy)
+    grad_close(hl.grad, h64.grad, "dh")
+    w_grad = wd.grad.to_local() if dtensor else wd.grad
+    grad_close(w_grad, W64.grad[start:start + size], "dW")
+
+
+@case(2, 3, cuda=False)
+def case_linear_full_form(ctx):
+    _linear_full_form(ctx, dtensor=False)
+
+
+@case(2, 3, cuda=False)
+def case_dtensor_linear_full_form(ctx):
+    _linear_full_form(ctx, dtensor=True)
+
+
 # Not on CUDA over gloo: seen on the H200 (torch 2.11), the process dies with SIGSEGV in the
 # first DTensor case (gloo with CUDA tensors is no configuration DTensor supports). DTensor on
 # CUDA is checked over NCCL by benchmarks/bench_parallel.py (check_dtensor).
