@@ -185,7 +185,7 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
                             z_loss if z_loss_tensor else float(z_loss), input.shape[-1],
                             True if smoothing_tensor else None, True if z_loss_tensor else None)
     return full_outputs(reduce(loss, w_t, reduction), lse, lse_nt, z_t, ent_nt, max_nt, target,
-                    ignore_index, return_lse, return_entropy, return_accuracy)
+                        ignore_index, return_lse, return_entropy, return_accuracy)
 
 
 def _is_dtensor(x) -> bool:
@@ -351,7 +351,7 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
             input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
-                        False, return_entropy, return_accuracy)
+                            False, return_entropy, return_accuracy)
     if transformed:
         # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
         z, local = decomposition._linear_logits(input, linear_weight, linear_bias, target,
@@ -369,8 +369,8 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
     loss = reduce(loss, w_t, reduction)
     if reduction == "mean" and weight is not None and smooth:
         loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)   # (see linear_cross_entropy)
-    return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, return_lse,
-                    return_entropy, return_accuracy)
+    return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
+                        return_lse, return_entropy, return_accuracy)
 
 
 def linear_log_probs(input: Tensor, linear_weight: Tensor, target: Tensor, *,
