@@ -25,7 +25,8 @@ from .eager.loss import cross_entropy as _eager_loss
 from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
-from .op.checks import check_budget, check_linear, check_options, check_tensors
+from .op.checks import (check_budget, check_linear, check_options, check_tensors,
+                        probability_target)
 from .op.finish import LossOutput, finish, full_outputs, reduce
 from .op.options import check_full_options
 
@@ -88,7 +89,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
                                       return_lse=return_lse)
-    if isinstance(target, Tensor) and target.is_floating_point():
+    if probability_target(target):
         # Class probabilities: a floating target of input's shape (eager/soft.py).
         return _soft_cross_entropy(input, target, weight, ignore_index, reduction,
                                    label_smoothing, z_loss, softcap, return_lse)
@@ -147,8 +148,7 @@ def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_sm
                                       temperature=temperature, return_lse=return_lse,
                                       return_entropy=return_entropy,
                                       return_accuracy=return_accuracy)
-    if isinstance(target, Tensor) and input.dim() == target.dim() and \
-            target.is_floating_point():
+    if probability_target(target) and input.dim() == target.dim():
         raise NotImplementedError(
             "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
             "not supported with probability targets (a floating target) yet")

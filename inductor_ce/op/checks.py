@@ -15,6 +15,13 @@ from .options import check_options as _check_options
 # tensors' own properties (str(dtype) reads only `str`), not module-level tuples or torch.*.
 
 
+def probability_target(target) -> bool:
+    """Whether ``target`` holds class probabilities (a floating tensor). Here, not in the
+    caller: under torch.compile a second module's ``Tensor`` global would be one more guard
+    per call (Dynamo checks that both names reach the same class)."""
+    return isinstance(target, Tensor) and target.is_floating_point()
+
+
 def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False):
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one
