@@ -28,7 +28,7 @@ from .op import decomposition
 from .op.checks import (check_budget, check_linear, check_options, check_tensors,
                         probability_target)
 from .op.finish import LossOutput, finish, full_outputs, reduce
-from .op.options import check_full_options
+from .op.options import asks_full_form, check_full_options
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
@@ -69,30 +69,37 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         ``return_lse``, ``(loss, lse)``; with ``return_entropy`` or ``return_accuracy``, a
         :class:`LossOutput` (fields not asked for are None).
     """
-    if (temperature != 1.0 or temperature is True or return_entropy is not False
-            or return_accuracy is not False):
-        return _full_cross_entropy(input, target, weight, ignore_index, reduction,
-                                   label_smoothing, z_loss, softcap, temperature, return_lse,
-                                   return_entropy, return_accuracy)
-    # An eager call like one seen before: its checks passed, its path is known (eager/loss.py).
-    # (Under torch.compile the signature is None.)
-    sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
-                         z_loss, softcap, return_lse)
-    if sig is not None:
-        out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss)
-        if out is not None:
-            return out
+    full = asks_full_form(temperature, return_entropy, return_accuracy)
+    sig = None
+    if full:
+        check_full_options(temperature, return_entropy, return_accuracy)
+    else:
+        # An eager call like one seen before: its checks passed, its path is known
+        # (eager/loss.py). (Under torch.compile the signature is None.)
+        sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
+                             z_loss, softcap, return_lse)
+        if sig is not None:
+            out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss)
+            if out is not None:
+                return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
     # that two routes to torch.Tensor agree), and the DTensor import guards of its own.
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
         from .parallel import _dtensor_cross_entropy
         return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
                                       label_smoothing, z_loss=z_loss, softcap=softcap,
-                                      return_lse=return_lse)
+                                      return_lse=return_lse, temperature=temperature,
+                                      return_entropy=return_entropy,
+                                      return_accuracy=return_accuracy)
     if probability_target(target):
-        # Class probabilities: a floating target of input's shape (eager/soft.py).
-        return _soft_cross_entropy(input, target, weight, ignore_index, reduction,
-                                   label_smoothing, z_loss, softcap, return_lse)
+        if full and input.dim() == target.dim():
+            raise NotImplementedError(
+                "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy "
+                "are not supported with probability targets (a floating target) yet")
+        if not full:
+            # Class probabilities: a floating target of input's shape (eager/soft.py).
+            return _soft_cross_entropy(input, target, weight, ignore_index, reduction,
+                                       label_smoothing, z_loss, softcap, return_lse)
     # (A tensor label_smoothing or z_loss comes back as its value, a number; under
     # torch.compile as a float32 0-d tensor.)
     label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
@@ -104,6 +111,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         target, sig = target.long(), None    # (a call kept would not convert it)
     num_classes = input.shape[-1]
     softcap = None if softcap is None else float(softcap)
+    # The full form's temperature (None: the plain ops).
+    temperature = float(temperature) if full else None
     # A tensor option is a graph input: its term is computed whatever its value, so that
     # nothing depends on the value at trace time (no guard, no recompile per value).
     smoothing_tensor = not isinstance(label_smoothing, (int, float))
@@ -115,77 +124,47 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         # torch.func refuses it), so the ATen decomposition runs instead, which autograd
         # differentiates in every mode; its values are the op's. (Under torch.compile these
         # two reads are three guards.)
-        stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
+        if full:
+            stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth,
+                                         temperature, full=True)
+        else:
+            stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth)
     else:
         # Eager: the whole loss as compiled forward and backward graphs (None under
         # torch.compile or where it does not apply: see eager/loss.py).
         # (Every argument given: a default read under torch.compile is a guard per call.)
         out = _eager_loss(input, target, weight, ignore_index, reduction, label_smoothing,
-                          z_loss, softcap, return_lse, sig, None, False, False)
+                          z_loss, softcap, return_lse, sig, temperature, return_entropy,
+                          return_accuracy)
         if out is not None:
-            return out
+            return _named(out, return_lse, return_entropy, return_accuracy) if full else out
         # The op asserts that every target is in [0, V) or ignore_index (compiled: in a
         # kernel over the rows, no launch of its own).
-        stats = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
-    lse_nt, z_t, sum_wz = stats
+        if full:
+            stats = _CE_FWD_FULL(input, target, weight, ignore_index, softcap, smooth,
+                                 temperature)
+        else:
+            stats = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
+    lse_nt, z_t, sum_wz, *extra = stats
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                             label_smoothing if smoothing_tensor else float(label_smoothing),
                             z_loss if z_loss_tensor else float(z_loss), num_classes,
                             True if smoothing_tensor else None, True if z_loss_tensor else None)
     loss = reduce(loss, w_t, reduction)
+    if full:
+        return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
+                            return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
 
-def _full_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
-                        softcap, temperature, return_lse, return_entropy, return_accuracy):
-    """cross_entropy with a temperature or the entropy / accuracy outputs: the full ops
-    (``ce_fwd_full``: two more statistics from the same pass), then the per-row finish."""
-    check_full_options(temperature, return_entropy, return_accuracy)
-    if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
-        from .parallel import _dtensor_cross_entropy
-        return _dtensor_cross_entropy(input, target, weight, ignore_index, reduction,
-                                      label_smoothing, z_loss=z_loss, softcap=softcap,
-                                      temperature=temperature, return_lse=return_lse,
-                                      return_entropy=return_entropy,
-                                      return_accuracy=return_accuracy)
-    if probability_target(target) and input.dim() == target.dim():
-        raise NotImplementedError(
-            "inductor_ce.cross_entropy: temperature, return_entropy and return_accuracy are "
-            "not supported with probability targets (a floating target) yet")
-    label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
-                                            softcap, return_lse)
-    check_tensors(input, target, weight)
-    if not -2**31 <= ignore_index < 2**31:
-        target = target.long()   # (compared in int64: see cross_entropy)
-    softcap = None if softcap is None else float(softcap)
-    temperature = float(temperature)
-    smoothing_tensor = not isinstance(label_smoothing, (int, float))
-    z_loss_tensor = not isinstance(z_loss, (int, float))
-    smooth = smoothing_tensor or float(label_smoothing) > 0.0
-    if _functorch_transform() or _forward_ad_active():
-        stats = decomposition.ce_fwd(input, target, weight, ignore_index, softcap, smooth,
-                                     temperature, full=True)
-    else:
-        # Eager: the whole loss as compiled graphs, as cross_entropy's (eager/loss.py).
-        out = _eager_loss(input, target, weight, ignore_index, reduction, label_smoothing,
-                          z_loss, softcap, return_lse, None, temperature, return_entropy,
-                          return_accuracy)
-        if out is not None:
-            if not return_entropy and not return_accuracy:
-                return (out[0], out[1]) if return_lse else out[0]
-            out = list(out)
-            fields = [out.pop(0), out.pop(0) if return_lse else None]
-            fields.append(out.pop(0) if return_entropy else None)
-            fields.append(out.pop(0) if return_accuracy else None)
-            return LossOutput(*fields)
-        stats = _CE_FWD_FULL(input, target, weight, ignore_index, softcap, smooth, temperature)
-    lse_nt, z_t, sum_wz, ent_nt, max_nt = stats
-    loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
-                            label_smoothing if smoothing_tensor else float(label_smoothing),
-                            z_loss if z_loss_tensor else float(z_loss), input.shape[-1],
-                            True if smoothing_tensor else None, True if z_loss_tensor else None)
-    return full_outputs(reduce(loss, w_t, reduction), lse, lse_nt, z_t, ent_nt, max_nt, target,
-                        ignore_index, return_lse, return_entropy, return_accuracy)
+def _named(out, return_lse, return_entropy, return_accuracy):
+    """The eager full form's outputs, (loss[, lse][, entropy][, accuracy]), in the form the
+    call returns."""
+    if not return_entropy and not return_accuracy:
+        return (out[0], out[1]) if return_lse else out[0]
+    rest = iter(out[1:])
+    return LossOutput(out[0], *(next(rest) if asked else None
+                                for asked in (return_lse, return_entropy, return_accuracy)))
 
 
 def _is_dtensor(x) -> bool:
@@ -237,8 +216,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         linear_bias: optional ``(V,)``.
         weight, reduction, ignore_index, label_smoothing, z_loss, softcap, temperature,
             return_lse, return_entropy, return_accuracy: as in :func:`cross_entropy`. A
-            temperature or the entropy / accuracy chunk by rows whatever the budget, and a
-            scalar loss then takes one GEMM more (the per-row form, 4 GEMMs).
+            temperature or the entropy / accuracy chunk by rows whatever the budget; a
+            scalar loss's entropy that gets a gradient costs its backward one pass over
+            recomputed logits (docs/linear.md).
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
             logits, at GEMM speed. At least 256 rows of logits: chunks of that many rows;
@@ -260,64 +240,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     if policy is not None or chunk_size is not None:
         memory_budget = linear.deprecated_budget(memory_budget, policy, chunk_size,
                                                  linear_weight)
-    if (temperature != 1.0 or temperature is True or return_entropy is not False
-            or return_accuracy is not False):
-        return _full_linear_cross_entropy(
-            input, linear_weight, target, linear_bias, weight, reduction, ignore_index,
-            label_smoothing, z_loss, softcap, temperature, return_lse, return_entropy,
-            return_accuracy, memory_budget)
-    if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
-        from .parallel import _dtensor_linear_cross_entropy
-        return _dtensor_linear_cross_entropy(
-            input, linear_weight, target, linear_bias=linear_bias, weight=weight,
-            reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
-            z_loss=z_loss, softcap=softcap, return_lse=return_lse,
-            memory_budget=memory_budget)
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
-    input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
-    check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)
-    if not -2**31 <= ignore_index < 2**31:
-        target = target.long()   # (compared in int64, as cross_entropy does: see there)
-    num_classes = linear_weight.shape[0]
-    softcap = None if softcap is None else float(softcap)
-    label_smoothing, z_loss = float(label_smoothing), float(z_loss)
-    budget = memory_budget or 0
-    # (The ops assert that every target is in [0, V) or ignore_index.)
-    transformed = _functorch_transform() or _forward_ad_active()
-    grad = not transformed and torch.is_grad_enabled() and (
-        input.requires_grad or linear_weight.requires_grad
-        or (linear_bias is not None and linear_bias.requires_grad))
-    if grad and reduction != "none" and not return_lse:
-        # A scalar loss: its gradient computed in the forward (head.py).
-        return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
-                                     ignore_index, softcap, label_smoothing, z_loss,
-                                     reduction == "mean", budget)[0]
-    if transformed:
-        # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
-        stats = decomposition.linear_ce_fwd(input, linear_weight, linear_bias, target, weight,
-                                            ignore_index, softcap, label_smoothing > 0.0, 0,
-                                            num_classes, 0, False)[:3]
-    else:
-        stats = linear.statistics(input, linear_weight, linear_bias, target, weight,
-                                  ignore_index, softcap, label_smoothing > 0.0, 0,
-                                  num_classes, budget)
-    loss, lse, w_t = finish(*stats, target, weight, ignore_index, label_smoothing, z_loss,
-                            num_classes)
-    loss = reduce(loss, w_t, reduction)
-    if reduction == "mean" and weight is not None and label_smoothing > 0.0:
-        # No kept weight: stock's nan, where the smoothing term over 0 would be inf (added,
-        # so that the gradient stays stock's nan).
-        loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
-    return (loss, lse) if return_lse else loss
-
-
-def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight, reduction,
-                               ignore_index, label_smoothing, z_loss, softcap, temperature,
-                               return_lse, return_entropy, return_accuracy, memory_budget):
-    """linear_cross_entropy with a temperature or the entropy / accuracy outputs: the full
-    statistics by row chunks (``linear_ce_fwd_full``), then the per-row finish."""
-    from .linear import head as linear
-    check_full_options(temperature, return_entropy, return_accuracy)
+    full = asks_full_form(temperature, return_entropy, return_accuracy)
+    if full:
+        check_full_options(temperature, return_entropy, return_accuracy)
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(
@@ -330,20 +255,25 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
     input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
     check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)
     if not -2**31 <= ignore_index < 2**31:
-        target = target.long()
+        target = target.long()   # (compared in int64, as cross_entropy does: see there)
     num_classes = linear_weight.shape[0]
     softcap = None if softcap is None else float(softcap)
     label_smoothing, z_loss, temperature = float(label_smoothing), float(z_loss), float(temperature)
     smooth = label_smoothing > 0.0
+    budget = memory_budget or 0
+    # (The ops assert that every target is in [0, V) or ignore_index.)
     transformed = _functorch_transform() or _forward_ad_active()
     grad = not transformed and torch.is_grad_enabled() and (
         input.requires_grad or linear_weight.requires_grad
         or (linear_bias is not None and linear_bias.requires_grad))
     if grad and reduction != "none" and not return_lse:
-        # A scalar loss: its gradient in the forward, as linear_cross_entropy's, with the
-        # statistics of the entropy and the accuracy from the same chunks; an entropy that
-        # gets a gradient costs the backward one pass over recomputed logits.
-        budget = memory_budget or 0
+        # A scalar loss: its gradient computed in the forward (head.py).
+        if not full:
+            return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
+                                         ignore_index, softcap, label_smoothing, z_loss,
+                                         reduction == "mean", budget)[0]
+        # With the statistics of the entropy and the accuracy from the same chunks: an
+        # entropy that gets a gradient costs the backward one pass over recomputed logits.
         out = linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                     ignore_index, softcap, label_smoothing, z_loss,
                                     reduction == "mean", budget, temperature, True)
@@ -352,25 +282,29 @@ def _full_linear_cross_entropy(input, linear_weight, target, linear_bias, weight
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
-    if transformed:
-        # torch.func / forward-mode AD: the ATen decomposition (unchunked), as cross_entropy.
-        z, local = decomposition._linear_logits(input, linear_weight, linear_bias, target,
-                                                ignore_index, 0)
-        decomposition.check_target_range(target, ignore_index, num_classes)
-        stats = decomposition.ce_fwd(z, local, weight if smooth else None, -1, softcap, smooth,
-                                     temperature, full=True)
+    # The per-row statistics: by the ATen decomposition (unchunked) under torch.func /
+    # forward-mode AD, as cross_entropy; else the fused head's ops.
+    args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap, smooth,
+            0, num_classes)
+    if full:
+        fwd = decomposition.linear_ce_fwd_full if transformed else linear.linear_ce_fwd_full
+        stats = fwd(*args, budget, temperature)
+    elif transformed:
+        stats = decomposition.linear_ce_fwd(*args, 0, False)[:3]
     else:
-        stats = linear.linear_ce_fwd_full(input, linear_weight, linear_bias, target, weight,
-                                          ignore_index, softcap, smooth, 0, num_classes,
-                                          memory_budget or 0, temperature)
-    lse_nt, z_t, sum_wz, ent_nt, max_nt = stats
+        stats = linear.statistics(*args, budget)
+    lse_nt, z_t, sum_wz, *extra = stats
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index, label_smoothing,
                             z_loss, num_classes)
     loss = reduce(loss, w_t, reduction)
     if reduction == "mean" and weight is not None and smooth:
-        loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)   # (see linear_cross_entropy)
-    return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
-                        return_lse, return_entropy, return_accuracy)
+        # No kept weight: stock's nan, where the smoothing term over 0 would be inf (added,
+        # so that the gradient stays stock's nan).
+        loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
+    if full:
+        return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
+                            return_entropy, return_accuracy)
+    return (loss, lse) if return_lse else loss
 
 
 def linear_log_probs(input: Tensor, linear_weight: Tensor, target: Tensor, *,

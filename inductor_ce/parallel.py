@@ -30,7 +30,7 @@ from ._inductor.runtime import funcol
 from .op import ce as ops
 from .op import finish as _math
 from .op.checks import check_options, check_tensors, check_weight
-from .op.options import check_full_options
+from .op.options import asks_full_form, check_full_options
 
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
 
@@ -156,8 +156,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     if group is None:
         group = dist.group.WORLD
 
-    full = (temperature != 1.0 or temperature is True or return_entropy is not False
-            or return_accuracy is not False)
+    full = asks_full_form(temperature, return_entropy, return_accuracy)
 
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
@@ -188,18 +187,27 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     if full:
         stats = ops.ce_fwd_full(local_logits, local_target, local_weight, -1, softcap, smooth,
                                 float(temperature))
-        lse_nt, z_t, sum_wz, ent_nt, max_nt = _CombineShardsFull.apply(*stats, owner, group,
-                                                                       smooth)
     else:
         stats = ops.ce_fwd(local_logits, local_target, local_weight, -1, softcap, smooth)
-        lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
+    return _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_index,
+                          reduction, label_smoothing, z_loss, num_classes, return_lse,
+                          return_entropy, return_accuracy)
 
+
+def _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_index, reduction,
+                   label_smoothing, z_loss, num_classes, return_lse, return_entropy,
+                   return_accuracy):
+    """The loss (and what else the call asks for) from this shard's statistics: the ranks
+    combine them (``full``: the full form's five, else three), then every rank runs the same
+    finish."""
+    combine = _CombineShardsFull if full else _CombineShards
+    lse_nt, z_t, sum_wz, *extra = combine.apply(*stats, owner, group, smooth)
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)
     loss = _math.reduce(loss, w_t, reduction)
     if full:
-        return _math.full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target,
-                                  ignore_index, return_lse, return_entropy, return_accuracy)
+        return _math.full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index,
+                                  return_lse, return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
 
@@ -378,8 +386,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         group = dist.group.WORLD
     if chunk_size is not None:
         memory_budget = linear.deprecated_budget(memory_budget, None, chunk_size, local_weight)
-    full = (temperature != 1.0 or temperature is True or return_entropy is not False
-            or return_accuracy is not False)
+    full = asks_full_form(temperature, return_entropy, return_accuracy)
 
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
@@ -405,20 +412,13 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                                           local_class_weight, ignore_index, softcap, smooth,
                                           vocab_start, num_classes, memory_budget or 0,
                                           float(temperature))
-        lse_nt, z_t, sum_wz, ent_nt, max_nt = _CombineShardsFull.apply(*stats, owner, group,
-                                                                       smooth)
     else:
         stats = linear.statistics(h, local_weight, linear_bias, target, local_class_weight,
                                   ignore_index, softcap, smooth, vocab_start, num_classes,
                                   memory_budget or 0)
-        lse_nt, z_t, sum_wz = _CombineShards.apply(*stats, owner, group, smooth)
-    loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
-                                  float(label_smoothing), float(z_loss), num_classes)
-    loss = _math.reduce(loss, w_t, reduction)
-    if full:
-        return _math.full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target,
-                                  ignore_index, return_lse, return_entropy, return_accuracy)
-    return (loss, lse) if return_lse else loss
+    return _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_index,
+                          reduction, label_smoothing, z_loss, num_classes, return_lse,
+                          return_entropy, return_accuracy)
 
 
 def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight,

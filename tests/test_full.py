@@ -31,22 +31,8 @@ def _objective(loss, entropy, upstream):
     return (loss * upstream).sum() - 0.3 * (entropy * upstream.flip(0)).sum()
 
 
-@functools.lru_cache(maxsize=None)
-def _compiled(config: str):
-    """One compiled function per configuration, shared by the tests (compiles are slow on
-    this CPU), rows dynamic."""
-    kw = CONFIGS[config]
-
-    def fn(x, target, weight):
-        out = inductor_ce.cross_entropy(x, target, weight, reduction="none",
-                                        return_entropy=True, return_accuracy=True, **kw)
-        return out.loss, out.entropy, out.accuracy
-
-    fn.__code__ = fn.__code__.replace(co_name=f"full_{config}")
-    return torch.compile(fn, fullgraph=True, dynamic=True)
-
-
 def _eager(config: str):
+    """(loss, entropy, accuracy) per row of one configuration."""
     kw = CONFIGS[config]
 
     def fn(x, target, weight):
@@ -54,6 +40,15 @@ def _eager(config: str):
                                         return_entropy=True, return_accuracy=True, **kw)
         return out.loss, out.entropy, out.accuracy
     return fn
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(config: str):
+    """_eager's function compiled, once per configuration and shared by the tests (compiles
+    are slow on this CPU), rows dynamic; its own code object (Dynamo keeps its cache there)."""
+    fn = _eager(config)
+    fn.__code__ = fn.__code__.replace(co_name=f"full_{config}")
+    return torch.compile(fn, fullgraph=True, dynamic=True)
 
 
 CONFIGS = {

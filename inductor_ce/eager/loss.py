@@ -21,6 +21,7 @@ from torch.compiler import is_compiling as _is_compiling
 
 from .. import lowering
 from .._inductor import runtime
+from ..op.ce import entropy_term
 from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
 from . import kernels
@@ -140,7 +141,8 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
 
 class CallPath:
     """One call's path through the compiled loss: its plan, the views its tensors take, and
-    whether it replays CUDA graphs. Kept for the calls of the same call_signature (``loss_of_seen_call``)."""
+    whether it replays CUDA graphs. Kept for the calls of the same call_signature
+    (``loss_of_seen_call``)."""
 
     __slots__ = ("plan", "view", "t_view", "t_copy", "graphed", "training", "none",
                  "return_lse", "valued", "tuple")
@@ -263,7 +265,16 @@ def loss_of_seen_call(sig, input, target, label_smoothing, z_loss):
 
 
 _functorch_active = runtime.functorch_transforms_active
-_CHUNK_OPTIONS: dict = {}    # device -> its _Options, for loss_chunk (a few devices at most)
+_DEVICE_OPTIONS: dict = {}   # device -> its _Options, for calls without a plan (a few devices)
+
+
+def device_options(device: torch.device, label_smoothing: float, z_loss: float) -> Tensor:
+    """The options tensor of these values on ``device``, for compiled functions that no
+    ``_Plan`` owns (the fused head's chunks, probability targets)."""
+    options = _DEVICE_OPTIONS.get(device)
+    if options is None:
+        options = _DEVICE_OPTIONS[device] = _Options(device)
+    return options(label_smoothing, z_loss)
 
 
 def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, temperature=None):
@@ -290,10 +301,7 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
 
     opts = None
     if spec.valued():
-        options = _CHUNK_OPTIONS.get(z.device)
-        if options is None:
-            options = _CHUNK_OPTIONS[z.device] = _Options(z.device)
-        opts = options(label_smoothing, z_loss)
+        opts = device_options(z.device, label_smoothing, z_loss)
     merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
     with autograd_inside_op():
         if merged is not None and merged[0] is z:
@@ -372,10 +380,8 @@ class LossSpec(NamedTuple):
                 for o, inputs in outs if training else ():
                     coefs += torch.autograd.grad(o.sum(), inputs, retain_graph=True,
                                                  materialize_grads=True)
-                if self.entropy and training:
-                    # d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt): its -e ent_nt q_j is a's
-                    # (as ce_fwd_full's autograd does).
-                    coefs[-3] = coefs[-3] - coefs[-1] * stats[3]
+                if self.entropy and training:   # (as ce_fwd_full's autograd does)
+                    coefs[-3] = entropy_term(coefs[-3], coefs[-1], stats[3])
             values = [o.detach() for o, _ in outs] + ([accuracy] if self.accuracy else [])
             return (tuple(values) + ((stats[0], *coefs) if training else ())
                     + ((stats[1], stats[3], stats[4]) if self.statistics else ()))

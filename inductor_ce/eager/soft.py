@@ -22,9 +22,10 @@ import torch
 from torch.compiler import is_compiling as _is_compiling
 
 from ..op import soft
+from ..op.ce import no_double_backward
 from ..op.checks import check_options
 from .kernels import Layout, compiled_function, compiled_rows, dtype_of, run_compiled, salt
-from .loss import _Options
+from .loss import device_options
 
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
@@ -68,9 +69,6 @@ class SoftBackwardKey(NamedTuple):
     want_p: bool
 
 
-_OPTIONS: dict = {}           # device -> its loss._Options (a few devices at most)
-
-
 def _compiled(input, target, weight, label_smoothing, z_loss, spec):
     """(loss, lse) through the compiled forward (and backward), or None where it does not
     apply."""
@@ -84,10 +82,7 @@ def _compiled(input, target, weight, label_smoothing, z_loss, spec):
                   dtype_of(weight), spec, training)
     opts = None
     if spec.smooth or spec.zloss:
-        options = _OPTIONS.get(input.device)
-        if options is None:
-            options = _OPTIONS[input.device] = _Options(input.device)
-        opts = options(float(label_smoothing), float(z_loss))
+        opts = device_options(input.device, float(label_smoothing), float(z_loss))
     forward = _forward_fn(spec, training)
     entry = compiled_function(key, lambda: _compile(forward, xm, [p], [weight, opts]), xm)
     if entry is None:
@@ -163,4 +158,5 @@ class _Compiled(torch.autograd.Function):
                          run_compiled(entry, x, *rowwise, *static))
             dx = next(grads) if want_x else None
             dp = next(grads) if want_p else None
-        return (*soft.once_differentiable((dx, dp)), None, None, None, None)
+        return (*no_double_backward("inductor_ce.cross_entropy", dx, dp), None, None, None,
+                None)

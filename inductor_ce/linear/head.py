@@ -273,14 +273,6 @@ def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tens
         db += z.sum(0, dtype=torch.float32)
 
 
-def _coefficients(lse_nt: Tensor, g_lse_nt, g_z_t, g_sum_wz, smooth: bool):
-    """ce_bwd's per-row (a, b, c) from the upstream gradients of the statistics (None: 0)."""
-    a = torch.zeros_like(lse_nt) if g_lse_nt is None else g_lse_nt
-    b = torch.zeros_like(lse_nt) if g_z_t is None else g_z_t
-    c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
-    return a, b, c
-
-
 # --- class chunks: the forward's tiles, dh from u, dW by chunks of classes ---------------------
 
 class _ChunkTargets:
@@ -474,12 +466,8 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     backward, not differentiable, which an eager backward overwrites. ``class_weight`` is
     this weight's slice. Without them, by row chunks whatever the budget: one GEMM and one
     pass over each chunk's logits, and no dW to accumulate."""
-    h, t = _flat(input), target.reshape(-1)
-    # (In the op, eagerly, also under torch.compile: Inductor's lowering of an assert can
-    # end the process on the C++ backend; see lowering._check_targets.)
-    check_target_range(t, ignore_index, num_classes)
+    h, keep_t = _rows_and_targets(input, target, ignore_index, vocab_start, num_classes)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
-    keep_t = _target_in_weight(t, ignore_index, vocab_start)
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
         sums = (1 + (s.numel() > 0)) if with_grad else 0
@@ -490,19 +478,31 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                        tiles.block, u.view(h.shape) if with_grad else None,
                        s.view(h.shape) if s.numel() else None)
     else:
-        step = chunk_rows(rows, vocab, hidden, size, budget)
-        _log_head("linear_ce_fwd", h, weight, lambda: _rows_words(
-            rows, step, vocab, "the backward recomputes them"))
-        stats = _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step)
+        stats = _row_statistics("linear_ce_fwd", h, weight, bias, keep_t, class_weight,
+                                softcap, smooth, budget)
     shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
     return (*(v.reshape(shape).clone() for v in stats), u, s)
 
 
-def _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
+def _rows_and_targets(input, target, ignore_index, vocab_start, num_classes):
+    """(h, keep_t): the input's rows, and each row's target column in this weight's classes
+    (-1: none), every target asserted in [0, num_classes) or ignore_index. (In the op,
+    eagerly, also under torch.compile: Inductor's lowering of an assert can end the process
+    on the C++ backend; see lowering._check_targets.)"""
+    h, t = _flat(input), target.reshape(-1)
+    check_target_range(t, ignore_index, num_classes)
+    return h, _target_in_weight(t, ignore_index, vocab_start)
+
+
+def _row_statistics(op, h, weight, bias, keep_t, class_weight, softcap, smooth, budget,
                     temperature=None):
-    """ce_fwd's statistics of all rows by chunks of ``step`` rows: one GEMM and one pass
-    over each chunk's logits (with a ``temperature``, ce_fwd_full's five)."""
+    """ce_fwd's statistics of all rows by chunks of rows within ``budget``: one GEMM and one
+    pass over each chunk's logits (with a ``temperature``, ce_fwd_full's five); ``op``: the
+    caller's name, for the log."""
     rows, vocab = h.shape[0], weight.shape[0]
+    step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
+    _log_head(op, h, weight, lambda: _rows_words(rows, step, vocab,
+                                                 "the backward recomputes them"))
     col = _column(keep_t, 0, vocab)
     cw = class_weight if smooth else None
     full = temperature is not None
@@ -601,7 +601,7 @@ def _fwd_setup(ctx, inputs, output):
 def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
     input, weight, bias, target, class_weight, lse_nt, z_t, _, u, s = ctx.saved_tensors
     ignore_index, softcap, smooth, start, budget, with_grad = ctx.options
-    a, b, c = _coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
+    a, b, c = ops.coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
     need_h = ctx.needs_input_grad[0]
     need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
     # By class chunks, dh comes from the forward's u (first: its temporaries come and go
@@ -649,18 +649,13 @@ def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], ta
                        num_classes: int, budget: int, temperature: float
                        ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd_full``'s statistics (lse_nt, z_t, sum_wz, ent_nt, max_nt) of ``input @
-    weight.T + bias`` by row chunks within ``budget`` (which must allow ROWS_MIN rows: the
-    caller checks), as ``linear_ce_fwd`` without gradient; the backward recomputes the
-    logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and temperature)."""
-    h, t = _flat(input), target.reshape(-1)
-    check_target_range(t, ignore_index, num_classes)
-    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
-    keep_t = _target_in_weight(t, ignore_index, vocab_start)
-    step = chunk_rows(rows, vocab, hidden, size, budget)
-    _log_head("linear_ce_fwd_full", h, weight, lambda: _rows_words(
-        rows, step, vocab, "the backward recomputes them"))
-    stats = _row_statistics(h, weight, bias, keep_t, class_weight, softcap, smooth, step,
-                            temperature)
+    weight.T + bias`` by row chunks within ``budget`` whatever its size (a budget below
+    ROWS_MIN rows of logits means many small chunks), as ``linear_ce_fwd`` without gradient;
+    the backward recomputes the logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and
+    temperature)."""
+    h, keep_t = _rows_and_targets(input, target, ignore_index, vocab_start, num_classes)
+    stats = _row_statistics("linear_ce_fwd_full", h, weight, bias, keep_t, class_weight,
+                            softcap, smooth, budget, temperature)
     return tuple(v.reshape(input.shape[:-1]).clone() for v in stats)
 
 
@@ -688,9 +683,7 @@ def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
     recomputes the logits by row chunks."""
     input, weight, bias, target, class_weight, lse_nt, ent_nt = ctx.saved_tensors
     ignore_index, softcap, smooth, start, budget, temperature = ctx.options
-    a, b, c = _coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
-    if g_ent_nt is not None:   # d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt): see op/ce.py
-        a = a - g_ent_nt * ent_nt
+    a, b, c = ops.coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth, g_ent_nt, ent_nt)
     need_h = ctx.needs_input_grad[0]
     need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
     dh, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,

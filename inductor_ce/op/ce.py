@@ -113,6 +113,25 @@ def no_double_backward(what: str, *grads):
     return tuple(None if g is None else delayed(g.detach().requires_grad_()) for g in grads)
 
 
+def coefficients(lse_nt: Tensor, g_lse_nt, g_z_t, g_sum_wz, smooth: bool, g_ent_nt=None,
+                 ent_nt=None):
+    """ce_bwd's per-row (a, b, c) from the upstream gradients of the statistics (None: 0; c
+    only with ``smooth``). With the full form's ``g_ent_nt`` (``ce_bwd_full``'s e), a takes
+    ``entropy_term(...)``."""
+    a = torch.zeros_like(lse_nt) if g_lse_nt is None else g_lse_nt
+    if g_ent_nt is not None:
+        a = entropy_term(a, g_ent_nt, ent_nt)
+    b = torch.zeros_like(lse_nt) if g_z_t is None else g_z_t
+    c = (torch.zeros_like(lse_nt) if g_sum_wz is None else g_sum_wz) if smooth else None
+    return a, b, c
+
+
+def entropy_term(a, e, ent_nt):
+    """a with the entropy's share: d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt), whose
+    last part is a q_j term (ce_bwd_full computes the rest, e q_j (lse_nt - z_j))."""
+    return a - e * ent_nt
+
+
 def _setup_context(ctx, inputs, output):
     logits, target, weight, ignore_index, softcap, smooth = inputs
     ctx.save_for_backward(logits, target, weight, output[0])
@@ -121,12 +140,7 @@ def _setup_context(ctx, inputs, output):
 
 def _backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
     logits, target, weight, lse_nt = ctx.saved_tensors
-    zeros = lambda: torch.zeros_like(lse_nt)  # noqa: E731
-    a = zeros() if g_lse_nt is None else g_lse_nt
-    b = zeros() if g_z_t is None else g_z_t
-    c = g_sum_wz if ctx.smooth else None
-    if ctx.smooth and c is None:
-        c = zeros()
+    a, b, c = coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, ctx.smooth)
     grad = ce_bwd(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
                   ctx.ignore_index, ctx.softcap)
     grad, = no_double_backward("inductor_ce.cross_entropy", grad)
@@ -185,13 +199,7 @@ def _setup_context_full(ctx, inputs, output):
 
 def _backward_full(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
     logits, target, weight, lse_nt, ent_nt = ctx.saved_tensors
-    zeros = lambda: torch.zeros_like(lse_nt)  # noqa: E731
-    a = zeros() if g_lse_nt is None else g_lse_nt
-    if g_ent_nt is not None:
-        # d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt): the last part is a's (q_j) term.
-        a = a - g_ent_nt * ent_nt
-    b = zeros() if g_z_t is None else g_z_t
-    c = (zeros() if g_sum_wz is None else g_sum_wz) if ctx.smooth else None
+    a, b, c = coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, ctx.smooth, g_ent_nt, ent_nt)
     grad = ce_bwd_full(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
                        g_ent_nt, ctx.ignore_index, ctx.softcap, ctx.temperature)
     grad, = no_double_backward("inductor_ce.cross_entropy", grad)

@@ -251,6 +251,15 @@ def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softc
     return (*stats, times_w(one, zero, None), s)
 
 
+def linear_ce_fwd_full(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
+                       vocab_start, num_classes, budget, temperature):
+    """``linear_ce_fwd_full`` as ATen: ``ce_fwd_full``'s statistics of the whole logits."""
+    check_target_range(target, ignore_index, num_classes)
+    z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
+    return ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth, temperature,
+                  full=True)
+
+
 def linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
                   softcap, vocab_start, budget, input_grad, weight_grad):
     """``linear_ce_bwd`` as ATen: ``ce_bwd`` of the whole logits, then the chain rule (d input

@@ -47,6 +47,13 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
         raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
 
 
+def asks_full_form(temperature, return_entropy, return_accuracy) -> bool:
+    """Whether a call takes the full form (a temperature, the entropy or the accuracy). (A
+    temperature of True is a bool, 1 to Python: the checks refuse it.)"""
+    return (temperature != 1.0 or temperature is True or return_entropy is not False
+            or return_accuracy is not False)
+
+
 def check_full_options(temperature, return_entropy, return_accuracy):
     """The options of the full form: a temperature (a number > 0, finite) and the two flags."""
     if temperature is True or temperature is False or not isinstance(temperature, (int, float)):

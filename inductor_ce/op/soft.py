@@ -57,8 +57,8 @@ Gradient (q = softmax(z), upstream g of the row's loss, g_lse of its lse):
 
 R is a forward statistic of its own, so the dominant class's gradient (P q_a - c_a, which is
 R - P S'/(1+S') exactly) never rounds to 0 either. (Where a does not dominate, S' > 1,
-R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap dL/dx = dL/dz (1 - (z /
-cap)^2). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
+R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap
+dL/dx = dL/dz (1 - (z / cap)^2). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
 
     dL/dp_j = g (1 - eps) w_j ((M - z_j) + log1p(S'))
 
@@ -73,6 +73,7 @@ import torch
 from torch import Tensor
 
 from .._inductor import runtime
+from .ce import no_double_backward
 from .checks import check_logits, check_weight
 from .decomposition import _chunks, _softcap
 
@@ -266,19 +267,8 @@ class SoftCrossEntropy(torch.autograd.Function):
         with torch.no_grad():
             grads = backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, ctx.spec,
                              ctx.needs_input_grad[0], ctx.needs_input_grad[1])
-        return (*once_differentiable(grads), None, None, None, None)
-
-
-def once_differentiable(grads):
-    """The gradients as they are, or, under backward(create_graph=True), made to raise if
-    differentiated again: the per-row statistics hold no graph, a second derivative would
-    miss their terms (torch.func differentiates the forward itself, any number of times)."""
-    if not torch.is_grad_enabled():
-        return grads
-    delayed = runtime.delayed_error(
-        "inductor_ce.cross_entropy's gradient is not differentiable (no double backward); "
-        "torch.func differentiates probability targets to any order")
-    return tuple(None if v is None else delayed(v.requires_grad_()) for v in grads)
+        return (*no_double_backward("inductor_ce.cross_entropy", *grads), None, None, None,
+                None)
 
 
 def cross_entropy(x, p, w, eps, zl, spec: SoftSpec):
