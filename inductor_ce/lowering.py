@@ -478,9 +478,13 @@ def register() -> bool:
     ir.register(torch.ops.inductor_ce.ce_bwd_full.default,
                 lambda x, t, w, lse, a, b, c, e, ii, cap, temp: ce_bwd(x, t, w, lse, a, b, c,
                                                                        ii, cap, e, temp))
+    from . import lowering_soft   # (imports this module's helpers)
+    lowering_soft.register()
     partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd,
                                 torch.ops.inductor_ce.ce_fwd_full,
-                                torch.ops.inductor_ce.ce_bwd_full)
+                                torch.ops.inductor_ce.ce_bwd_full,
+                                torch.ops.inductor_ce.soft_stats,
+                                torch.ops.inductor_ce.soft_grad)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd_full.default)
     SALT = _salt.source_salt()

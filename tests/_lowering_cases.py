@@ -18,8 +18,8 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 import inductor_ce  # noqa: E402
-from _reference import full_reference, reference, ulps_error  # noqa: E402
-from inductor_ce import lowering  # noqa: E402
+from _reference import full_reference, reference, softcap64, ulps_error  # noqa: E402
+from inductor_ce import lowering, lowering_soft  # noqa: E402
 from inductor_ce._inductor import cpu_triton, ir  # noqa: E402
 from torch._inductor.utils import run_and_get_code  # noqa: E402
 
@@ -473,6 +473,107 @@ def case_ignore_index_edges():
         ref.sum().backward()
         errs[f"{dtype} {ii}"] = max(_rel(loss.detach(), ref.detach()), _rel(x.grad, xr.grad))
     return {"errs": errs}
+
+
+def _soft_data(n, v, dtype=torch.float32, seed=30):
+    gen = torch.Generator().manual_seed(seed)
+    x = (torch.randn(n, v, generator=gen) * 3).to(dtype)
+    p = (torch.randn(n, v, generator=gen) * 2).softmax(-1)
+    p = torch.where(torch.rand(n, v, generator=gen) < 0.2, 0.0, p)
+    return x, p / p.sum(-1, keepdim=True)
+
+
+def _soft_run(x, p, opts, *, lse=False):
+    """Probability targets compiled (soft_stats' lowering), per-row loss (+ lse) and the
+    gradients of logits and targets against float64 F.cross_entropy."""
+    import test_soft_targets as st
+    torch._dynamo.reset()
+    xl, pl = x.clone().requires_grad_(), p.clone().requires_grad_()
+
+    def fn(x, p):
+        out = inductor_ce.cross_entropy(x, p, reduction="none", return_lse=lse, **opts)
+        return out[0] + 0.25 * out[1] if lse else out
+
+    up = torch.rand(x.shape[0], generator=torch.Generator().manual_seed(31)) + 0.5
+    (loss, (fwd, bwd)), log = _logged(run_and_get_code, lambda: _backward_with(
+        torch.compile(fn, fullgraph=True), xl, pl, up))
+    # A -inf logit of mass 0 adds 0 (F.cross_entropy's 0 * inf would be nan): as -1e300
+    # in float64, it does.
+    x64 = x.double().masked_fill(x.isneginf(), -1e300).requires_grad_()
+    p64 = p.double().requires_grad_()
+    ref = st.reference(x64, p64, reduction="none", **opts)
+    if lse:
+        ref = ref + 0.25 * torch.logsumexp(softcap64(x64, opts.get("softcap")), -1)
+    (ref * up.double()).sum().backward()
+    finite = ~x.isneginf()
+    return {"fwd": fwd, "bwd": bwd, "log": log, "loss_err": _rel(loss.detach(), ref.detach()),
+            "grad_err": _rel(xl.grad, x64.grad), "grad_ulps": ulps_error(xl.grad, x64.grad),
+            "grad_dtype": str(xl.grad.dtype),
+            # dL/dp_j = g (lse - z_j): inf at a -inf logit (-1e300 in the reference)
+            "target_grad_err": _rel(pl.grad[finite], p64.grad[finite]),
+            "target_grad_inf": bool(pl.grad[~finite].isposinf().all()),
+            "vocab": x.shape[-1], "rows": x.shape[0]}
+
+
+def _backward_with(fn, x, p, up):
+    loss = fn(x, p)
+    (loss * up).sum().backward()
+    return loss
+
+
+def case_soft():
+    """soft_stats over two chunks (the ragged tail): a tie for the max across chunks (the
+    first is the argmax, the other counts in S'), a chunk of -inf logits with no mass, the
+    lse's gradient too."""
+    x, p = _soft_data(4, V)
+    x[1, 5] = x[1, lowering.CHUNK + 3] = x[1].max() + 2.0
+    x[2, lowering.CHUNK:] = float("-inf")
+    p[2, lowering.CHUNK:] = 0.0
+    p[2] /= p[2].sum()
+    x[3, lowering.CHUNK + 7] = x[3].max() + 12.0          # the max in the second chunk
+    return _soft_run(x, p, {}, lse=True)
+
+
+def case_soft_options():
+    """Every option (class weights, label smoothing, z-loss, softcap) on float16 logits, in
+    the chunk kernel's two other forms: the int32 column compares of int64 indexing and the
+    equal chunks of lowering._chunk_length (both forced on a small input)."""
+    x, p = _soft_data(5, V, dtype=torch.float16, seed=32)
+    x[4, lowering.CHUNK + 10] = 15.0
+    w = torch.rand(V, generator=torch.Generator().manual_seed(33)) + 0.5
+    opts = dict(weight=w, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
+    even = lowering._even_chunk(V)
+    with mock.patch.object(ir, "indexed_in_int64", lambda box: True), \
+            mock.patch.object(lowering_soft, "_chunk_length", lambda rows, vocab: even):
+        return _soft_run(x, p, opts)
+
+
+def case_soft_single():
+    """V <= CHUNK: the chunk's statistics are the row's (one kernel), with smoothing."""
+    x, p = _soft_data(5, 300, seed=34)
+    x[0, 17] = x[0].max() + 30.0
+    return _soft_run(x, p, dict(label_smoothing=0.2))
+
+
+def case_soft_collapse():
+    """The margin grid 0-80 (tests/test_soft_targets.collapse_case, 16 chunks): per row, the
+    loss, the dominant class's gradient and every other within 1e-5 relative of float64."""
+    import test_soft_targets as st
+    torch._dynamo.reset()
+    z, p, top = st.collapse_case(torch.float32)
+    x = z.clone().requires_grad_()
+    loss = torch.compile(lambda x, p: inductor_ce.cross_entropy(x, p, reduction="none"),
+                         fullgraph=True)(x, p)
+    loss.sum().backward()
+    ref_loss, ref_grad = st.collapse_reference(z, p)
+    rows = torch.arange(len(top))
+    loss_rel = ((loss.detach().double() - ref_loss).abs() / ref_loss.abs()).max().item()
+    g_top, r_top = x.grad[rows, top].double(), ref_grad[rows, top]
+    top_rel = ((g_top - r_top).abs() / r_top.abs()).max().item()
+    tiny = torch.finfo(torch.float32).tiny
+    elem = ((x.grad.double() - ref_grad).abs() / (ref_grad.abs() + tiny)).max().item()
+    return {"loss_rel": loss_rel, "top_grad_rel": top_rel, "grad_rel": elem,
+            "top_grad_nonzero": bool((g_top != 0).all())}
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -34,7 +34,8 @@ TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
-               "ignore_index_edges"]
+               "ignore_index_edges", "soft", "soft_options", "soft_single", "soft_collapse"]
+SOFT_CASES = ["soft", "soft_options", "soft_single"]
 
 
 # The Triton cases need the triton package, which the CPU torch wheel does not pull in (the
@@ -471,3 +472,42 @@ def test_missing_inductor_api_falls_back_with_one_warning(monkeypatch):
         assert lowering.register() is False
     assert len(seen) == 1 and "decomposition" in str(seen[0].message)
     assert "torch._inductor.ir.Reduction" in str(seen[0].message)
+
+
+# --- probability targets: soft_stats' lowering ---------------------------------------------
+
+@pytest.mark.parametrize("name", SOFT_CASES)
+def test_soft_targets_forward_reads_logits_and_targets_once(cases, name):
+    """One persistent kernel reads the logits and the targets once each (and the weights);
+    the rest works on per-(row, chunk) partials."""
+    case = _case(cases, name)
+    reads = _codegen.logits_reads(case["fwd"], case["vocab"])
+    (kernel, n), = reads.passes.items()
+    assert n == 2 and not reads.gathers, reads
+    src = dict(_codegen_kernels(case["fwd"]))[kernel]
+    assert "for r0_offset" not in src and "tl.max(" in src, src
+    assert any("soft_stats lowered" in line and
+               ("single pass" if name == "soft_single" else "two-level split") in line
+               for line in case["log"]), case["log"]
+
+
+@pytest.mark.parametrize("name", SOFT_CASES)
+def test_soft_targets_numerics(cases, name):
+    """Loss (+ lse), the logits' and the targets' gradients against float64: ties for the
+    max across chunks, a chunk of -inf logits without mass, every option."""
+    case = _case(cases, name)
+    assert case["loss_err"] < 1e-5 and case["target_grad_err"] < 1e-5, case
+    assert case["target_grad_inf"], case
+    if case["grad_dtype"] == "torch.float32":
+        assert case["grad_err"] < 1e-5, case
+    else:
+        assert case["grad_ulps"] <= 0.5, case   # float16: one correct rounding
+
+
+def test_soft_targets_collapse_grid(cases):
+    """Margins 0-80 over 16 chunks: the loss, the dominant class's gradient (never 0) and
+    every other gradient within 1e-5 relative of float64."""
+    case = _case(cases, "soft_collapse")
+    assert case["top_grad_nonzero"], case
+    assert case["loss_rel"] < 1e-5 and case["top_grad_rel"] < 1e-5, case
+    assert case["grad_rel"] < 1e-5, case

@@ -106,7 +106,8 @@ def reduction(device, inner_fn, ranges, reduction_ranges, reduction_type: str, d
     if size == 0 or size == 1:
         zeros = [sympy.S.Zero] * len(reduction_ranges)
         if size == 0:  # the reduction's identity (max: -inf, sum: 0, any: False)
-            identity = {"max": float("-inf"), "sum": 0, "any": False}[reduction_type]
+            identity = {"max": float("-inf"), "min": float("inf"), "sum": 0,
+                        "any": False}[reduction_type]
             fn = lambda index: ops.constant(identity, dtype)  # noqa: E731
         else:
             fn = lambda index: inner_fn(index, zeros)  # noqa: E731

@@ -73,7 +73,7 @@ import torch
 from torch import Tensor
 
 from .._inductor import runtime
-from .ce import no_double_backward
+from .ce import LIB, _on_trace, no_double_backward
 from .checks import check_logits, check_weight
 from .decomposition import _chunks, _softcap
 
@@ -124,11 +124,11 @@ def _is_argmax(z: Tensor, a: Tensor) -> Tensor:
     return torch.arange(z.shape[-1], device=z.device) == a.unsqueeze(-1)
 
 
-def _stats_rows(x, p, w, eps, spec: SoftSpec):
+def _stats_rows(x, p, w, eps, smooth: bool, softcap: Optional[float]):
     """Per row (M, S', P, R, D, a): D = sum_j c_j (M - z_j). Differentiable (torch.func): M
     is z gathered at a, so that its derivative reaches z_a, and it yields the backward's."""
-    z = _softcap(x, spec.softcap)
-    c = _mass(p, w, eps, spec.smooth)
+    z = _softcap(x, softcap)
+    c = _mass(p, w, eps, smooth)
     a = z.detach().argmax(-1)
     at_a = _is_argmax(z, a)
     m = z.gather(-1, a.unsqueeze(-1))
@@ -196,20 +196,82 @@ def _rows(x: Tensor):
     return _chunks(x.shape[0], math.prod(x.shape[1:]))
 
 
-def statistics(x, p, w, eps, spec: SoftSpec):
-    """Per-row (M, S', P, R, D, a) of the logits ``x`` (..., V) and probabilities ``p``."""
+def _aten_statistics(x, p, w, eps, smooth: bool, softcap: Optional[float]):
+    """``_stats_rows`` over chunks of rows (eagerly: bounded float32 temporaries)."""
     chunks = _rows(x)
     if chunks is None or len(chunks) == 1:
-        return _stats_rows(x, p, w, eps, spec)
-    parts = [_stats_rows(x[i:j], p[i:j], w, eps, spec) for i, j in chunks]
+        return _stats_rows(x, p, w, eps, smooth, softcap)
+    parts = [_stats_rows(x[i:j], p[i:j], w, eps, smooth, softcap) for i, j in chunks]
     return tuple(torch.cat(v) for v in zip(*parts))
 
 
-def forward(x, p, w, eps, zl, spec: SoftSpec):
+@torch.library.custom_op(f"{LIB}::soft_stats", mutates_args=())
+def soft_stats(x: Tensor, p: Tensor, weight: Optional[Tensor], smoothing: Optional[Tensor],
+               softcap: Optional[float]) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """Per-row (M, S', P, R, D, a) of logits ``x`` (..., V) and probabilities ``p``;
+    ``smoothing`` a 0-d float32 tensor (eps), or None for none. An op so that Inductor lowers
+    it (``lowering_soft.py``: one read of x and p); called eagerly, its ATen above."""
+    return _aten_statistics(x, p, weight, smoothing, smoothing is not None, softcap)
+
+
+@soft_stats.register_fake
+def _(x, p, weight, smoothing, softcap):
+    _on_trace()
+    rows = x.shape[:-1]
+    return (*(x.new_empty(rows, dtype=torch.float32) for _ in range(5)),
+            x.new_empty(rows, dtype=torch.int64))
+
+
+def statistics(x, p, w, eps, spec: SoftSpec, fused: bool = True):
+    """Per-row (M, S', P, R, D, a) of the logits ``x`` (..., V) and probabilities ``p``:
+    through ``soft_stats`` (``fused``), or as differentiable ATen (torch.func)."""
+    if not fused:
+        return _aten_statistics(x, p, w, eps, spec.smooth, spec.softcap)
+    return soft_stats(x, p, w, _smoothing(eps, spec, x), spec.softcap)
+
+
+def forward(x, p, w, eps, zl, spec: SoftSpec, fused: bool = True):
     """(reduced loss, lse, M, S', P, R, a): the loss and the backward's statistics."""
-    m, s, total, rest, d, a = statistics(x, p, w, eps, spec)
+    m, s, total, rest, d, a = statistics(x, p, w, eps, spec, fused)
     loss, lse = _finish(m, s, total, d, zl, spec)
     return _reduce(loss, spec.reduction), lse, m, s, total, rest, a
+
+
+def _aten_grads(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
+                want_p: bool):
+    """``_grad_rows`` over chunks of rows (eagerly: bounded float32 temporaries)."""
+    chunks = _rows(x)
+    if chunks is None or len(chunks) == 1:
+        return _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec, want_x, want_p)
+    parts = [_grad_rows(x[i:j], p[i:j], w, eps, m[i:j], s[i:j], total[i:j], rest[i:j],
+                        a[i:j], g[i:j], k[i:j], spec, want_x, want_p) for i, j in chunks]
+    return tuple(None if v[0] is None else torch.cat(v) for v in zip(*parts))
+
+
+@torch.library.custom_op(f"{LIB}::soft_grad", mutates_args=())
+def soft_grad(x: Tensor, p: Tensor, weight: Optional[Tensor], smoothing: Optional[Tensor],
+              m: Tensor, s: Tensor, total: Tensor, rest: Tensor, a: Tensor, g: Tensor,
+              k: Tensor, softcap: Optional[float]) -> Tensor:
+    """dL/dx of probability targets (``_grad_rows``), g and k per row. An op so that Inductor
+    lowers it (``lowering_soft.py``: tiled by rows and columns); called eagerly, its ATen."""
+    spec = SoftSpec("none", smoothing is not None, False, softcap)
+    return _aten_grads(x, p, weight, smoothing, m, s, total, rest, a, g, k, spec, True,
+                       False)[0]
+
+
+@soft_grad.register_fake
+def _(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
+    _on_trace()
+    return torch.empty(x.shape, dtype=x.dtype, device=x.device)
+
+
+def _smoothing(eps, spec: SoftSpec, x: Tensor) -> Optional[Tensor]:
+    """The ops' ``smoothing``: eps as a 0-d float32 tensor, None without smoothing."""
+    if not spec.smooth:
+        return None
+    if isinstance(eps, Tensor):
+        return eps
+    return torch.full((), float(eps), dtype=torch.float32, device=x.device)
 
 
 def backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, spec: SoftSpec,
@@ -223,12 +285,13 @@ def backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, spec: SoftSp
     k = 2.0 * zl * lse * g if spec.zloss else torch.zeros_like(g)
     if g_lse is not None:
         k = k + g_lse.float()
-    chunks = _rows(x)
-    if chunks is None or len(chunks) == 1:
-        return _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec, want_x, want_p)
-    parts = [_grad_rows(x[i:j], p[i:j], w, eps, m[i:j], s[i:j], total[i:j], rest[i:j],
-                        a[i:j], g[i:j], k[i:j], spec, want_x, want_p) for i, j in chunks]
-    return tuple(None if v[0] is None else torch.cat(v) for v in zip(*parts))
+    dx = dp = None
+    if want_x:
+        dx = soft_grad(x, p, w, _smoothing(eps, spec, x), m, s, total, rest, a, g, k,
+                       spec.softcap)
+    if want_p:   # (rare: a teacher's gradient) one ATen pointwise pass of its own
+        dp = _aten_grads(x, p, w, eps, m, s, total, rest, a, g, k, spec, False, True)[1]
+    return dx, dp
 
 
 # --- autograd ------------------------------------------------------------------------------------
@@ -276,5 +339,5 @@ def cross_entropy(x, p, w, eps, zl, spec: SoftSpec):
     forward-mode AD (which an autograd.Function without vmap and jvp rules refuses) the
     forward itself, which autograd differentiates in every mode."""
     if runtime.functorch_transforms_active() or runtime.forward_ad_active():
-        return forward(x, p, w, eps, zl, spec)[:2]
+        return forward(x, p, w, eps, zl, spec, fused=False)[:2]
     return SoftCrossEntropy.apply(x, p, w, eps, zl, spec)[:2]

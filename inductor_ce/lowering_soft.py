@@ -1,0 +1,260 @@
+"""Inductor lowering of ``inductor_ce::soft_stats``: the per-row statistics of probability
+targets (``op/soft.py``) from one read of the logits and one of the targets.
+
+Notation as in ``op/soft.py``: z_j = s(x_j) in float32, c_j = w_j ((1 - eps) p_j + eps / V)
+the target's mass, a the row's first argmax, M = z_a.
+
+How is it parallelized? (Triton backends) As ``ce_fwd`` (``lowering.py``): one program per
+(row, chunk of C columns), a persistent reduction that loads its chunk of x and p once and
+computes from those loads
+
+    m_c = max_{j in c} z_j,        a_c = min {j in c : z_j = m_c}     the chunk's first argmax
+    s_c = sum_{j in c, j != a_c} exp(z_j - m_c)
+    P_c = sum_{j in c} c_j,        R_c = sum_{j in c, j != a_c} c_j
+    D_c = sum_{j in c, c_j != 0} c_j (m_c - z_j)                      (terms >= 0)
+
+and a kernel over the (rows, nc) partials combines each row, c* the first chunk holding M:
+
+    M  = max_c m_c,                a = c* C + a_{c*}
+    S' = s_{c*} + sum_{c != c*} (s_c + 1) exp(m_c - M)    (another chunk's argmax is no
+                                                           longer the row's: it counts)
+    P  = sum_c P_c,                R = R_{c*} + sum_{c != c*} P_c
+    D  = sum_c D_c + (M - m_c) P_c
+
+Every sum adds terms of one sign: nothing cancels, so S', R and D keep their relative
+precision when the argmax dominates (the collapse-safe form of ``op/soft.py``). With one
+chunk (V <= C; the C++ backend, which runs whole rows) the chunk's statistics are the row's.
+An infinite or nan M makes S' nan (``+ 0 * M``), as the ATen form does.
+"""
+from __future__ import annotations
+
+import torch
+
+from . import _log
+from ._inductor import ir, launch
+from ._inductor.ir import F32, ops
+from .lowering import (CHUNK, _NEG_INF, _chunk_length, _exp, _f32, _int32, _logit)
+
+# The chunk holds x and p in registers (two loads per column where the index targets' kernel
+# has one): more warps than ce_fwd's one keep a thread's share of both in registers.
+SOFT_WARPS = 4
+
+
+def _safe(v):
+    """A max of -inf (a chunk of -inf logits) shifts by 0: exp(-inf - 0) = 0, no nan."""
+    return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
+
+
+def soft_stats(x, p, weight, smoothing, softcap):
+    """(M, S', P, R, D, a) per row; see the module docstring."""
+    device = ir.device_of(x)
+    *rows, vocab = ir.size(x)
+    x_at, p_at = ir.loader(x), ir.loader(p)
+    w_at = None if weight is None else ir.loader(weight)
+    eps_at = None if smoothing is None else ir.loader(smoothing)
+    on_triton = ir.is_triton(device)
+    if on_triton:   # specialized, as ce_fwd's (lowering.py says why)
+        vocab = ir.specialize_int(vocab)
+    single = not on_triton or vocab <= CHUNK
+    chunk = vocab if single else _chunk_length(rows, vocab)
+    n_chunks = 1 if single else -(-vocab // chunk)
+    has_tail = not single and vocab % chunk != 0
+    wide = not single and ir.indexed_in_int64(x)
+    ranges = rows if single else [*rows, n_chunks]
+    _log.lowering("soft_stats", x, p, weight, dict(softcap=softcap, smooth=eps_at is not None),
+                  "C++ whole rows" if not on_triton else "single pass" if single else
+                  f"two-level split, {n_chunks} chunks of {chunk}")
+
+    def n_classes():   # V as float32 (symbolic on the C++ backend)
+        return ops.to_dtype(ops.index_expr(vocab, torch.int64), F32)
+
+    def element(index, rindex):
+        """(z, c, r): the logit (-inf past V), the mass (0 past V), the column within the
+        chunk as int32 (the argmax compares take it: int32 whatever the kernel's indexing)."""
+        row = index if single else index[:-1]
+        col = rindex[0] if single else index[-1] * chunk + rindex[0]
+        r = _int32(rindex[0])
+        in_range = None
+        if has_tail:   # (the same expression in every reduction: one load of x and of p)
+            in_range = (ops.lt(r, ops.sub(ops.constant(vocab, torch.int32),
+                                          _int32(index[-1] * chunk)))
+                        if wide else
+                        ops.lt(ops.index_expr(col, torch.int32),
+                               ops.index_expr(vocab, torch.int32)))
+
+        def mass():
+            c = ops.to_dtype(p_at([*row, col]), F32)
+            if eps_at is not None:   # (1 - eps) p + eps / V
+                eps = ops.to_dtype(eps_at([]), F32)
+                c = ops.add(ops.mul(ops.sub(_f32(1.0), eps), c),
+                            ops.truediv(eps, n_classes()))
+            if w_at is not None:
+                c = ops.mul(c, ops.to_dtype(w_at([col]), F32))
+            return c
+
+        if in_range is None:
+            return _logit(x_at([*row, col]), softcap), mass(), r
+        z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), softcap), _NEG_INF)
+        return z, ops.masked(in_range, mass, 0.0), r
+
+    def reduce(fn, kind, dtype=F32):
+        return ir.reduction(device, fn, ranges, [chunk], kind, dtype=dtype)
+
+    m = reduce(lambda i, ri: element(i, ri)[0], "max")
+    if on_triton and chunk > 1:
+        # Persistent, one (row, chunk) per program, the hardware's max: as ce_fwd's chunk
+        # kernel (lowering._pin_chunk_kernel). A nan among the chunk's logits never equals
+        # m_c, so it is never a_c: s_c is nan, and so is the row's loss.
+        launch.pin_launch(m, {"XBLOCK": 1, "num_warps": SOFT_WARPS, "num_stages": 1},
+                          persistent=True, plain_max=True)
+    m_at = ir.loader(m)
+
+    def first_max(i, ri):
+        z, _, r = element(i, ri)
+        return ops.where(ops.eq(z, m_at(i)), r, ops.constant(chunk, torch.int32))
+
+    a_at = ir.loader(reduce(first_max, "min", torch.int32))
+
+    def not_argmax(i, r):
+        return ops.ne(r, a_at(i))
+
+    def sum_exp(i, ri):
+        z, _, r = element(i, ri)
+        return _exp(ops.sub(ops.where(not_argmax(i, r), z, _f32(_NEG_INF)), _safe(m_at(i))))
+
+    def rest(i, ri):
+        _, c, r = element(i, ri)
+        return ops.where(not_argmax(i, r), c, _f32(0.0))
+
+    def gap(i, ri):   # c_j (m_c - z_j); 0 where c_j = 0 (no 0 * inf at a -inf logit)
+        z, c, _ = element(i, ri)
+        return ops.where(ops.eq(c, _f32(0.0)), _f32(0.0),
+                         ops.mul(c, ops.sub(_safe(m_at(i)), z)))
+
+    s_at = ir.loader(reduce(sum_exp, "sum"))
+    total_at = ir.loader(reduce(lambda i, ri: element(i, ri)[1], "sum"))
+    rest_at = ir.loader(reduce(rest, "sum"))
+    d_at = ir.loader(reduce(gap, "sum"))
+
+    def nan_unless_finite(s, big_m):   # S' + 0 * M
+        return ops.add(s, ops.mul(_f32(0.0), big_m))
+
+    if single:
+        s_row = ir.pointwise(device, F32, lambda i: nan_unless_finite(s_at(i), m_at(i)), rows)
+        a_row = ir.pointwise(device, torch.int64, lambda i: ops.to_dtype(a_at(i), torch.int64),
+                             rows)
+        return (m, s_row, ir.pointwise(device, F32, total_at, rows),
+                ir.pointwise(device, F32, rest_at, rows), ir.pointwise(device, F32, d_at, rows),
+                a_row)
+
+    # Second level: combine the (rows, nc) partials of each row.
+    def over_chunks(fn, kind, dtype=F32):
+        return ir.reduction(device, fn, rows, [n_chunks], kind, dtype=dtype)
+
+    big_m = over_chunks(lambda i, r: m_at([*i, r[0]]), "max")   # nan-propagating
+    big_m_at = ir.loader(big_m)
+    first = over_chunks(lambda i, r: ops.where(ops.eq(m_at([*i, r[0]]), big_m_at(i)),
+                                               _int32(r[0]),
+                                               ops.constant(n_chunks, torch.int32)),
+                        "min", torch.int32)
+    first_at = ir.loader(first)
+
+    def is_first(i, r):
+        return ops.eq(_int32(r[0]), first_at(i))
+
+    def moved_sum(i, r):   # s_c* ; (s_c + 1) exp(m_c - M) for the other chunks
+        s_c, m_c = s_at([*i, r[0]]), m_at([*i, r[0]])
+        moved = ops.mul(ops.add(s_c, _f32(1.0)), _exp(ops.sub(m_c, _safe(big_m_at(i)))))
+        return ops.where(is_first(i, r), s_c, moved)
+
+    def moved_rest(i, r):
+        return ops.where(is_first(i, r), rest_at([*i, r[0]]), total_at([*i, r[0]]))
+
+    def moved_gap(i, r):   # D_c + (M - m_c) P_c, the second term 0 where P_c = 0
+        total_c = total_at([*i, r[0]])
+        shift = ops.mul(ops.sub(big_m_at(i), _safe(m_at([*i, r[0]]))), total_c)
+        return ops.add(d_at([*i, r[0]]),
+                       ops.where(ops.eq(total_c, _f32(0.0)), _f32(0.0), shift))
+
+    big_s_at = ir.loader(over_chunks(moved_sum, "sum"))
+    s_row = ir.pointwise(device, F32, lambda i: nan_unless_finite(big_s_at(i), big_m_at(i)),
+                         rows)
+    total = over_chunks(lambda i, r: total_at([*i, r[0]]), "sum")
+    rest_row = over_chunks(moved_rest, "sum")
+    d_row = over_chunks(moved_gap, "sum")
+
+    def argmax(i):   # c* C + a_c*; (a nan row has no c*: its index is then of no use)
+        c_star = ops.where(ops.lt(first_at(i), ops.constant(n_chunks, torch.int32)),
+                           first_at(i), ops.constant(0, torch.int32))
+        a_c = a_at([*i, ops.indirect_indexing(c_star, n_chunks, check=False)])
+        return ops.add(ops.mul(ops.to_dtype(c_star, torch.int64),
+                               ops.constant(chunk, torch.int64)),
+                       ops.to_dtype(a_c, torch.int64))
+
+    return big_m, s_row, total, rest_row, d_row, ir.pointwise(device, torch.int64, argmax, rows)
+
+
+def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
+    """dL/dx (``op/soft.py``'s gradient), one pointwise kernel tiled by rows and columns:
+
+        dz_j = A q'_j - g c_j,  q'_j = exp(z_j - M),  A = (g P + k) / (1 + S')
+        dz_a = g (R - P S' / (1 + S')) + k / (1 + S')     where S' <= 1 (q_a >= 1/2)
+
+    (where S' > 1 the first form holds at a too: q'_a = 1). The per-row values are computed
+    once, in a kernel over the rows; the argmax that takes the second form is -1 where
+    S' > 1. float32 throughout, rounded once to the logits' dtype."""
+    device = ir.device_of(x)
+    vocab = ir.size(x)[-1]
+    x_at, p_at = ir.loader(x), ir.loader(p)
+    w_at = None if weight is None else ir.loader(weight)
+    eps_at = None if smoothing is None else ir.loader(smoothing)
+    m_at, s_at, total_at, rest_at, a_at, g_at, k_at = (
+        ir.loader(v) for v in (m, s, total, rest, a, g, k))
+    rows = ir.size(m)
+    _log.lowering("soft_grad", x, p, weight, dict(softcap=softcap, smooth=eps_at is not None),
+                  "one pointwise kernel")
+
+    def inv(i):
+        return ops.truediv(_f32(1.0), ops.add(s_at(i), _f32(1.0)))
+
+    def coef(i):   # A
+        return ops.mul(ops.add(ops.mul(g_at(i), total_at(i)), k_at(i)), inv(i))
+
+    def coef_argmax(i):   # g (R - P S' / (1 + S')) + k / (1 + S')
+        moved = ops.mul(ops.mul(total_at(i), s_at(i)), inv(i))
+        return ops.add(ops.mul(g_at(i), ops.sub(rest_at(i), moved)), ops.mul(k_at(i), inv(i)))
+
+    def special(i):   # the argmax where S' <= 1, else -1 (int64, a's dtype)
+        return ops.where(ops.le(s_at(i), _f32(1.0)), a_at(i), ops.constant(-1, torch.int64))
+
+    coef_at, coef_a_at, special_at = (ir.realized_loader(ir.pointwise(device, dtype, fn, rows))
+                                      for fn, dtype in ((coef, F32), (coef_argmax, F32),
+                                                        (special, torch.int64)))
+    g_row_at = ir.realized_loader(ir.pointwise(device, F32, g_at, rows))
+
+    def grad(index):
+        row, col = index[:-1], index[-1]
+        z = _logit(x_at(index), softcap)
+        c = ops.to_dtype(p_at(index), F32)
+        if eps_at is not None:
+            eps = ops.to_dtype(eps_at([]), F32)
+            c = ops.add(ops.mul(ops.sub(_f32(1.0), eps), c),
+                        ops.truediv(eps, ops.to_dtype(ops.index_expr(vocab, torch.int64), F32)))
+        if w_at is not None:
+            c = ops.mul(c, ops.to_dtype(w_at([col]), F32))
+        q = _exp(ops.sub(z, m_at(row)))
+        dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_row_at(row), c))
+        dz = ops.where(ops.eq(ops.index_expr(col, torch.int64), special_at(row)),
+                       coef_a_at(row), dz)
+        if softcap is not None:   # d/dx cap tanh(x / cap) = 1 - (z / cap)^2
+            u = ops.mul(z, _f32(1.0 / softcap))
+            dz = ops.mul(dz, ops.sub(_f32(1.0), ops.mul(u, u)))
+        return ops.to_dtype(dz, x.get_dtype())
+
+    return ir.pointwise(device, x.get_dtype(), grad, ir.size(x))
+
+
+def register() -> None:
+    ir.register(torch.ops.inductor_ce.soft_stats.default, soft_stats)
+    ir.register(torch.ops.inductor_ce.soft_grad.default, soft_grad)
+    launch.tile_rows_and_columns(torch.ops.inductor_ce.soft_grad.default)
