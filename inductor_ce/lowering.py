@@ -57,9 +57,11 @@ CHUNK = 2048
 CHUNK_WARPS = 1
 
 _NEG_INF = float("-inf")
-# exp(d) is 0 in float32 below this (the smallest subnormal is 2^-149 = e^-103.3): the
-# entropy's gap term clamps d there, which changes no product and avoids 0 * -inf.
-GAP_MIN = -104.0
+# exp(-g) is 0 in float32 above this (the smallest subnormal is 2^-149 = e^-103.3): the
+# entropy's gap term clamps g = m_c - z_j there, which changes no product and avoids 0 * inf.
+GAP_MAX = 104.0
+# Its bits as an int32: for g >= 0 (and +inf) float order is int32 order of the bits.
+_GAP_MAX_BITS = 0x42D00000
 LOG2E = 1.4426950408889634
 
 
@@ -125,16 +127,36 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
 
 def _chunk_length(rows, vocab: int) -> int:
     """CHUNK, but where the chunk kernel's padded range (rows x nc x CHUNK) would be indexed
-    in int64 and the logits (rows x V) would not, nc chunks of ceil(V / nc) columns rounded up
-    to a multiple of 8 (16 bytes of bf16: vector loads stay aligned): their range is about
-    the logits', and the kernel indexes in int32 again. (65536 x 32000: 16 chunks of 2048 are
-    2^31 elements, 16 of 2000 are the logits; int64 indexing made that forward 1.48x its read
-    floor, docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max.)"""
+    in int64 and the logits (rows x V) would not, and the pinned launch cannot index it in
+    int32 anyway (_index_bound), nc chunks of ceil(V / nc) columns rounded up to a multiple
+    of 8 (16 bytes of bf16: vector loads stay aligned): their range is about the logits', and
+    the kernel indexes in int32 again. (65536 x 32000: 16 chunks of 2048 are 2^31 elements,
+    16 of 2000 are the logits; int64 indexing made that forward 1.48x its read floor,
+    docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max. Chunks of 2000 in a
+    2048-wide block cost a mask on every element: 14.5 instructions per element against
+    11.4, benchmarks/sass_count.py.)"""
     n_chunks, n = -(-vocab // CHUNK), ir.numel(rows)
     if ir.fits_in_int32(n * n_chunks * CHUNK) or not ir.fits_in_int32(n * vocab):
         return CHUNK
+    if launch.INDEX32_AVAILABLE and _index_bound(rows, vocab, CHUNK) is not None:
+        return CHUNK
     even = _even_chunk(vocab)
     return even if ir.fits_in_int32(n * n_chunks * even) else CHUNK
+
+
+def _index_bound(rows, vocab: int, chunk: int):
+    """Where Inductor would index the chunk kernel in int64 only for its padded range
+    (rows x nc x chunk > 2^31 - 1) while every index it computes fits in int32, that bound,
+    for the pinned launch (launch.pin_launch's ``index_bound``); else None. The kernel's
+    indexes are the program's (row, chunk) (rows x nc), the column within the row (< nc x
+    chunk) and the logits' addresses, padded columns included: at most
+    rows x V + nc x chunk - V (contiguous rows; a larger input buffer is Inductor's own
+    int64 case)."""
+    n_chunks, n = -(-vocab // chunk), ir.numel(rows)
+    if ir.fits_in_int32(n * n_chunks * chunk):
+        return None
+    bound = n * vocab + n_chunks * chunk - vocab
+    return bound if ir.fits_in_int32(bound) else None
 
 
 def _even_chunk(vocab: int) -> int:
@@ -182,8 +204,8 @@ def _is_target(col, t_col):
 
 def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.0, full=False):
     """``ce_fwd``; with ``full`` (``ce_fwd_full``) also ent_nt and max_nt from the same loads
-    (see ``op/decomposition.py``): per chunk u_c = sum_{j in c, j != t} e_j (z_j - m_c) <= 0,
-    e_j = exp(z_j - m_c), and per row U = sum_c exp(m_c - M) ((M - m_c) s_c - u_c), so
+    (see ``op/decomposition.py``): per chunk g_c = sum_{j in c, j != t} e_j (m_c - z_j) >= 0,
+    e_j = exp(z_j - m_c), and per row U = sum_c exp(m_c - M) ((M - m_c) s_c + g_c), so
     ent_nt = log S + U / S and max_nt = M."""
     device = ir.device_of(logits)
     *rows, vocab = ir.size(logits)
@@ -255,17 +277,27 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
 
     m = ir.reduction(device, chunk_max, ranges, [chunk], "max")
     if on_triton and chunk > 1:  # (V = 1: no reduction, a pointwise node; see ir.reduction)
-        _pin_chunk_kernel(m)
+        _pin_chunk_kernel(m, None if single else _index_bound(rows, vocab, chunk))
     m_at = ir.loader(m)
 
     def safe(v):  # a max of -inf (no non-target mass) shifts by 0: exp(-inf - 0) = 0, no nan
         return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
 
-    def chunk_sumexp(index, rindex):
+    def shifted(index, rindex):
+        """(shift, e_j = exp(z_j - m_c)). The target (and a padded tail) enter as -inf: exp
+        gives 0, no select needed. The shift is d = z_j - m_c <= 0, or with ``full`` its
+        negation g = m_c - z_j >= 0 and e_j = exp2(g * -log2 e), the same float32 value
+        (negation is exact): the gap sum clamps g with an integer min (see chunk_gap)."""
         z, is_t, _, _ = element(index, rindex)
-        # The target (and a padded tail) enter as -inf: exp gives 0, no select needed.
         z_nt = ops.where(is_t, _f32(_NEG_INF), z)
-        return _exp(ops.sub(z_nt, safe(m_at(index))))
+        if not full:
+            d = ops.sub(z_nt, safe(m_at(index)))
+            return d, _exp(d)
+        g = ops.sub(safe(m_at(index)), z_nt)
+        return g, ops.exp2(ops.mul(g, _f32(-LOG2E)))
+
+    def chunk_sumexp(index, rindex):
+        return shifted(index, rindex)[1]
 
     def target_logit(row):
         """z_t = s(x[row, t]), gathered (one element per row); -inf for a row with no target
@@ -280,14 +312,20 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
     s = ir.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
     if full:
         def chunk_gap(index, rindex):
-            # e_j (z_j - m_c) <= 0, from chunk_sumexp's own d = z_j - m_c and e_j = exp(d)
-            # (the same expressions: one computation): two instructions more per element, a
-            # select and a multiply-add. d = -inf (the target, -inf logits, the tail) would
-            # give 0 * -inf: d is clamped at GAP_MIN, below which e_j is 0 in float32 anyway.
-            z, is_t, _, _ = element(index, rindex)
-            d = ops.sub(ops.where(is_t, _f32(_NEG_INF), z), safe(m_at(index)))
-            clamped = ops.where(ops.gt(d, _f32(GAP_MIN)), d, _f32(GAP_MIN))
-            return ops.mul(_exp(d), clamped)
+            # e_j (m_c - z_j) >= 0, from chunk_sumexp's own g = m_c - z_j and e_j = exp(-g)
+            # (the same expressions: one computation). g = +inf (the target, -inf logits, the
+            # tail) would give 0 * inf: g is clamped at GAP_MAX, above which e_j is 0 in
+            # float32 anyway. The clamp is an int32 min of g's bits (g >= 0: float order is
+            # the bits' order; a nan g has a nan e_j, and the product stays nan): one
+            # instruction. A float select (or Inductor's nan-propagating maximum) made LLVM
+            # pack the 64 compares of a thread into integer bit masks and unpack them again:
+            # 17.5 instructions per element against 13.6 (benchmarks/sass_count.py, bf16
+            # 16384 x 128256).
+            g, e = shifted(index, rindex)
+            bits = ops.to_dtype_bitcast(g, torch.int32, F32)
+            clamped = ops.to_dtype_bitcast(
+                ops.minimum(bits, ops.constant(_GAP_MAX_BITS, torch.int32)), F32, torch.int32)
+            return ops.mul(e, clamped)
         u_at = ir.loader(ir.reduction(device, chunk_gap, ranges, [chunk], "sum"))
     z_t = ir.pointwise(device, F32, target_logit, rows)
     if smooth:
@@ -305,9 +343,6 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         return ops.where(ops.eq(big_s, _f32(0.0)), _f32(0.0),
                          ops.add(ops.log(big_s), ops.truediv(big_u, big_s)))
 
-    def negated(u):   # U = sum e_j (M - z_j) of one chunk: -u_c
-        return ops.neg(u)
-
     if single:
         def lse_nt_fn(index):
             # m = -inf gives s = 0 and lse_nt = -inf + log 0 = -inf, as it should.
@@ -316,8 +351,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         sum_wz = swz if smooth else ir.pointwise(device, F32, lambda i: _f32(0.0), rows)
         if not full:
             return lse_nt, z_t, sum_wz
-        ent_nt = ir.pointwise(device, F32, lambda i: entropy_nt(s_at(i), negated(u_at(i))),
-                              rows)
+        ent_nt = ir.pointwise(device, F32, lambda i: entropy_nt(s_at(i), u_at(i)), rows)
         return lse_nt, z_t, sum_wz, ent_nt, m
 
     part_m_at, part_s_at = m_at, s_at
@@ -356,10 +390,10 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         return lse_nt, z_t, sum_wz
 
     def moved_gap(i, r):
-        # sum_{j in c} e'_j (M - z_j) = (M - m_c) s_c - u_c, e'_j = exp(z_j - M), rescaled by
+        # sum_{j in c} e'_j (M - z_j) = (M - m_c) s_c + g_c, e'_j = exp(z_j - M), rescaled by
         # exp(m_c - M); 0 for a chunk with no mass (m_c = -inf, where M - m_c is inf).
         m_c, big_m_ = m_at([*i, r[0]]), safe(big_m_at(i))
-        moved = ops.sub(ops.mul(ops.sub(big_m_, m_c), s_at([*i, r[0]])), u_at([*i, r[0]]))
+        moved = ops.add(ops.mul(ops.sub(big_m_, m_c), s_at([*i, r[0]])), u_at([*i, r[0]]))
         return ops.where(ops.eq(m_c, _f32(_NEG_INF)), _f32(0.0),
                          ops.mul(moved, _exp(ops.sub(m_c, big_m_))))
 
@@ -368,7 +402,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
     return lse_nt, z_t, sum_wz, ent_nt, big_m
 
 
-def _pin_chunk_kernel(m) -> None:
+def _pin_chunk_kernel(m, index_bound=None) -> None:
     """A fixed launch for the chunk kernel: persistent (the chunk in registers, one load),
     XBLOCK = 1 (one (row, chunk) per program), CHUNK_WARPS warps. Inductor's own heuristics
     keep an INNER reduction persistent only up to 1024 elements, and they keep a per-element
@@ -384,7 +418,7 @@ def _pin_chunk_kernel(m) -> None:
     s_c = sum exp(z - m_c) is nan whatever m_c is, and the combine passes that nan on to the loss (a nan target logit is
     excluded here and reaches the loss through the gathered z_t)."""
     launch.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1},
-                       persistent=True, plain_max=True)
+                       persistent=True, plain_max=True, index_bound=index_bound)
 
 
 def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,

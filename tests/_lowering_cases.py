@@ -192,6 +192,32 @@ def case_full_single():
     return _full_case(5, 300, 21, dict(label_smoothing=0.1))
 
 
+def case_full_inf():
+    """The full form's forward with -inf logits (the entropy's gap sum clamps m_c - z_j, which
+    is +inf there): scattered in both chunks, a row whose only finite logit is its target (no
+    non-target mass: entropy 0), a chunk without mass, the target in a chunk after one without
+    mass; against float64."""
+    x, t = _data(4, seed=22)
+    t[:] = 3
+    t[0] = 4
+    t[3] = lowering.CHUNK + 5
+    x[0, ::3] = float("-inf")
+    x[1, :] = float("-inf")
+    x[1, 3] = 1.0
+    x[2, lowering.CHUNK:] = float("-inf")
+    x[3, :lowering.CHUNK] = float("-inf")
+    full = dict(temperature=0.7, return_entropy=True, return_accuracy=True)
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **full),
+                       fullgraph=True)
+    out = fn(x, t)
+    loss, entropy, accuracy = full_reference(x.double(), t, temperature=0.7)
+    return {"loss_err": _rel(out.loss, loss), "entropy_err": _rel(out.entropy, entropy),
+            "entropy_abs": (out.entropy.double() - entropy).abs().max().item(),
+            "accuracy_match": bool((out.accuracy == accuracy).all()),
+            "finite": bool(out.loss.isfinite().all() and out.entropy.isfinite().all())}
+
+
 def case_nan_and_inf():
     """A nan logit makes its row's loss and gradient nan, also in a chunk whose other logits
     are all -inf (the chunk max may ignore a nan); a chunk of only -inf holds no mass. Few

@@ -34,7 +34,8 @@ TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
-               "ignore_index_edges", "soft", "soft_options", "soft_single", "soft_collapse"]
+               "ignore_index_edges", "full_inf", "soft", "soft_options", "soft_single",
+               "soft_collapse"]
 SOFT_CASES = ["soft", "soft_options", "soft_single"]
 
 
@@ -255,10 +256,11 @@ def test_fixed_launch_keeps_the_users_inductor_choices():
 
 
 @pytest.mark.parametrize("rows, vocab, chunk", [
-    (65536, 32000, 2000),      # 16 chunks of 2048 would be 2^31 elements; of 2000, the logits
+    (65536, 32000, 2048),      # 16 chunks of 2048 are 2^31 elements, every index < 2^31 - 1:
+    (16700, 128256, 2048),     # the pinned launch indexes them in int32 (_index_bound)
     (32768, 32000, 2048),      # fits either way
     (16800, 128256, 2048),     # the logits themselves are above 2^31: int64 anyway
-    (16700, 128256, 2040),     # 63 chunks of 2040 (ceil(128256 / 63) = 2036, rounded to 8)
+    (106522, 20160, 2016),     # padded addresses above 2^31 - 1: 10 chunks of 2016 (rounded to 8)
     (4096, 151936, 2048),
 ])
 def test_chunk_length_keeps_int32_indexing_where_the_logits_allow(monkeypatch, rows, vocab,
@@ -268,6 +270,19 @@ def test_chunk_length_keeps_int32_indexing_where_the_logits_allow(monkeypatch, r
     import sympy
     monkeypatch.setattr(ir, "fits_in_int32", lambda expr: int(expr) <= 2**31 - 1)
     assert lowering._chunk_length([sympy.Integer(rows)], vocab) == chunk
+
+
+def test_chunk_kernel_in_int32_where_only_its_padded_range_exceeds_it():
+    """65536 x 32000: 16 chunks of 2048 are 2^31 elements, so Inductor would index the chunk
+    kernel in int64, though its largest address is 65536 x 32000 + 768 - 1; the pinned
+    launch indexes it in int32 (one chunk length for every shape, no per-element mask of a
+    2000-column chunk in a 2048 block). Code generation only (the tensor is not touched)."""
+    from inductor_ce.codegen.cli import generate
+    fwd, _ = generate(65536, 32000, torch.bfloat16, "cpu", "triton")
+    pinned = [src for n, src in _codegen_kernels(fwd).items() if "fixed_config" in src]
+    assert len(pinned) == 1
+    assert "r0_numel = 2048" in pinned[0] and "'xnumel': 'i32'" in pinned[0], pinned[0]
+    assert "xindex = tl.full([1], xoffset, tl.int32)" in pinned[0]
 
 
 def test_hardware_max_is_the_chunk_kernels_only():
@@ -312,6 +327,15 @@ def test_triton_numerics(cases, name):
         # bfloat16: Triton's interpreter truncates float32 -> bfloat16 on store (a GPU rounds
         # to nearest), so one ulp here; tests/GPU.md records the GPU's half ulp.
         assert case["grad_ulps"] <= 1.0
+
+
+def test_full_form_with_minus_inf_logits(cases):
+    """The entropy's per-chunk gap sum e_j (m_c - z_j) clamps m_c - z_j (+inf at a -inf
+    logit, where e_j = 0) with an int32 min of its bits: finite and exact entropies for
+    scattered -inf logits, a row without non-target mass, chunks without mass."""
+    case = _case(cases, "full_inf")
+    assert case["finite"] and case["accuracy_match"]
+    assert case["loss_err"] < 1e-5 and case["entropy_err"] < 1e-5
 
 
 @pytest.mark.parametrize("name", ["nan_and_inf", "nan_and_inf_many_rows"])

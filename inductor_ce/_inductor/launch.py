@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import weakref
 
+import torch
 from torch._inductor.virtualized import V
 
 
@@ -24,6 +25,13 @@ try:
     PIN_AVAILABLE = hasattr(V, "set_choices_handler")
 except Exception:  # pragma: no cover - depends on the torch build
     PIN_AVAILABLE = False
+try:  # the kernel asks its features for the index type (2.11-2.14): see _int32_up_to
+    from torch._inductor.codegen.simd import SIMDScheduling as _SIMD
+    from torch._inductor.codegen.simd_kernel_features import SIMDKernelFeatures as _Features
+    INDEX32_AVAILABLE = PIN_AVAILABLE and hasattr(_Features, "select_index_dtype") and \
+        hasattr(_SIMD, "can_use_32bit_indexing")
+except Exception:  # pragma: no cover - depends on the torch build
+    INDEX32_AVAILABLE = False
 
 
 class _PinnedChoices:
@@ -42,9 +50,11 @@ class _PinnedChoices:
         pins = _PINS.get(V.graph, {})
         for node in features.scheduler_nodes() if pins else ():
             for name in node.get_buffer_names() & pins.keys():
-                config, persistent, plain_max = pins[name]
+                config, persistent, plain_max, index_bound = pins[name]
                 fixed = (_PlainMaxConfig if plain_max else FixedTritonConfig)(dict(config))
                 kernel_kwargs = {**kernel_kwargs, "fixed_config": fixed}
+                if index_bound is not None and INDEX32_AVAILABLE:
+                    _int32_up_to(features, index_bound)
                 if persistent is not None:
                     kernel_kwargs["override_persistent_reduction"] = persistent
                 return kernel_kwargs
@@ -112,18 +122,41 @@ def _scalar_x_in_block_shapes() -> None:
     _replace_once(TritonSymbols, "get_block_shape", wrap, method=True)
 
 
+def _int32_up_to(features, index_bound) -> None:
+    """Index this kernel in int32 where Inductor would choose int64 only because its
+    iteration range (programs x block) exceeds 2^31 - 1, while the caller bounds every index
+    the kernel computes by ``index_bound`` (a value it has checked fits in int32). Buffers
+    larger than 2^31 - 1 elements still force int64 (Inductor's own check)."""
+    original = features.select_index_dtype
+
+    def select_index_dtype():
+        dtype = original()
+        if dtype != torch.int64:
+            return dtype
+        names = set()
+        for node in features.scheduler_nodes():
+            names.update(node.get_buffer_names())
+            names.update(node.used_buffer_names())
+        buffers = [V.graph.get_buffer(n) for n in names]
+        return (torch.int32 if _SIMD.can_use_32bit_indexing(index_bound, buffers)
+                else dtype)
+
+    features.select_index_dtype = select_index_dtype
+
+
 def pin_launch(box, config: dict, persistent: bool | None = None,
-               plain_max: bool = False) -> bool:
+               plain_max: bool = False, index_bound=None) -> bool:
     """Generate the Triton kernel computing ``box`` (realized here) with this fixed launch
     configuration; ``persistent`` (reductions) forces the reduction to stay in registers;
     ``plain_max`` gives its max reductions the hardware's max (see _plain_max_reductions).
     A mask on the programs' range is dropped when the fixed XBLOCK provably divides it
-    (XBLOCK=1 always does). Returns False, changing nothing, where the torch build lacks
-    the hook."""
+    (XBLOCK=1 always does). ``index_bound``: see _int32_up_to. Returns False, changing
+    nothing, where the torch build lacks the hook."""
     if not PIN_AVAILABLE:
         return False
     box.realize()
-    _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent, plain_max)
+    _PINS.setdefault(V.graph, {})[box.get_name()] = (config, persistent, plain_max,
+                                                       index_bound)
     _scalar_x_in_block_shapes()
     if plain_max:
         _plain_max_reductions()
