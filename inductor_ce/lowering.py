@@ -487,7 +487,8 @@ ACTIVE = False   # whether the package's register() at import installed the lowe
 
 def cache_salt() -> str:
     """What our lowering's code depends on besides the graph: sources and constants."""
-    return f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}"
+    from .lowering_soft import SOFT_WARPS
+    return f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}-soft{SOFT_WARPS}"
 
 
 def ensure_cache_salt() -> None:

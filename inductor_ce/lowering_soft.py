@@ -33,7 +33,8 @@ import torch
 from . import _log
 from ._inductor import ir, launch
 from ._inductor.ir import F32, ops
-from .lowering import (CHUNK, _NEG_INF, _chunk_length, _exp, _f32, _int32, _logit)
+from .lowering import (CHUNK, _NEG_INF, _chunk_length, _exp, _f32, _index_bound, _int32,
+                       _logit)
 
 # The chunk holds x and p in registers (two loads per column where the index targets' kernel
 # has one): more warps than ce_fwd's one keep a thread's share of both in registers.
@@ -106,7 +107,8 @@ def soft_stats(x, p, weight, smoothing, softcap):
         # kernel (lowering._pin_chunk_kernel). A nan among the chunk's logits never equals
         # m_c, so it is never a_c: s_c is nan, and so is the row's loss.
         launch.pin_launch(m, {"XBLOCK": 1, "num_warps": SOFT_WARPS, "num_stages": 1},
-                          persistent=True, plain_max=True)
+                          persistent=True, plain_max=True,
+                          index_bound=None if single else _index_bound(rows, vocab, chunk))
     m_at = ir.loader(m)
 
     def first_max(i, ri):
@@ -230,7 +232,6 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
     coef_at, coef_a_at, special_at = (ir.realized_loader(ir.pointwise(device, dtype, fn, rows))
                                       for fn, dtype in ((coef, F32), (coef_argmax, F32),
                                                         (special, torch.int64)))
-    g_row_at = ir.realized_loader(ir.pointwise(device, F32, g_at, rows))
 
     def grad(index):
         row, col = index[:-1], index[-1]
@@ -243,7 +244,7 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
         if w_at is not None:
             c = ops.mul(c, ops.to_dtype(w_at([col]), F32))
         q = _exp(ops.sub(z, m_at(row)))
-        dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_row_at(row), c))
+        dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_at(row), c))
         dz = ops.where(ops.eq(ops.index_expr(col, torch.int64), special_at(row)),
                        coef_a_at(row), dz)
         if softcap is not None:   # d/dx cap tanh(x / cap) = 1 - (z / cap)^2

@@ -546,3 +546,33 @@ def test_linear_full_form_against_float64(reduction):
     rel = lambda a, b: ((a.double() - b).norm() / b.norm()).item()  # noqa: E731
     assert rel(dhf, h64.grad) <= 2 * rel(dhu, h64.grad) + 1e-6
     assert rel(dwf, w64.grad) <= 2 * rel(dwu, w64.grad) + 1e-6
+
+
+# --- probability targets: soft_stats / soft_grad's lowerings ---------------------------------
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("options", ["plain", "all"])
+def test_probability_targets_against_float64(compiled, options):
+    """bf16 logits and probabilities at LM scale (T x V of this module, 2048 rows at most),
+    every option or none: loss, and the gradients of logits and targets, against float64."""
+    import test_soft_targets as st
+    gen = torch.Generator(device=DEV).manual_seed(5)
+    n = min(T, 2048)
+    x = (torch.randn(n, V, device=DEV, generator=gen) * 2).bfloat16().requires_grad_()
+    p = torch.softmax(torch.randn(n, V, device=DEV, generator=gen) * 3, -1).bfloat16()
+    p.requires_grad_()
+    opts = {} if options == "plain" else dict(
+        weight=torch.rand(V, device=DEV, generator=gen) + 0.5, label_smoothing=0.1,
+        z_loss=1e-4, softcap=30.0)
+    fn = lambda x, p: inductor_ce.cross_entropy(x, p, reduction="none", **opts)  # noqa: E731
+    if compiled:
+        fn = torch.compile(fn, fullgraph=True)
+    g = torch.rand(n, device=DEV, generator=gen) + 0.5
+    loss = fn(x, p)
+    (loss * g).sum().backward()
+    x64, p64 = x.detach().double().requires_grad_(), p.detach().double().requires_grad_()
+    ref = st.reference(x64, p64, reduction="none", **opts)
+    (ref * g.double()).sum().backward()
+    assert_loss_close(loss.detach(), ref.detach())
+    assert_grad_close(x.grad, x64.grad)
+    assert_grad_close(p.grad, p64.grad)

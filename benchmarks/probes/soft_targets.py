@@ -29,7 +29,13 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--shapes", nargs="*", default=["16384x128256", "4096x151936", "32768x32000"])
     p.add_argument("--kernels", action="store_true", help="per-kernel GPU times of a step")
+    p.add_argument("--only", nargs="*", default=None, help="contenders to run (names)")
+    p.add_argument("--warps", type=int, default=None,
+                   help="lowering_soft.SOFT_WARPS for this process (its chunk kernel)")
     args = p.parse_args()
+    if args.warps is not None:
+        from inductor_ce import lowering_soft
+        lowering_soft.SOFT_WARPS = args.warps
     bw = copy_bandwidth()
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, copy {bw / 1e12:.2f} TB/s")
     print("| T x V | contender | fwd ms | x floor | fwd+bwd ms | x floor |\n"
@@ -44,6 +50,9 @@ def main():
         floor = 5 * T * V * 2 / bw * 1e3
         for name, fn in [("ours/eager", ours), ("ours/compile", torch.compile(ours)),
                          ("stock/compile", torch.compile(stock))]:
+            if args.only is not None and name not in args.only:
+                continue
+
             def step():
                 fn(x, probs).backward()
 
