@@ -36,9 +36,11 @@ from ._inductor.ir import F32, ops
 from .lowering import (CHUNK, _NEG_INF, _chunk_length, _exp, _f32, _index_bound, _int32,
                        _logit)
 
-# The chunk holds x and p in registers (two loads per column where the index targets' kernel
-# has one): more warps than ce_fwd's one keep a thread's share of both in registers.
-SOFT_WARPS = 4
+# Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
+# with one warp a thread keeps 128 of them, 209 registers (benchmarks/sass_count.py), and its
+# training step ran 2x slower than its no-grad forward; two warps (116 registers) measured
+# fastest of 1, 2 and 4 (docs/lowering.md#probability-targets).
+SOFT_WARPS = 2
 
 
 def _safe(v):
