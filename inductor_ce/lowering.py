@@ -517,9 +517,9 @@ def register() -> bool:
     lowering_soft.register()
     partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd,
                                 torch.ops.inductor_ce.ce_fwd_full,
-                                torch.ops.inductor_ce.ce_bwd_full)
-    # (Not soft_stats: the partitioner would then recompute it in the backward from the
-    # saved logits and targets rather than save its per-row statistics, a second read of both.)
+                                torch.ops.inductor_ce.ce_bwd_full,
+                                torch.ops.inductor_ce.soft_stats,
+                                torch.ops.inductor_ce.soft_grad)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd_full.default)
     SALT = _salt.source_salt()

@@ -426,3 +426,20 @@ def test_bad_input_names_the_argument(case, error, match):
     }[case]
     with pytest.raises(error, match=match):
         inductor_ce.cross_entropy(*args, **kw)
+
+
+def test_compiled_saves_the_bf16_input_not_an_upcast_copy():
+    """A cast and a temperature in front of the loss fuse into soft_stats' loads: the backward
+    graph receives the bf16 logits and per-row statistics, no float32 (rows, V) copy, and does
+    not compute the statistics again."""
+    pytest.importorskip("triton")
+    from inductor_ce._inductor import capture
+    from inductor_ce.codegen import reading
+    x = torch.empty(64, 5000, dtype=torch.bfloat16, requires_grad=True)
+    p = torch.empty(64, 5000)
+    fn = torch.compile(lambda x, p: inductor_ce.cross_entropy(x.float() / 0.7, p),
+                       fullgraph=True)
+    _, bwd = capture.codegen_only(fn, x, p, pin_machine=False, triton_on_cpu_tensors=True)
+    wide = {k: v for k, v in reading.graph_inputs(bwd).items() if v.endswith(", 5000]")}
+    assert sorted(wide.values()) == ["bf16[64, 5000]", "f32[64, 5000]"], wide   # x, p
+    assert "soft_stats" not in bwd

@@ -1,29 +1,24 @@
 """Probability ("soft") targets: ``cross_entropy(input, target)`` with a floating ``target`` of
 ``input``'s shape holding class probabilities, as ``F.cross_entropy`` takes them.
 
-Pure ATen, float32 math, one source of truth for three uses: under torch.compile Dynamo
-traces ``SoftCrossEntropy`` (forward and its written-out backward) and Inductor compiles them
-(the forward two reductions over each row, the backward one pointwise kernel over logits,
-targets and per-row statistics); eagerly ``eager/soft.py`` compiles these same functions,
-rows symbolic (``compile_rows_dynamic``), or, below its size threshold, they run as ATen ops,
-chunked over rows; under torch.func or forward-mode AD autograd differentiates the forward
-itself (it is written so that its derivative is the backward below).
+Float32 math in two custom ops and an ``autograd.Function`` around them:
+``soft_stats`` (the forward's per-row statistics) and ``soft_grad`` (the logits' gradient).
+Under torch.compile Dynamo traces ``SoftCrossEntropy`` and Inductor lowers the two ops
+(``lowering_soft.py``: the forward one persistent kernel reading the logits and the targets
+once, chunked like ``ce_fwd``; the backward one pointwise kernel tiled by rows and columns);
+eagerly ``eager/soft.py`` compiles ``forward`` / ``backward`` (the same lowerings, rows
+symbolic), or, below its size threshold, the ops run their ATen below, chunked over rows.
+Under torch.func or forward-mode AD autograd differentiates the ATen forward itself (it is
+written so that its derivative is the backward below). The target's gradient, which
+distillation may want, is an ATen pass of its own (Inductor fuses it with ``soft_grad``'s).
 
-Why no custom op: the op pair exists for the index targets because their forward needs a
-lowering of its own (one online-softmax pass); these functions lower well as they are, and
-an opaque op would need a fake kernel, an autograd registration and a lowering that would
-repeat them. Why an ``autograd.Function`` and not autograd of the forward: autograd would
-differentiate the argmax's broadcast with a reduction over the row in the backward (a second
-read of the targets); the backward below reads each input once, the row sums it needs come
-from the forward.
-
-Measured (``benchmarks/soft_cpu.py``, 2048 x 32000, forward+backward of the mean, 2 CPU cores
-shared with other work, medians): torch 2.13.0 float32 ours eager 153 ms, compiled 164,
-F.cross_entropy eager 398, compiled 130; bfloat16 122, 118, 504, 99. torch 2.14.1 (a busier
-machine): float32 302, 295, 655, 234; bfloat16 261, 266, 893, 207. The ATen functions run
-eagerly as they are take 4.9 s (float32) and 7.6 s (bfloat16) there: hence the compiled
-eager path. Against stock compiled the forward costs more (an argmax pass, then the sums
-the collapse-safe form needs: 48 against 39 ms at float32), the backward the same.
+Why an ``autograd.Function`` and not autograd of the forward: autograd would differentiate
+the argmax's broadcast with a reduction over the row in the backward (a second read of the
+targets); the backward below reads each input once, the row sums it needs come from the
+forward. Why ops with lowerings and not these functions as Inductor compiles them: Inductor
+made the forward an argmax loop and a loop of sums, each reading the logits and the targets
+(1.77-3.39x the floor of the step on an H200, where the lowerings run at 1.10-1.17x;
+docs/performance.md).
 
 Notation (one row; the class dimension is the last one):
 
