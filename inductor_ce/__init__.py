@@ -18,7 +18,7 @@ def _load() -> None:
     # eager backend (registers itself on the op), the fused head (torch.ops.inductor_ce.
     # linear_ce_*), the public API, the routing of torch.compile'd models.
     from .op import ce  # noqa: F401
-    from . import lowering
+    from . import lowering, lowering_soft
     from .eager import kernels  # noqa: F401
     from .linear import head  # noqa: F401
     from .functional import (CrossEntropyLoss, LinearCrossEntropyLoss, LossOutput,

@@ -487,8 +487,7 @@ ACTIVE = False   # whether the package's register() at import installed the lowe
 
 def cache_salt() -> str:
     """What our lowering's code depends on besides the graph: sources and constants."""
-    from .lowering_soft import SOFT_WARPS
-    return f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}-soft{SOFT_WARPS}"
+    return f"{SALT}-chunk{CHUNK}x{CHUNK_WARPS}-few{FEW_ROWS}"
 
 
 def ensure_cache_salt() -> None:
@@ -513,13 +512,9 @@ def register() -> bool:
     ir.register(torch.ops.inductor_ce.ce_bwd_full.default,
                 lambda x, t, w, lse, a, b, c, e, ii, cap, temp: ce_bwd(x, t, w, lse, a, b, c,
                                                                        ii, cap, e, temp))
-    from . import lowering_soft   # (imports this module's helpers)
-    lowering_soft.register()
     partitioner.declare_fusible(torch.ops.inductor_ce.ce_fwd, torch.ops.inductor_ce.ce_bwd,
                                 torch.ops.inductor_ce.ce_fwd_full,
-                                torch.ops.inductor_ce.ce_bwd_full,
-                                torch.ops.inductor_ce.soft_stats,
-                                torch.ops.inductor_ce.soft_grad)
+                                torch.ops.inductor_ce.ce_bwd_full)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd.default)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.ce_bwd_full.default)
     SALT = _salt.source_salt()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import torch
 
 from . import _log
-from ._inductor import ir, launch
+from ._inductor import ir, launch, partitioner
 from ._inductor.ir import F32, ops
 from .lowering import (CHUNK, _NEG_INF, _chunk_length, _exp, _f32, _index_bound, _int32,
                        _logit)
@@ -258,6 +258,11 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
 
 
 def register() -> None:
+    """Register both lowerings (after ``lowering.register()`` found the API they need). Both
+    ops are fusible for AOTAutograd's partitioner, as ``ce_fwd``: a cast or temperature in
+    front is recomputed in the backward from the input, not saved as a float32 copy."""
     ir.register(torch.ops.inductor_ce.soft_stats.default, soft_stats)
     ir.register(torch.ops.inductor_ce.soft_grad.default, soft_grad)
+    partitioner.declare_fusible(torch.ops.inductor_ce.soft_stats,
+                                torch.ops.inductor_ce.soft_grad)
     launch.tile_rows_and_columns(torch.ops.inductor_ce.soft_grad.default)
