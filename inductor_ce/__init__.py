@@ -25,6 +25,8 @@ def _load() -> None:
                              cross_entropy, linear_cross_entropy, linear_log_probs)
     from .integrations.routing import disable, enable, enabled
     LOWERING_ACTIVE = lowering.ACTIVE = lowering.register()
+    if LOWERING_ACTIVE:
+        lowering_soft.register()
 
 
 def _command_line_first() -> bool:
