@@ -48,11 +48,13 @@ def kernel_source(snapshot: str, name: str) -> tuple[str, dict]:
     if m is not None:
         types, body = dict(p.split(": ") for p in m[1].split(", ")), m[2]
     else:  # a raw module (inspect --raw, or a kernel file from Inductor's cache)
-        m = re.search(rf"'signature': (\{{[^}}]*\}})[^\n]*\n.*?@triton\.jit\n(def {name}\(.*?)"
-                      r"(?=''|\n\n\n|\Z)", text, re.S)
-        if m is None:
+        # (the signature nearest before the kernel: a module holds several kernels)
+        m = re.search(rf"@triton\.jit\n(def {name}\(.*?)(?=''|\n\n\n|\Z)", text, re.S)
+        sigs = None if m is None else re.findall(r"'signature': (\{[^}]*\})",
+                                                 text[:m.start()])
+        if not sigs:
             raise SystemExit(f"kernel {name} not found in {snapshot}")
-        types, body = ast.literal_eval(m[1]), m[2]
+        types, body = ast.literal_eval(sigs[-1]), m[1]
     params = re.match(r"def \w+\((.*?)\)", body)[1].split(", ")
     sig = {}
     for p in params:
@@ -61,7 +63,8 @@ def kernel_source(snapshot: str, name: str) -> tuple[str, dict]:
     return HEADER + body + "\n", sig
 
 
-def count(snapshot: str, name: str, elements: int, warps: int, xblock: int):
+def count(snapshot: str, name: str, elements: int, warps: int, xblock: int,
+          yblock: int | None = None):
     src, sig = kernel_source(snapshot, name)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "kernel.py")
@@ -69,7 +72,8 @@ def count(snapshot: str, name: str, elements: int, warps: int, xblock: int):
         spec = importlib.util.spec_from_file_location("kernel", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        constexprs = {p: xblock for p, t in sig.items() if t == "constexpr"}
+        constexprs = {p: yblock if p == "YBLOCK" and yblock is not None else xblock
+                      for p, t in sig.items() if t == "constexpr"}
         # Inductor tells Triton that pointers (and 16-divisible sizes) are 16-byte aligned;
         # without that hint the loads are not vectorized and the count is meaningless.
         attrs = {(i,): [["tt.divisibility", 16]] for i, t in enumerate(sig.values())
@@ -102,9 +106,12 @@ def main():
     p.add_argument("--elements", type=int, default=1024, help="elements one program handles")
     p.add_argument("--warps", type=int, default=1)
     p.add_argument("--xblock", type=int, default=1)
+    p.add_argument("--yblock", type=int, default=None,
+                   help="YBLOCK of a 2-D tiled pointwise kernel (default: --xblock); its "
+                        "elements per program are then XBLOCK x YBLOCK")
     args = p.parse_args()
     hist, per_element, resources = count(args.snapshot, args.kernel, args.elements, args.warps,
-                              args.xblock)
+                                         args.xblock, args.yblock)
     threads_share = args.elements / (32 * args.warps)
     for op, n in hist.most_common():
         print(f"{op:10s} {n:5d}  {n / threads_share:5.2f} per element")

@@ -193,10 +193,18 @@ def case_full_single():
 
 
 def case_full_inf():
-    """The full form's forward with -inf logits (the entropy's gap sum clamps m_c - z_j, which
-    is +inf there): scattered in both chunks, a row whose only finite logit is its target (no
-    non-target mass: entropy 0), a chunk without mass, the target in a chunk after one without
-    mass; against float64."""
+    """The full form with -inf logits (the entropy's gap sum clamps m_c - z_j, and the
+    backward's gap term lse_nt - z_j, which are +inf there): scattered in both chunks, a row
+    whose only finite logit is its target (no non-target mass: entropy 0), a chunk without
+    mass, the target in a chunk after one without mass; forward and backward against float64.
+    A row with more than lowering.FEW_ROWS rows' lowering too (realized coefficients)."""
+    out = _full_inf()
+    with mock.patch.object(lowering, "FEW_ROWS", 0):
+        many = _full_inf()
+    return {**out, **{k + "_many_rows": v for k, v in many.items()}}
+
+
+def _full_inf():
     x, t = _data(4, seed=22)
     t[:] = 3
     t[0] = 4
@@ -210,12 +218,28 @@ def case_full_inf():
     torch._dynamo.reset()
     fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction="none", **full),
                        fullgraph=True)
-    out = fn(x, t)
-    loss, entropy, accuracy = full_reference(x.double(), t, temperature=0.7)
-    return {"loss_err": _rel(out.loss, loss), "entropy_err": _rel(out.entropy, entropy),
-            "entropy_abs": (out.entropy.double() - entropy).abs().max().item(),
+    xl = x.detach().requires_grad_()
+    out = fn(xl, t)
+    gen = torch.Generator().manual_seed(23)
+    w_loss, w_ent = torch.randn(4, generator=gen), torch.randn(4, generator=gen)
+    ((out.loss * w_loss).sum() + (out.entropy * w_ent).sum()).backward()
+    xr = x.detach().double().requires_grad_()
+    loss, entropy, accuracy = full_reference(xr, t, temperature=0.7)
+    # The reference gradient: float64 autograd gives nan rows through -inf logits, so it
+    # differentiates with -1e4 in their place (exp(-1e4 / 0.7 - lse) is 0 in float64: the
+    # same loss, and the gradient's limit, 0 there).
+    xg = x.detach().double().nan_to_num(neginf=-1e4).requires_grad_()
+    loss_g, entropy_g, _ = full_reference(xg, t, temperature=0.7)
+    ((loss_g * w_loss.double()).sum() + (entropy_g * w_ent.double()).sum()).backward()
+    return {"loss_err": _rel(out.loss.detach(), loss.detach()),
+            "entropy_err": _rel(out.entropy.detach(), entropy.detach()),
+            "entropy_abs": (out.entropy.detach().double() - entropy.detach()).abs().max().item(),
             "accuracy_match": bool((out.accuracy == accuracy).all()),
-            "finite": bool(out.loss.isfinite().all() and out.entropy.isfinite().all())}
+            "finite": bool(out.loss.isfinite().all() and out.entropy.isfinite().all()),
+            "grad_finite": bool(xl.grad.isfinite().all()),
+            "ref_grad_finite": bool(xg.grad.isfinite().all()),
+            "grad_err": _rel(xl.grad, xg.grad),
+            "grad_zero_at_minus_inf": bool((xl.grad[x == float("-inf")] == 0).all())}
 
 
 def case_nan_and_inf():

@@ -332,10 +332,15 @@ def test_triton_numerics(cases, name):
 def test_full_form_with_minus_inf_logits(cases):
     """The entropy's per-chunk gap sum e_j (m_c - z_j) clamps m_c - z_j (+inf at a -inf
     logit, where e_j = 0) with an int32 min of its bits: finite and exact entropies for
-    scattered -inf logits, a row without non-target mass, chunks without mass."""
+    scattered -inf logits, a row without non-target mass, chunks without mass. The
+    backward's q (a + e (lse_nt - z)) clamps lse_nt - z the same way: a finite gradient,
+    0 at the -inf logits; with inlined and with realized per-row coefficients."""
     case = _case(cases, "full_inf")
-    assert case["finite"] and case["accuracy_match"]
-    assert case["loss_err"] < 1e-5 and case["entropy_err"] < 1e-5
+    for sfx in ("", "_many_rows"):
+        assert case["finite" + sfx] and case["accuracy_match" + sfx]
+        assert case["loss_err" + sfx] < 1e-5 and case["entropy_err" + sfx] < 1e-5
+        assert case["grad_finite" + sfx] and case["ref_grad_finite" + sfx]
+        assert case["grad_zero_at_minus_inf" + sfx] and case["grad_err" + sfx] < 1e-5
 
 
 @pytest.mark.parametrize("name", ["nan_and_inf", "nan_and_inf_many_rows"])
