@@ -443,3 +443,18 @@ def test_compiled_saves_the_bf16_input_not_an_upcast_copy():
     wide = {k: v for k, v in reading.graph_inputs(bwd).items() if v.endswith(", 5000]")}
     assert sorted(wide.values()) == ["bf16[64, 5000]", "f32[64, 5000]"], wide   # x, p
     assert "soft_stats" not in bwd
+
+
+def test_ops_pass_opcheck():
+    """soft_stats and soft_grad: schema, fake kernels and AOT dispatch as torch.library checks
+    them (their outputs carry no gradient: SoftCrossEntropy is the autograd)."""
+    from inductor_ce.op import soft
+    x, p = make_case(torch.float32, ("opcheck",), shape=(6, V))
+    w = torch.rand(V, generator=_gen("opcheck-w")) + 0.5
+    eps = torch.tensor(0.1)
+    for args in ((x, p, None, None, None), (x, p, w, eps, 20.0)):
+        torch.library.opcheck(soft.soft_stats, args)
+        m, s, total, rest, _, a = soft.soft_stats(*args)
+        g, k = torch.rand(6, generator=_gen("opcheck-g")), torch.zeros(6)
+        torch.library.opcheck(soft.soft_grad, (*args[:4], m, s, total, rest, a, g, k,
+                                               args[4]))
