@@ -606,11 +606,15 @@ def case_soft_single():
 
 
 def case_soft_collapse():
-    """The margin grid 0-80 (tests/test_soft_targets.collapse_case, 16 chunks): per row, the
-    loss, the dominant class's gradient and every other within 1e-5 relative of float64."""
+    """The margin grid 0-80 (tests/test_soft_targets.collapse_case over V columns: two chunks,
+    the dominant class in either): per row, the loss, the dominant class's gradient and every
+    other within 1e-5 relative of float64."""
     import test_soft_targets as st
     torch._dynamo.reset()
-    z, p, top = st.collapse_case(torch.float32)
+    z, p, top = st.collapse_case(torch.float32, vocab=V)
+    for r in range(0, z.shape[0], 2):   # every other row's classes rolled into chunk 2
+        z[r], p[r] = z[r].roll(lowering.CHUNK), p[r].roll(lowering.CHUNK)
+        top[r] = (top[r] + lowering.CHUNK) % V
     x = z.clone().requires_grad_()
     loss = torch.compile(lambda x, p: inductor_ce.cross_entropy(x, p, reduction="none"),
                          fullgraph=True)(x, p)

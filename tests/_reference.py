@@ -111,13 +111,13 @@ MARGINS = [0.0, 10.0, 20.0, 30.0, 50.0, 80.0]
 COLLAPSE_V = 32000
 
 
-def collapse_logits(margins, dtype=torch.float32, seed=0):
+def collapse_logits(margins, dtype=torch.float32, seed=0, vocab=COLLAPSE_V):
     """One row per margin: random logits, target logit = max of the others + margin."""
     g = torch.Generator().manual_seed(seed)
     # On a 2**-10 grid, so that max + margin is exact in float32.
-    z = (torch.randn(len(margins), COLLAPSE_V, generator=g) * 1024).round() / 1024
+    z = (torch.randn(len(margins), vocab, generator=g) * 1024).round() / 1024
     z = z.to(dtype).float()
-    target = torch.randint(0, COLLAPSE_V, (len(margins),), generator=g)
+    target = torch.randint(0, vocab, (len(margins),), generator=g)
     rows = torch.arange(len(margins))
     others_max = z.scatter(1, target[:, None], float("-inf")).amax(-1)
     z[rows, target] = others_max + torch.tensor(margins)

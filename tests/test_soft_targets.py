@@ -162,17 +162,17 @@ def test_compiled_matches_float64(backend, dtype, weighted):
 # Collapse: one class dominates by a margin of 0 to 80
 # --------------------------------------------------------------------------------------------
 
-def collapse_case(dtype):
+def collapse_case(dtype, vocab=COLLAPSE_V):
     """Per margin two rows (the index targets' collapse logits): a one-hot target on the
     dominant class, and 1 - 1e-6 there with 1e-7 on each of 10 other classes."""
-    z, top = collapse_logits(MARGINS, dtype)
+    z, top = collapse_logits(MARGINS, dtype, vocab=vocab)
     g = _gen("collapse")
     rows = torch.arange(len(MARGINS))
     z = z.repeat(2, 1)
     p = torch.zeros(z.shape)
     p[torch.arange(len(MARGINS)), top] = 1.0
-    spread = torch.randint(0, COLLAPSE_V, (len(MARGINS), 10), generator=g)
-    smear = torch.zeros(len(MARGINS), COLLAPSE_V).scatter_(1, spread, 1e-7)
+    spread = torch.randint(0, vocab, (len(MARGINS), 10), generator=g)
+    smear = torch.zeros(len(MARGINS), vocab).scatter_(1, spread, 1e-7)
     smear[rows, top] = 0.0
     smear[rows, top] = 1.0 - smear.sum(-1)
     p[len(MARGINS):] = smear
