@@ -125,6 +125,25 @@ def _check_targets(device, t_at, rows, ignore_index, vocab, on_triton):
     ir.host_assert(device, lambda i: ops.logical_not(bad_at(i)), TARGET_RANGE_MSG)
 
 
+def _plan(logits):
+    """How a forward over ``logits`` (rows..., V) is cut: (on_triton, V, single, chunk,
+    n_chunks, has_tail, wide, ranges). On Triton V is specialized (ce_fwd says why) and rows
+    are cut into chunks unless V <= CHUNK (``single``); the C++ backend runs whole rows.
+    ``wide``: the kernel indexes in int64 (compares then take the column within the chunk);
+    ``ranges``: the chunk kernel's iteration space (rows, or rows x n_chunks)."""
+    *rows, vocab = ir.size(logits)
+    on_triton = ir.is_triton(ir.device_of(logits))
+    if on_triton:
+        vocab = ir.specialize_int(vocab)
+    single = not on_triton or vocab <= CHUNK
+    chunk = vocab if single else _chunk_length(rows, vocab)
+    n_chunks = 1 if single else -(-vocab // chunk)
+    has_tail = not single and vocab % chunk != 0
+    wide = not single and ir.indexed_in_int64(logits)
+    ranges = rows if single else [*rows, n_chunks]
+    return on_triton, vocab, single, chunk, n_chunks, has_tail, wide, ranges
+
+
 def _chunk_length(rows, vocab: int) -> int:
     """CHUNK, but where the chunk kernel's padded range (rows x nc x CHUNK) would be indexed
     in int64 and the logits (rows x V) would not, and the pinned launch cannot index it in
@@ -218,16 +237,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
     # Under dynamic=True a symbolic V made the step 3.5x slower
     # (docs/lowering.md#dynamic-shapes-and-caches).
     # (The C++ backend keeps V as it is: it runs whole rows, see the module docstring.)
-    on_triton = ir.is_triton(device)
-    if on_triton:
-        vocab = ir.specialize_int(vocab)
-    single = not on_triton or vocab <= CHUNK
-    chunk = vocab if single else _chunk_length(rows, vocab)
-    n_chunks = 1 if single else -(-vocab // chunk)
-    has_tail = not single and vocab % chunk != 0
-    wide = not single and ir.indexed_in_int64(logits)
+    on_triton, vocab, single, chunk, n_chunks, has_tail, wide, ranges = _plan(logits)
     one_partial = not single and not full and _few_static_rows(rows)  # see below
-    ranges = rows if single else [*rows, n_chunks]
     _log.lowering("ce_fwd", logits, target, weight,
                   dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth,
                        temperature=temperature, full=full),

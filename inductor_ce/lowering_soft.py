@@ -33,8 +33,7 @@ import torch
 from . import _log
 from ._inductor import ir, launch, partitioner
 from ._inductor.ir import F32, ops
-from .lowering import (CHUNK, _NEG_INF, _chunk_length, _exp, _f32, _index_bound, _int32,
-                       _logit)
+from .lowering import _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan
 
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
 # with one warp a thread keeps 128 of them in 209 registers (benchmarks/sass_count.py), and a
@@ -48,6 +47,18 @@ def _safe(v):
     return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
 
 
+def _mass(p_load, col, eps_at, w_at, vocab):
+    """c_j = w_j ((1 - eps) p_j + eps / V) in float32 (V symbolic on the C++ backend)."""
+    c = ops.to_dtype(p_load, F32)
+    if eps_at is not None:
+        eps = ops.to_dtype(eps_at([]), F32)
+        n = ops.to_dtype(ops.index_expr(vocab, torch.int64), F32)
+        c = ops.add(ops.mul(ops.sub(_f32(1.0), eps), c), ops.truediv(eps, n))
+    if w_at is not None:
+        c = ops.mul(c, ops.to_dtype(w_at([col]), F32))
+    return c
+
+
 def soft_stats(x, p, weight, smoothing, softcap):
     """(M, S', P, R, D, a) per row; see the module docstring."""
     device = ir.device_of(x)
@@ -55,21 +66,10 @@ def soft_stats(x, p, weight, smoothing, softcap):
     x_at, p_at = ir.loader(x), ir.loader(p)
     w_at = None if weight is None else ir.loader(weight)
     eps_at = None if smoothing is None else ir.loader(smoothing)
-    on_triton = ir.is_triton(device)
-    if on_triton:   # specialized, as ce_fwd's (lowering.py says why)
-        vocab = ir.specialize_int(vocab)
-    single = not on_triton or vocab <= CHUNK
-    chunk = vocab if single else _chunk_length(rows, vocab)
-    n_chunks = 1 if single else -(-vocab // chunk)
-    has_tail = not single and vocab % chunk != 0
-    wide = not single and ir.indexed_in_int64(x)
-    ranges = rows if single else [*rows, n_chunks]
+    on_triton, vocab, single, chunk, n_chunks, has_tail, wide, ranges = _plan(x)
     _log.lowering("soft_stats", x, p, weight, dict(softcap=softcap, smooth=eps_at is not None),
                   "C++ whole rows" if not on_triton else "single pass" if single else
                   f"two-level split, {n_chunks} chunks of {chunk}")
-
-    def n_classes():   # V as float32 (symbolic on the C++ backend)
-        return ops.to_dtype(ops.index_expr(vocab, torch.int64), F32)
 
     def element(index, rindex):
         """(z, c, r): the logit (-inf past V), the mass (0 past V), the column within the
@@ -86,14 +86,7 @@ def soft_stats(x, p, weight, smoothing, softcap):
                                ops.index_expr(vocab, torch.int32)))
 
         def mass():
-            c = ops.to_dtype(p_at([*row, col]), F32)
-            if eps_at is not None:   # (1 - eps) p + eps / V
-                eps = ops.to_dtype(eps_at([]), F32)
-                c = ops.add(ops.mul(ops.sub(_f32(1.0), eps), c),
-                            ops.truediv(eps, n_classes()))
-            if w_at is not None:
-                c = ops.mul(c, ops.to_dtype(w_at([col]), F32))
-            return c
+            return _mass(p_at([*row, col]), col, eps_at, w_at, vocab)
 
         if in_range is None:
             return _logit(x_at([*row, col]), softcap), mass(), r
@@ -238,13 +231,7 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
     def grad(index):
         row, col = index[:-1], index[-1]
         z = _logit(x_at(index), softcap)
-        c = ops.to_dtype(p_at(index), F32)
-        if eps_at is not None:
-            eps = ops.to_dtype(eps_at([]), F32)
-            c = ops.add(ops.mul(ops.sub(_f32(1.0), eps), c),
-                        ops.truediv(eps, ops.to_dtype(ops.index_expr(vocab, torch.int64), F32)))
-        if w_at is not None:
-            c = ops.mul(c, ops.to_dtype(w_at([col]), F32))
+        c = _mass(p_at(index), col, eps_at, w_at, vocab)
         q = _exp(ops.sub(z, m_at(row)))
         dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_at(row), c))
         dz = ops.where(ops.eq(ops.index_expr(col, torch.int64), special_at(row)),

@@ -19,7 +19,7 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 import inductor_ce  # noqa: E402
 from _reference import full_reference, reference, softcap64, ulps_error  # noqa: E402
-from inductor_ce import lowering, lowering_soft  # noqa: E402
+from inductor_ce import lowering  # noqa: E402
 from inductor_ce._inductor import cpu_triton, ir  # noqa: E402
 from torch._inductor.utils import run_and_get_code  # noqa: E402
 
@@ -594,7 +594,7 @@ def case_soft_options():
     opts = dict(weight=w, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
     even = lowering._even_chunk(V)
     with mock.patch.object(ir, "indexed_in_int64", lambda box: True), \
-            mock.patch.object(lowering_soft, "_chunk_length", lambda rows, vocab: even):
+            mock.patch.object(lowering, "_chunk_length", lambda rows, vocab: even):
         return _soft_run(x, p, opts)
 
 
