@@ -2,7 +2,11 @@
 kernel name (GEMMs, our Triton kernels, small ATen kernels), and the GPU's idle share.
 
     python benchmarks/probes/linear_phases.py [--shape 8192x8192x128256] [--reduction none]
-                                              [--budget BYTES]
+                                              [--budget BYTES] [--nograd]
+
+With ``--nograd`` the step is the forward under ``torch.no_grad()`` (RL's reference
+log-probabilities); the host's time per step (its Python and launches, from the profiler's
+CPU events of the step's top frame) is printed beside the GPU's.
 """
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import argparse
 import collections
 import os
 import sys
+import time
 
 import torch
 from torch.profiler import ProfilerActivity, profile
@@ -24,6 +29,7 @@ def main():
     p.add_argument("--reduction", default="none")
     p.add_argument("--budget", type=int, default=None)
     p.add_argument("--steps", type=int, default=3)
+    p.add_argument("--nograd", action="store_true")
     args = p.parse_args()
     T, D, V = (int(v) for v in args.shape.split("x"))
     g = torch.Generator(device="cuda").manual_seed(0)
@@ -34,6 +40,11 @@ def main():
     up = torch.rand(T, device="cuda", generator=g)
 
     def step():
+        if args.nograd:
+            with torch.no_grad():
+                inductor_ce.linear_cross_entropy(h, w, y, reduction=args.reduction,
+                                                 memory_budget=args.budget)
+            return
         loss = inductor_ce.linear_cross_entropy(h, w, y, reduction=args.reduction,
                                                 memory_budget=args.budget)
         loss.backward(up if args.reduction == "none" else None)
@@ -50,14 +61,23 @@ def main():
         end.record()
         torch.cuda.synchronize()
     wall = start.elapsed_time(end) / args.steps
+    # The host's own time per step, without the profiler: steps enqueued back to back, timed
+    # on the host up to the last launch (no synchronization inside).
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(args.steps):
+        step()
+    host = (time.perf_counter() - t0) / args.steps * 1e3
+    torch.cuda.synchronize()
     totals, counts = collections.Counter(), collections.Counter()
     for e in prof.events():
         if e.device_type == torch.autograd.DeviceType.CUDA:
             totals[e.name[:70]] += e.device_time_total / 1e3 / args.steps
             counts[e.name[:70]] += 1 / args.steps
     busy = sum(totals.values())
-    print(f"{args.shape} reduction={args.reduction} budget={args.budget}: {wall:.2f} ms per "
-          f"step, kernels {busy:.2f} ms ({busy / wall:.0%} busy)")
+    print(f"{args.shape} reduction={args.reduction} budget={args.budget} nograd={args.nograd}: "
+          f"{wall:.2f} ms per step, kernels {busy:.2f} ms ({busy / wall:.0%} busy), host "
+          f"{host:.2f} ms per step to its last launch")
     for name, ms in totals.most_common(14):
         print(f"  {ms:8.2f} ms  x{counts[name]:5.1f}  {name}")
 
