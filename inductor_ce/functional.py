@@ -287,8 +287,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap, smooth,
             0, num_classes)
     if full:
-        fwd = decomposition.linear_ce_fwd_full if transformed else linear.linear_ce_fwd_full
-        stats = fwd(*args, budget, temperature)
+        fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
+        stats = fwd(*args, budget, temperature)[:5]
     elif transformed:
         stats = decomposition.linear_ce_fwd(*args, 0, False)[:3]
     else:

@@ -408,10 +408,10 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         if smooth and weight is not None else None
     h = _ReplicatedInput.apply(input, group)
     if full:
-        stats = linear.linear_ce_fwd_full(h, local_weight, linear_bias, target,
-                                          local_class_weight, ignore_index, softcap, smooth,
-                                          vocab_start, num_classes, memory_budget or 0,
-                                          float(temperature))
+        stats = linear.statistics_full(h, local_weight, linear_bias, target,
+                                       local_class_weight, ignore_index, softcap, smooth,
+                                       vocab_start, num_classes, memory_budget or 0,
+                                       temperature)
     else:
         stats = linear.statistics(h, local_weight, linear_bias, target, local_class_weight,
                                   ignore_index, softcap, smooth, vocab_start, num_classes,

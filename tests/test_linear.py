@@ -431,33 +431,88 @@ def test_classes_backward_runs_what_is_needed(monkeypatch):
 
 
 def test_rows_backward_recomputes_what_is_needed(monkeypatch):
-    """Row chunks: one backward op recomputes the logits for both gradients, or for the one
-    wanted (a frozen W: no dW GEMM; a frozen input: no dh GEMM); no sums in the forward, and
-    without any gradient (no_grad, inference_mode) one GEMM per chunk and nothing saved."""
+    """Row chunks: one backward recomputes the logits for both gradients, or for the one
+    wanted (a frozen W: no dW GEMM; a frozen input: no dh GEMM), but the last chunk's, which
+    the eager forward kept (a backward that keeps its graph recomputes them all); no sums in
+    the forward, and without any gradient (no_grad, inference_mode) one GEMM per chunk and
+    nothing saved."""
     calls, gemms = [], []
-    bwd_of, logits_of = linear.linear_ce_bwd, linear._logits
+    bwd_of, logits_of = linear._grads_by_rows, linear._logits
 
     def bwd_spy(*args):
-        calls.append(args[-2:])
+        calls.append((*args[9:11], args[-1] is not None))
         return bwd_of(*args)
 
     def logits_spy(h, *args, **kwargs):
         gemms.append(h.shape[0])
         return logits_of(h, *args, **kwargs)
-    monkeypatch.setattr(linear, "linear_ce_bwd", bwd_spy)
+    monkeypatch.setattr(linear, "_grads_by_rows", bwd_spy)
     monkeypatch.setattr(linear, "_logits", logits_spy)
     h, w, b, t = _data("recomputed")
     for frozen, want in [(None, (True, True)), ("w", (True, False)), ("h", (False, True))]:
         calls.clear()
         hh, ww = h.clone().requires_grad_(frozen != "h"), w.clone().requires_grad_(frozen != "w")
         loss, lse = _ours("rows")(hh, ww, t, reduction="none", return_lse=True)
+        gemms.clear()
         (loss.sum() + lse.sum()).backward()
-        assert calls == [want], (frozen, calls)
+        assert calls == [(*want, True)], (frozen, calls)
+        assert gemms == [10, 10, 10]   # the last 7 rows' logits were kept
+    hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
+    loss = _ours("rows")(hh, ww, t, reduction="none")
+    for _ in range(2):   # retain_graph: the kept logits stay the forward's, unused
+        calls.clear(), gemms.clear()
+        loss.sum().backward(retain_graph=True)
+        assert calls == [(True, True, False)] and gemms == [10, 10, 10, 7]
     for context in (torch.no_grad, torch.inference_mode):
         gemms.clear()
         with context():
             out = _ours("rows")(h.clone().requires_grad_(), w.clone().requires_grad_(), t)
         assert not out.requires_grad and gemms == [10, 10, 10, 7]
+
+
+@pytest.mark.parametrize("rows_per_chunk", [10, N], ids=["chunks", "one-chunk"])
+def test_kept_logits_freed_before_recomputing(monkeypatch, rows_per_chunk):
+    """The eager forward's last chunk of logits lives until the backward has used it, and no
+    longer: gone before the backward's first recomputed chunk (one chunk alive at a time).
+    With one chunk nothing is recomputed; the gradients are those of a backward that keeps
+    its graph (and so recomputes every chunk: dW's chunks summed in another order), and of
+    float64."""
+    import weakref
+    made, seen = [], []
+    logits_of = linear._logits
+
+    def logits_spy(h, *args, **kwargs):
+        seen.append([r() is not None for r in made])
+        z = logits_of(h, *args, **kwargs)
+        made.append(weakref.ref(z))
+        return z
+    monkeypatch.setattr(linear, "_logits", logits_spy)
+    h, w, b, t = _data("kept", bias=True)
+    budget = rows_per_chunk * V * 4
+    leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+    kw = dict(linear_bias=leaves[2], memory_budget=budget, label_smoothing=0.1,
+              reduction="none", return_lse=True)
+    loss, lse = inductor_ce.linear_cross_entropy(leaves[0], leaves[1], t, **kw)
+    forward = len(made)
+    assert [r() is not None for r in made] == [False] * (forward - 1) + [True]
+    (loss.sum() + lse.sum()).backward()
+    assert len(made) == forward + forward - 1   # every chunk but the kept one recomputed
+    assert all(not any(alive) for alive in seen[forward:]), seen
+    kept_grads = [x.grad for x in leaves]
+    leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+    kw["linear_bias"] = leaves[2]
+    loss2, lse2 = inductor_ce.linear_cross_entropy(leaves[0], leaves[1], t, **kw)
+    (loss2.sum() + lse2.sum()).backward(retain_graph=True)
+    # dh row by row exactly; dW and db summed over the chunks in another order
+    torch.testing.assert_close(kept_grads[0], leaves[0].grad, rtol=0, atol=0)
+    for g, x in zip(kept_grads[1:], leaves[1:]):
+        torch.testing.assert_close(g, x.grad)
+    ref = [x.double().requires_grad_() for x in (h, w, b)]
+    want, want_lse = _ref64(*ref, t, label_smoothing=0.1, reduction="none", return_lse=True)
+    (want.sum() + want_lse.sum()).backward()
+    assert_loss_close(loss, want)
+    for g, x in zip(kept_grads, ref):
+        assert_grad_close(g, x.grad)
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])

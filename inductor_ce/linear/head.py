@@ -29,7 +29,10 @@ chunk r of R rows:
 
 The fast op does all of it in its forward: 3 GEMMs. The per-row ops compute the statistics in
 the forward and the gradient in the backward, recomputing z_r: 4 GEMMs (3 without a gradient
-for W, 1 without any: nothing is saved). dW accumulates in W's dtype (cuBLAS accumulates each
+for W, 1 without any: nothing is saved). An eager forward that a gradient will follow keeps
+its last chunk of logits for the backward, which starts with it and frees it before
+recomputing the others: one chunk fewer to recompute (3 GEMMs where there is one chunk), and
+still one chunk alive at a time (between forward and backward, the kept one). dW accumulates in W's dtype (cuBLAS accumulates each
 product in float32 and rounds once per chunk); every chunk after the first reads and writes dW
 once more, which is why a chunk has at least ROWS_MIN rows.
 
@@ -457,7 +460,8 @@ def _mass_buffers(input, with_grad, smooth, softcap):
 def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
                   smooth: bool, vocab_start: int, num_classes: int, budget: int,
-                  with_grad: bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+                  with_grad: bool, keep: bool = False
+                  ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
     vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
     ids, each in [0, num_classes) or ignore_index: asserted here, on the device), chunked
@@ -465,7 +469,9 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     parts u and s of the input's gradient (module doc; else empty): outputs for the op's
     backward, not differentiable, which an eager backward overwrites. ``class_weight`` is
     this weight's slice. Without them, by row chunks whatever the budget: one GEMM and one
-    pass over each chunk's logits, and no dW to accumulate."""
+    pass over each chunk's logits, and no dW to accumulate; with ``keep``, the last chunk's
+    logits are the sixth output (else empty), which an eager backward takes
+    (``_take_kept``)."""
     h, keep_t = _rows_and_targets(input, target, ignore_index, vocab_start, num_classes)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
@@ -477,11 +483,12 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, tiles.step,
                        tiles.block, u.view(h.shape) if with_grad else None,
                        s.view(h.shape) if s.numel() else None)
+        kept = h.new_empty(0)
     else:
-        stats = _row_statistics("linear_ce_fwd", h, weight, bias, keep_t, class_weight,
-                                softcap, smooth, budget)
+        *stats, kept = _row_statistics("linear_ce_fwd", h, weight, bias, keep_t, class_weight,
+                                       softcap, smooth, budget, keep=keep)
     shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
-    return (*(v.reshape(shape).clone() for v in stats), u, s)
+    return (*(v.reshape(shape).clone() for v in stats), u, s, kept)
 
 
 def _rows_and_targets(input, target, ignore_index, vocab_start, num_classes):
@@ -495,10 +502,11 @@ def _rows_and_targets(input, target, ignore_index, vocab_start, num_classes):
 
 
 def _row_statistics(op, h, weight, bias, keep_t, class_weight, softcap, smooth, budget,
-                    temperature=None):
+                    temperature=None, keep=False):
     """ce_fwd's statistics of all rows by chunks of rows within ``budget``: one GEMM and one
     pass over each chunk's logits (with a ``temperature``, ce_fwd_full's five); ``op``: the
-    caller's name, for the log."""
+    caller's name, for the log. With ``keep``, the last chunk's logits follow the statistics
+    (else an empty tensor): the backward takes them instead of recomputing them."""
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     _log_head(op, h, weight, lambda: _rows_words(rows, step, vocab,
@@ -507,6 +515,7 @@ def _row_statistics(op, h, weight, bias, keep_t, class_weight, softcap, smooth, 
     cw = class_weight if smooth else None
     full = temperature is not None
     stats = [h.new_empty((rows,), dtype=torch.float32) for _ in range(5 if full else 3)]
+    kept = h.new_empty(0)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
         z = _logits(h[r0:r1], weight, bias)
@@ -514,17 +523,28 @@ def _row_statistics(op, h, weight, bias, keep_t, class_weight, softcap, smooth, 
                 else _CE_FWD(z, col[r0:r1], cw, -1, softcap, smooth))
         for whole, p in zip(stats, part):
             whole[r0:r1] = p
+        if keep and r1 == rows:
+            kept = z
         # Freed before the next chunk's GEMM allocates its logits: else two chunks are alive
         # at once, twice the budget (tests/test_gpu.py's peak test).
         del z, part
-    return stats
+    return [*stats, kept]
+
+
+def _kept_fake(input, weight, keep):
+    """The kept logits' fake: their rows (the last chunk's) depend on the chunking, which
+    looks at the row count only at run time, so they are a size of their own."""
+    if not keep:
+        return input.new_empty(0)
+    return input.new_empty(torch.library.get_ctx().new_dynamic_size(), weight.shape[0])
 
 
 @linear_ce_fwd.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      num_classes, budget, with_grad):
+      num_classes, budget, with_grad, keep=False):
     stats = tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
-    return (*stats, *_mass_buffers(input, with_grad, smooth, softcap))
+    return (*stats, *_mass_buffers(input, with_grad, smooth, softcap),
+            _kept_fake(input, weight, keep))
 
 
 @torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
@@ -553,24 +573,40 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         dw, db = _weight_grads_by_classes(h, weight, bias, keep_t, class_weight, *per_row, c,
                                           softcap, classes)
         return empty, dw, db
+    return _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softcap,
+                          budget, input_grad, weight_grad, e, temperature if full else None)
+
+
+def _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softcap, budget,
+                   input_grad, weight_grad, e, temperature, kept=None):
+    """``linear_ce_bwd`` by row chunks. ``kept``: None, or a list holding the forward's last
+    chunk of logits (``_take_kept``), which this takes (its only reference: it is freed once
+    done, before any other chunk is recomputed) and overwrites with its dz; that chunk goes
+    first, and the others are recomputed."""
+    h = _flat(input)
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     step = chunk_rows(rows, vocab, hidden, size, budget)
-    _log_head("linear_ce_bwd", h, weight, lambda: _rows_words(rows, step, vocab, "recomputed"))
+    _log_head("linear_ce_bwd", h, weight, lambda: _rows_words(
+        rows, step, vocab, "recomputed" if kept is None else "recomputed but the last"))
     col = _column(keep_t, 0, vocab)
     cw = class_weight if c is not None else None
+    empty = h.new_empty(0)
     dh = torch.empty(input.shape, dtype=input.dtype, device=h.device) if input_grad else empty
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
         else empty
     db = torch.zeros(vocab if bias is not None and weight_grad else 0, dtype=torch.float32,
                      device=h.device)
-    for r0 in range(0, rows, step):
+    starts = list(range(0, rows, step))
+    if kept is not None:   # the kept chunk is the last: it goes first
+        starts = starts[-1:] + starts[:-1]
+    for i, r0 in enumerate(starts):
         r1 = min(rows, r0 + step)
-        z = _logits(h[r0:r1], weight, bias)
+        z = kept.pop() if kept is not None and i == 0 else _logits(h[r0:r1], weight, bias)
         eager.ce_bwd_(z, col[r0:r1], cw, per_row[0][r0:r1], per_row[1][r0:r1],
                       per_row[2][r0:r1], None if c is None else c[r0:r1], -1, softcap,
-                      e=None if e is None else e.reshape(-1)[r0:r1],
-                      temperature=temperature if full else None)
+                      e=None if e is None else e.reshape(-1)[r0:r1], temperature=temperature)
         _row_chunk_grads(z, h[r0:r1], weight, dh.view(h.shape)[r0:r1] if input_grad else None,
-                         dw if weight_grad else None, db if db.numel() else None, r0 == 0)
+                         dw if weight_grad else None, db if db.numel() else None, i == 0)
         del z
     if weight_grad and rows == 0:
         dw.zero_()
@@ -589,19 +625,49 @@ def _(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, 
     return dh, dw, db
 
 
+def _keep_logits(input, weight, bias, budget) -> bool:
+    """Whether a forward by row chunks hands its last chunk of logits to the backward: where
+    a gradient will be wanted and the backward runs eagerly (it takes them in place of
+    recomputing them, then frees them: ``_take_kept``). Under torch.compile or another
+    tracer the backward is a graph whose saved tensors it may not overwrite: no."""
+    grad = torch.is_grad_enabled() and (input.requires_grad or weight.requires_grad or (
+        bias is not None and bias.requires_grad))
+    return grad and not by_classes(weight.shape[0], input.element_size(), budget) and \
+        not torch.compiler.is_compiling() and not _traced(input)
+
+
+def _hold_kept(ctx, kept: Tensor) -> None:
+    """The kept logits ride on ctx, not among the saved tensors, so that the backward can
+    drop them before it recomputes the other chunks (a saved tensor lives until the whole
+    backward returns: two chunks at once). Not differentiable: no reference cycle."""
+    ctx.kept = kept if kept.numel() else None
+
+
+def _take_kept(ctx) -> Optional[list]:
+    """The forward's last chunk of logits as the only reference to them (a list for
+    ``_grads_by_rows`` to empty), or None: none kept, or a backward that keeps its graph
+    (retain_graph, create_graph: ctx's tensors are read again)."""
+    kept = getattr(ctx, "kept", None)
+    if kept is None or _traced(kept) or _keeps_graph():
+        return None
+    ctx.kept = None
+    return [kept]
+
+
 def _fwd_setup(ctx, inputs, output):
     (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
-     budget, with_grad) = inputs
-    ctx.save_for_backward(input, weight, bias, target, class_weight, *output)
+     budget, with_grad, *_) = inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, *output[:5])
     ctx.options = (ignore_index, softcap, smooth, start, budget, with_grad)
     # u and s are the backward's: no gradient flows through them, and an eager backward
     # turns u into the input's gradient in place. (Not materialized, their missing upstream
-    # gradients would be zeros of dh's size in an eager backward.)
+    # gradients would be zeros of dh's size in an eager backward.) So are the kept logits.
     ctx.mark_non_differentiable(*output[3:])
     ctx.set_materialize_grads(False)
+    _hold_kept(ctx, output[5])
 
 
-def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
+def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
     input, weight, bias, target, class_weight, lse_nt, z_t, _, u, s = ctx.saved_tensors
     ignore_index, softcap, smooth, start, budget, with_grad = ctx.options
     a, b, c = ops.coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
@@ -614,19 +680,33 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s):
     if from_u:
         if not with_grad:   # (the forward ran where no gradient was wanted)
             u, s = linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index,
-                                 softcap, smooth, start, weight.shape[0], budget, True)[3:]
+                                 softcap, smooth, start, weight.shape[0], budget, True)[3:5]
         in_place = not _traced(u) and not _keeps_graph()
         dh = _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
                  start, in_place)
     if need_w or (need_h and not from_u):
-        dh_, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
-                                    ignore_index, softcap, start, budget, need_h and not from_u,
-                                    need_w)
+        args = (input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
+                softcap, start, budget, need_h and not from_u, need_w)
+        kept = None if from_u else _take_kept(ctx)
+        dh_, dw, db = linear_ce_bwd(*args) if kept is None else _kept_grads(*args, kept)
         dh = dh if from_u else dh_
         dw = dw if need_w else None
         db = db.to(bias.dtype) if need_w and bias is not None else None
     dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
-    return dh, dw, db, *([None] * 9)
+    return dh, dw, db, *([None] * 10)
+
+
+def _kept_grads(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
+                softcap, start, budget, input_grad, weight_grad, kept, e=None,
+                temperature=None):
+    """``linear_ce_bwd``'s (dh, dW, db) by row chunks, the last from the ``kept`` logits."""
+    if e is None and temperature == 1.0:   # (as linear_ce_bwd: the plain ce_bwd)
+        temperature = None
+    keep_t = _target_in_weight(target.reshape(-1), ignore_index, start)
+    per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
+    return _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row,
+                          None if c is None else c.reshape(-1), softcap, budget, input_grad,
+                          weight_grad, e, temperature, kept)
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
@@ -640,45 +720,58 @@ def statistics(input, weight, bias, target, class_weight, ignore_index, softcap,
     with_grad = torch.is_grad_enabled() and input.requires_grad and \
         by_classes(weight.shape[0], input.element_size(), budget)
     return linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap,
-                         smooth, vocab_start, num_classes, budget, with_grad)[:3]
+                         smooth, vocab_start, num_classes, budget, with_grad,
+                         _keep_logits(input, weight, bias, budget))[:3]
 
 
 # --- the full form: a temperature, the entropy and the accuracy (by row chunks) ---------------
+
+def statistics_full(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
+                    vocab_start, num_classes, budget, temperature):
+    """``ce_fwd_full``'s per-row (lse_nt, z_t, sum_wz, ent_nt, max_nt) of the linear's
+    logits, differentiable (``linear_ce_fwd_full``)."""
+    return linear_ce_fwd_full(input, weight, bias, target, class_weight, ignore_index, softcap,
+                              smooth, vocab_start, num_classes, budget, float(temperature),
+                              _keep_logits(input, weight, bias, budget))[:5]
+
 
 @torch.library.custom_op(f"{LIB}::linear_ce_fwd_full", mutates_args=())
 def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                        class_weight: Optional[Tensor], ignore_index: int,
                        softcap: Optional[float], smooth: bool, vocab_start: int,
-                       num_classes: int, budget: int, temperature: float
-                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+                       num_classes: int, budget: int, temperature: float, keep: bool = False
+                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd_full``'s statistics (lse_nt, z_t, sum_wz, ent_nt, max_nt) of ``input @
     weight.T + bias`` by row chunks within ``budget`` whatever its size (a budget below
     ROWS_MIN rows of logits means many small chunks), as ``linear_ce_fwd`` without gradient;
     the backward recomputes the logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and
-    temperature)."""
+    temperature), but the last chunk's with ``keep`` (the sixth output, as
+    ``linear_ce_fwd``'s)."""
     h, keep_t = _rows_and_targets(input, target, ignore_index, vocab_start, num_classes)
-    stats = _row_statistics("linear_ce_fwd_full", h, weight, bias, keep_t, class_weight,
-                            softcap, smooth, budget, temperature)
-    return tuple(v.reshape(input.shape[:-1]).clone() for v in stats)
+    *stats, kept = _row_statistics("linear_ce_fwd_full", h, weight, bias, keep_t,
+                                   class_weight, softcap, smooth, budget, temperature, keep)
+    return (*(v.reshape(input.shape[:-1]).clone() for v in stats), kept)
 
 
 @linear_ce_fwd_full.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      num_classes, budget, temperature):
-    return tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(5))
+      num_classes, budget, temperature, keep=False):
+    return (*(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(5)),
+            _kept_fake(input, weight, keep))
 
 
 def _full_setup(ctx, inputs, output):
     (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
-     budget, temperature) = inputs
+     budget, temperature, *_) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, output[0], output[3])
     ctx.options = (ignore_index, softcap, smooth, start, budget, temperature)
-    ctx.mark_non_differentiable(output[4])
+    ctx.mark_non_differentiable(output[4], output[5])
     ctx.set_materialize_grads(False)
+    _hold_kept(ctx, output[5])
 
 
-def _full_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
-    return *_full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt), *([None] * 9)
+def _full_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt, g_kept):
+    return *_full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt), *([None] * 10)
 
 
 def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
@@ -689,9 +782,11 @@ def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
     a, b, c = ops.coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth, g_ent_nt, ent_nt)
     need_h = ctx.needs_input_grad[0]
     need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
-    dh, dw, db = linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c,
-                               ignore_index, softcap, start, budget, need_h, need_w,
-                               g_ent_nt, temperature)
+    args = (input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index, softcap,
+            start, budget, need_h, need_w)
+    kept = _take_kept(ctx)
+    dh, dw, db = linear_ce_bwd(*args, g_ent_nt, temperature) if kept is None else \
+        _kept_grads(*args, kept, g_ent_nt, temperature)
     dh, dw, db = (dh if need_h else None, dw if need_w else None,
                   db.to(bias.dtype) if need_w and bias is not None else None)
     return ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)

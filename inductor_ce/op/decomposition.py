@@ -230,17 +230,18 @@ def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
 
 
 def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-                  vocab_start, num_classes, budget, with_grad):
+                  vocab_start, num_classes, budget, with_grad, keep=False):
     """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference), and with
     ``with_grad`` the sums u and s of the input's gradient (``linear/head.py``): ``ce_bwd``'s
-    weights with (a, b, c) = (1, 0, 0) and (0, 0, 1), times W."""
+    weights with (a, b, c) = (1, 0, 0) and (0, 0, 1), times W. No logits are kept (``keep``
+    is an eager forward's saving of one recomputation), so the last output is empty."""
     check_target_range(target, ignore_index, num_classes)
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
     cw = class_weight if smooth else None
     stats = ce_fwd(z, local, cw, -1, softcap, smooth)
     empty = input.new_empty(0)
     if not with_grad:
-        return (*stats, empty, empty)
+        return (*stats, empty, empty, empty)
     one, zero = torch.ones_like(stats[0]), torch.zeros_like(stats[0])
 
     def times_w(a, b, c):
@@ -248,16 +249,17 @@ def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softc
         return (dz.reshape(-1, dz.shape[-1]) @ weight).view(input.shape)
 
     s = times_w(zero, zero, one) if smooth and softcap is not None else empty
-    return (*stats, times_w(one, zero, None), s)
+    return (*stats, times_w(one, zero, None), s, empty)
 
 
 def linear_ce_fwd_full(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-                       vocab_start, num_classes, budget, temperature):
-    """``linear_ce_fwd_full`` as ATen: ``ce_fwd_full``'s statistics of the whole logits."""
+                       vocab_start, num_classes, budget, temperature, keep=False):
+    """``linear_ce_fwd_full`` as ATen: ``ce_fwd_full``'s statistics of the whole logits, and
+    no kept logits (as ``linear_ce_fwd``)."""
     check_target_range(target, ignore_index, num_classes)
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
-    return ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth, temperature,
-                  full=True)
+    return (*ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth, temperature,
+                    full=True), input.new_empty(0))
 
 
 def linear_ce_bwd(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
