@@ -17,9 +17,9 @@ The kernel is bound by instructions per column, not by bytes (docs/lowering.md#p
 targets). Past V the masked loads' fill values (-inf, 0) stand for the missing columns, with
 no select; g_j serves the argmax, the exponential and D, whose product feeds its sum as one
 FMA; a_c is an int32 min over a key packing g_j's bits with j (``first_max``; a tie is
-g_j < 2^-138 for C = 2048: g_j = 0, or a gap so small that exp(-g_j) is 1 as well). At
-16384 x 128256 that is 26.2 SASS instructions per column in training (30.0 before) and 23.5
-without gradient (28.0)
+g_j < 2^-138 for C = 2048: g_j = 0, or a gap so small that exp(-g_j) is 1 as well); bf16
+logits of a buffer widen by a shift (``_bf16_bits``). At 16384 x 128256 that is 25.8 SASS
+instructions per column in training (30.0 before) and 23.0 without gradient (28.0)
 (benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel, by instruction counts").
 
 A kernel over the (rows, nc) partials combines each row, c* the first chunk holding M:
@@ -56,6 +56,16 @@ def _safe(v):
     return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
 
 
+def _bf16_bits(x_load):
+    """A bfloat16 value as float32: its 16 bits shifted up, read as float32 (exact for every
+    value, inf and nan included). Triton's conversion unpacks the upper of two packed values
+    with a byte permute and a shift; this is one AND for it, 0.45 instructions per column
+    fewer (benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel")."""
+    bits = ops.to_dtype(ops.to_dtype_bitcast(x_load, torch.int16, torch.bfloat16), torch.int32)
+    return ops.to_dtype_bitcast(ops.bitwise_left_shift(bits, ops.constant(16, torch.int32)),
+                                F32, torch.int32)
+
+
 def _mass(p_load, col, eps_at, w_at, vocab):
     """c_j = w_j ((1 - eps) p_j + eps / V) in float32 (V symbolic on the C++ backend)."""
     c = ops.to_dtype(p_load, F32)
@@ -80,8 +90,13 @@ def soft_stats(x, p, weight, smoothing, softcap):
                   "C++ whole rows" if not on_triton else "single pass" if single else
                   f"two-level split, {n_chunks} chunks of {chunk}")
 
+    # bf16 logits of a buffer (no producer inlined, whose float32 result this would round)
+    # are widened by the shift on Triton. The targets keep Triton's conversion: LLVM then
+    # compares c_j = 0 on pairs of packed bf16 (HSETP2), half an instruction per column.
+    shifted = on_triton and x.get_dtype() == torch.bfloat16 and ir.is_buffer(x)
+
     def logit(x_load):
-        return _logit(x_load, softcap)
+        return _logit(_bf16_bits(x_load) if shifted else x_load, softcap)
 
     def element(index, rindex):
         """(z, c, r): the logit (-inf past V), the mass (0 past V), the column within the

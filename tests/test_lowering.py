@@ -35,8 +35,8 @@ EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
                "ignore_index_edges", "full_inf", "soft", "soft_options", "soft_single",
-               "soft_subnormal", "soft_collapse"]
-SOFT_CASES = ["soft", "soft_options", "soft_single", "soft_subnormal"]
+               "soft_bf16", "soft_subnormal", "soft_collapse"]
+SOFT_CASES = ["soft", "soft_options", "soft_single", "soft_bf16", "soft_subnormal"]
 
 
 # The Triton cases need the triton package, which the CPU torch wheel does not pull in (the
