@@ -47,7 +47,9 @@ from .lowering import LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit,
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
 # with one warp a thread keeps 128 of them in 209 registers (benchmarks/sass_count.py), and a
 # training step at 16384 x 128256 took 7.43 ms against 5.43 with two warps (116 registers),
-# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets).
+# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets). Those were the kernel's
+# figures before its per-column work shrank; now 197 registers at one warp, 72 at two (not yet
+# measured on the GPU).
 SOFT_WARPS = 2
 
 
