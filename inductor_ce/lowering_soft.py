@@ -6,14 +6,23 @@ the target's mass, a the row's first argmax, M = z_a.
 
 How is it parallelized? (Triton backends) As ``ce_fwd`` (``lowering.py``): one program per
 (row, chunk of C columns), a persistent reduction that loads its chunk of x and p once and
-computes from those loads
+computes from those loads, with one gap g_j = m_c - z_j >= 0 per column
 
-    m_c = max_{j in c} z_j,        a_c = min {j in c : z_j = m_c}     the chunk's first argmax
-    s_c = sum_{j in c, j != a_c} exp(z_j - m_c)
+    m_c = max_{j in c} z_j,        a_c = min {j in c : g_j = 0}      the chunk's first argmax
+    s_c = sum_{j in c, j != a_c} exp(-g_j)
     P_c = sum_{j in c} c_j,        R_c = sum_{j in c, j != a_c} c_j
-    D_c = sum_{j in c, c_j != 0} c_j (m_c - z_j)                      (terms >= 0)
+    D_c = sum_{j in c, c_j != 0} c_j g_j                              (terms >= 0)
 
-and a kernel over the (rows, nc) partials combines each row, c* the first chunk holding M:
+The kernel is bound by instructions per column, not by bytes (docs/lowering.md#probability-
+targets). Past V the masked loads' fill values (-inf, 0) stand for the missing columns, with
+no select; g_j serves the argmax, the exponential and D, whose product feeds its sum as one
+FMA; a_c is an int32 min over a key packing g_j's bits with j (``first_max``; a tie is
+g_j < 2^-138 for C = 2048: g_j = 0, or a gap so small that exp(-g_j) is 1 as well); bf16
+logits of a buffer widen by a shift (``_bf16_bits``). At 16384 x 128256 that is 25.8 SASS
+instructions per column in training (30.0 before) and 23.0 without gradient (28.0)
+(benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel, by instruction counts").
+
+A kernel over the (rows, nc) partials combines each row, c* the first chunk holding M:
 
     M  = max_c m_c,                a = c* C + a_{c*}
     S' = s_{c*} + sum_{c != c*} (s_c + 1) exp(m_c - M)    (another chunk's argmax is no
@@ -33,18 +42,30 @@ import torch
 from . import _log
 from ._inductor import ir, launch, partitioner
 from ._inductor.ir import F32, ops
-from .lowering import _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan
+from .lowering import LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan
 
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
 # with one warp a thread keeps 128 of them in 209 registers (benchmarks/sass_count.py), and a
 # training step at 16384 x 128256 took 7.43 ms against 5.43 with two warps (116 registers),
-# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets).
+# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets). Those were the kernel's
+# figures before its per-column work shrank; now 197 registers at one warp, 72 at two (not yet
+# measured on the GPU).
 SOFT_WARPS = 2
 
 
 def _safe(v):
     """A max of -inf (a chunk of -inf logits) shifts by 0: exp(-inf - 0) = 0, no nan."""
     return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
+
+
+def _bf16_bits(x_load):
+    """A bfloat16 value as float32: its 16 bits shifted up, read as float32 (exact for every
+    value, inf and nan included). Triton's conversion unpacks the upper of two packed values
+    with a byte permute and a shift; this is one AND for it, 0.45 instructions per column
+    fewer (benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel")."""
+    bits = ops.to_dtype(ops.to_dtype_bitcast(x_load, torch.int16, torch.bfloat16), torch.int32)
+    return ops.to_dtype_bitcast(ops.bitwise_left_shift(bits, ops.constant(16, torch.int32)),
+                                F32, torch.int32)
 
 
 def _mass(p_load, col, eps_at, w_at, vocab):
@@ -71,27 +92,45 @@ def soft_stats(x, p, weight, smoothing, softcap):
                   "C++ whole rows" if not on_triton else "single pass" if single else
                   f"two-level split, {n_chunks} chunks of {chunk}")
 
+    # bf16 logits of a buffer (no producer inlined, whose float32 result this would round)
+    # are widened by the shift on Triton. The targets keep Triton's conversion: LLVM then
+    # compares c_j = 0 on pairs of packed bf16 (HSETP2), half an instruction per column.
+    shifted = on_triton and x.get_dtype() == torch.bfloat16 and ir.is_buffer(x)
+
+    def logit(x_load):
+        return _logit(_bf16_bits(x_load) if shifted else x_load, softcap)
+
     def element(index, rindex):
         """(z, c, r): the logit (-inf past V), the mass (0 past V), the column within the
         chunk as int32 (the argmax compares take it: int32 whatever the kernel's indexing)."""
         row = index if single else index[:-1]
         col = rindex[0] if single else index[-1] * chunk + rindex[0]
         r = _int32(rindex[0])
-        in_range = None
-        if has_tail:   # (the same expression in every reduction: one load of x and of p)
-            in_range = (ops.lt(r, ops.sub(ops.constant(vocab, torch.int32),
-                                          _int32(index[-1] * chunk)))
-                        if wide else
-                        ops.lt(ops.index_expr(col, torch.int32),
-                               ops.index_expr(vocab, torch.int32)))
+        if not has_tail:
+            return (logit(x_at([*row, col])),
+                    _mass(p_at([*row, col]), col, eps_at, w_at, vocab), r)
+        # (the same mask in every reduction: one load of x and of p)
+        in_range = (ops.lt(r, ops.sub(ops.constant(vocab, torch.int32),
+                                      _int32(index[-1] * chunk)))
+                    if wide else
+                    ops.lt(ops.index_expr(col, torch.int32), ops.index_expr(vocab, torch.int32)))
 
-        def mass():
-            return _mass(p_at([*row, col]), col, eps_at, w_at, vocab)
+        def masked_load(at, idx, fill):
+            # Where the masked body is the load alone, the fill is the load's `other`: no
+            # select per column (with a prologue in front, Inductor adds one).
+            return ops.masked(in_range, lambda: at(idx), fill)
 
-        if in_range is None:
-            return _logit(x_at([*row, col]), softcap), mass(), r
-        z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), softcap), _NEG_INF)
-        return z, ops.masked(in_range, mass, 0.0), r
+        if softcap is None:
+            z = logit(masked_load(x_at, [*row, col], _NEG_INF))
+        else:   # the softcap maps -inf to -cap: mask its result
+            z = ops.masked(in_range, lambda: logit(x_at([*row, col])), _NEG_INF)
+        if eps_at is not None and w_at is None:   # eps / V is not 0 past V: mask the mass
+            c = ops.masked(in_range, lambda: _mass(p_at([*row, col]), col, eps_at, None,
+                                                   vocab), 0.0)
+        else:   # p (and w) load as 0 past V, and so does their product
+            w_tail = None if w_at is None else (lambda i: masked_load(w_at, i, 0.0))
+            c = _mass(masked_load(p_at, [*row, col], 0.0), col, eps_at, w_tail, vocab)
+        return z, c, r
 
     def reduce(fn, kind, dtype=F32):
         return ir.reduction(device, fn, ranges, [chunk], kind, dtype=dtype)
@@ -99,39 +138,56 @@ def soft_stats(x, p, weight, smoothing, softcap):
     m = reduce(lambda i, ri: element(i, ri)[0], "max")
     if on_triton and chunk > 1:
         # Persistent, one (row, chunk) per program, the hardware's max: as ce_fwd's chunk
-        # kernel (lowering._pin_chunk_kernel). A nan among the chunk's logits never equals
-        # m_c, so it is never a_c: s_c is nan, and so is the row's loss.
+        # kernel (lowering._pin_chunk_kernel). A nan among the chunk's logits is never a_c
+        # (its gap is nan, not 0): s_c is nan, and so is the row's loss.
         launch.pin_launch(m, {"XBLOCK": 1, "num_warps": SOFT_WARPS, "num_stages": 1},
                           persistent=True, plain_max=True,
                           index_bound=None if single else _index_bound(rows, vocab, chunk))
     m_at = ir.loader(m)
 
+    def gap(i, ri):
+        """(g, c, r): g = m_c - z_j >= 0, one subtraction shared by the argmax, the sum of
+        exponentials and D (+inf at a -inf logit or past V; with m_c = -inf, shifted by 0)."""
+        z, c, r = element(i, ri)
+        return ops.sub(_safe(m_at(i)), z), c, r
+
     def first_max(i, ri):
-        z, _, r = element(i, ri)
-        return ops.where(ops.eq(z, m_at(i)), r, ops.constant(chunk, torch.int32))
+        if not on_triton:   # (the C++ backend: a compare and a select)
+            z, _, r = element(i, ri)
+            return ops.where(ops.eq(z, m_at(i)), r, ops.constant(chunk, torch.int32))
+        g, _, r = gap(i, ri)
+        # (bits(g_j) & KEEP) | r_j, whose int32 min is a_c. KEEP clears the sign and the low
+        # k bits (2^k >= C): the key is r_j where g_j < 2^(k - 149), at a tie (g_j = 0) or a
+        # gap so small that exp(-g_j) is 1 as at a tie, and above every r_j elsewhere (a nan
+        # gap too). An AND, then a three-input OR with the column's offsets, where a float
+        # compare and a select were two and the column index one more. Without a tie (a
+        # chunk of -inf logits, whose gaps are +inf) a_c is a key >= C: such a chunk never
+        # holds a finite row's max.
+        keep = 0x7FFFFFFF & -(1 << (chunk - 1).bit_length())   # (C is an int on Triton)
+        bits = ops.to_dtype_bitcast(g, torch.int32, F32)
+        return ops.bitwise_or(ops.bitwise_and(bits, ops.constant(keep, torch.int32)), r)
 
     a_at = ir.loader(reduce(first_max, "min", torch.int32))
 
     def not_argmax(i, r):
         return ops.ne(r, a_at(i))
 
-    def sum_exp(i, ri):
-        z, _, r = element(i, ri)
-        return _exp(ops.sub(ops.where(not_argmax(i, r), z, _f32(_NEG_INF)), _safe(m_at(i))))
+    def sum_exp(i, ri):   # exp(z_j - m_c) = exp2(g_j * -log2 e): negation is exact
+        g, _, r = gap(i, ri)
+        return ops.where(not_argmax(i, r), ops.exp2(ops.mul(g, _f32(-LOG2E))), _f32(0.0))
 
     def rest(i, ri):
         _, c, r = element(i, ri)
         return ops.where(not_argmax(i, r), c, _f32(0.0))
 
-    def gap(i, ri):   # c_j (m_c - z_j); 0 where c_j = 0 (no 0 * inf at a -inf logit)
-        z, c, _ = element(i, ri)
-        return ops.where(ops.eq(c, _f32(0.0)), _f32(0.0),
-                         ops.mul(c, ops.sub(_safe(m_at(i)), z)))
+    def weighted_gap(i, ri):   # c_j g_j, 0 where c_j = 0 (no 0 * inf at a -inf logit):
+        g, c, _ = gap(i, ri)   # the product feeds the sum directly (an FMA)
+        return ops.mul(c, ops.where(ops.eq(c, _f32(0.0)), _f32(0.0), g))
 
     s_at = ir.loader(reduce(sum_exp, "sum"))
     total_at = ir.loader(reduce(lambda i, ri: element(i, ri)[1], "sum"))
     rest_at = ir.loader(reduce(rest, "sum"))
-    d_at = ir.loader(reduce(gap, "sum"))
+    d_at = ir.loader(reduce(weighted_gap, "sum"))
 
     def nan_unless_finite(s, big_m):   # S' + 0 * M
         return ops.add(s, ops.mul(_f32(0.0), big_m))

@@ -605,6 +605,34 @@ def case_soft_single():
     return _soft_run(x, p, dict(label_smoothing=0.2))
 
 
+def case_soft_bf16():
+    """bfloat16 logits of a graph input (widened by a 16-bit shift in the chunk kernel) with
+    float32 targets over two chunks: a tie for the max across chunks, a -inf logit without
+    mass, the max in the ragged chunk (whose fill past V is the load's own -inf)."""
+    x, p = _soft_data(4, V, seed=36)
+    x = x.bfloat16()
+    x[1, 7] = x[1, lowering.CHUNK + 5] = x[1].max() + 2.0
+    x[2, 11] = float("-inf")
+    p[2, 11] = 0.0
+    p[2] /= p[2].sum()
+    x[3, lowering.CHUNK + 7] = x[3].max() + 12.0
+    return _soft_run(x, p, {})
+
+
+def case_soft_subnormal():
+    """float32 rows whose max is subnormal, with another column a subnormal gap below it
+    (5 x 2^-149) before the max's first column, in either chunk: the chunk kernel's argmax key
+    packs the gap's bits with the column, and such a gap must not yield another column."""
+    x, p = _soft_data(3, V, seed=37)
+    x = -x.abs() - 1.0
+    tiny = torch.finfo(torch.float32).smallest_normal * 2.0 ** -23   # 2^-149
+    for r, start in enumerate((0, lowering.CHUNK, 0)):
+        x[r, start + 10] = 100 * tiny
+        x[r, start + 3] = 95 * tiny
+    x[2, 20] = 100 * tiny   # and a second exact tie after the first
+    return _soft_run(x, p, {})
+
+
 def case_soft_collapse():
     """The margin grid 0-80 (tests/test_soft_targets.collapse_case over V columns: two chunks,
     the dominant class in either): per row, the loss, the dominant class's gradient and every

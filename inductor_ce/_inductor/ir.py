@@ -66,6 +66,19 @@ def loader(box):
     return box.make_loader()
 
 
+def is_buffer(box) -> bool:
+    """Whether ``box``'s loader is a load of a buffer (a graph input or a realized result,
+    through views), with no computed producer inlined: its values are the buffer's own, in
+    its dtype. False for a shape of IR not foreseen."""
+    try:
+        data = box
+        while isinstance(data, (ir.TensorBox, ir.StorageBox, ir.BaseView)):
+            data = data.data
+        return isinstance(data, ir.Buffer)
+    except Exception:
+        return False
+
+
 def static_int(expr):
     """The int value of a size, or None when it is symbolic."""
     try:
