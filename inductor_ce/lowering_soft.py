@@ -17,7 +17,8 @@ The kernel is bound by instructions per column, not by bytes (docs/lowering.md#p
 targets). Past V the masked loads' fill values (-inf, 0) stand for the missing columns, with
 no select; g_j serves the argmax, the exponential and D, whose product feeds its sum as one
 FMA; a_c is an int32 min over a key packing g_j's bits with j (``first_max``; a tie is
-g_j < 2^-138 for C = 2048: g_j = 0, or a gap so small that exp(-g_j) is 1 as well); bf16
+g_j < 2^-138 for C = 2048: g_j = 0, or a gap so small that exp(-g_j) is 1 as well), where
+z_j is the loaded logit (with a softcap, a compare of z_j with m_c); bf16
 logits of a buffer widen by a shift (``_bf16_bits``). At 16384 x 128256 that is 25.8 SASS
 instructions per column in training (30.0 before) and 23.0 without gradient (28.0)
 (benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel, by instruction counts").
@@ -47,9 +48,8 @@ from .lowering import LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit,
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
 # with one warp a thread keeps 128 of them in 209 registers (benchmarks/sass_count.py), and a
 # training step at 16384 x 128256 took 7.43 ms against 5.43 with two warps (116 registers),
-# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets). Those were the kernel's
-# figures before its per-column work shrank; now 197 registers at one warp, 72 at two (not yet
-# measured on the GPU).
+# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets). Since its per-column work
+# shrank: 197 registers at one warp, 72 at two, and two warps still measure faster.
 SOFT_WARPS = 2
 
 
@@ -96,6 +96,12 @@ def soft_stats(x, p, weight, smoothing, softcap):
     # are widened by the shift on Triton. The targets keep Triton's conversion: LLVM then
     # compares c_j = 0 on pairs of packed bf16 (HSETP2), half an instruction per column.
     shifted = on_triton and x.get_dtype() == torch.bfloat16 and ir.is_buffer(x)
+
+    # The argmax by the gap's bits needs g_j = 0 exactly where z_j = m_c: so where z_j is the
+    # loaded value itself. Where z_j is a product (a softcap, a scaling prologue), the
+    # compiler fuses the subtraction into it (an FMA: m_c - cap t_j unrounded), the max's g_j
+    # is a rounding residual, not 0, and no column is the argmax: compare z_j with m_c.
+    gap_key = on_triton and softcap is None and ir.is_buffer(x)
 
     def logit(x_load):
         return _logit(_bf16_bits(x_load) if shifted else x_load, softcap)
@@ -152,7 +158,7 @@ def soft_stats(x, p, weight, smoothing, softcap):
         return ops.sub(_safe(m_at(i)), z), c, r
 
     def first_max(i, ri):
-        if not on_triton:   # (the C++ backend: a compare and a select)
+        if not gap_key:   # (a compare and a select)
             z, _, r = element(i, ri)
             return ops.where(ops.eq(z, m_at(i)), r, ops.constant(chunk, torch.int32))
         g, _, r = gap(i, ri)

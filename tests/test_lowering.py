@@ -542,3 +542,20 @@ def test_soft_targets_collapse_grid(cases):
     assert case["top_grad_nonzero"], case
     assert case["loss_rel"] < 1e-5 and case["top_grad_rel"] < 1e-5, case
     assert case["grad_rel"] < 1e-5, case
+
+
+@pytest.mark.parametrize("name", SOFT_CASES)
+def test_soft_targets_argmax_by_gap_bits_only_of_loaded_logits(cases, name):
+    """The chunk kernel finds its argmax by the bits of g = m_c - z_j only where z_j is the
+    loaded logit: where z_j is a product (softcap), the GPU's compiler fuses the subtraction
+    into it (an FMA), g at the max is a rounding residual and no column would be the argmax.
+    The interpreter rounds every product, so the values cannot show it here (the GPU test
+    test_probability_targets_against_float64 does): the code's form must."""
+    case = _case(cases, name)
+    reads = _codegen.logits_reads(case["fwd"], case["vocab"])
+    (kernel, _), = reads.passes.items()
+    src = dict(_codegen_kernels(case["fwd"]))[kernel]
+    # the key's mask: 0x7FFFFFFF less the column bits, 2147481600 for 2048-column chunks
+    # (not 2147483647 = 0x7FFFFFFF, the int32 min's start)
+    by_bits = any(k != "2147483647" for k in re.findall(r"\b214748\d{4}\b", src))
+    assert by_bits != (name == "soft_options"), (name, src)   # (the softcapped case)
