@@ -63,8 +63,10 @@ def kernel_source(snapshot: str, name: str) -> tuple[str, dict]:
     return HEADER + body + "\n", sig
 
 
-def count(snapshot: str, name: str, elements: int, warps: int, xblock: int,
-          yblock: int | None = None):
+def compile_kernel(snapshot: str, name: str, warps: int, xblock: int = 1,
+                   yblock: int | None = None):
+    """The kernel of the snapshot compiled by Triton for sm_90 (``.asm`` holds its PTX and
+    cubin), with every constexpr block size ``xblock`` (``YBLOCK``: ``yblock``)."""
     src, sig = kernel_source(snapshot, name)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "kernel.py")
@@ -78,10 +80,16 @@ def count(snapshot: str, name: str, elements: int, warps: int, xblock: int,
         # without that hint the loads are not vectorized and the count is meaningless.
         attrs = {(i,): [["tt.divisibility", 16]] for i, t in enumerate(sig.values())
                  if t.startswith("*")}
-        compiled = triton.compile(
+        return triton.compile(
             triton.compiler.ASTSource(fn=getattr(module, name), signature=sig,
                                       constexprs=constexprs, attrs=attrs),
             target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 1})
+
+
+def count(snapshot: str, name: str, elements: int, warps: int, xblock: int,
+          yblock: int | None = None):
+    compiled = compile_kernel(snapshot, name, warps, xblock, yblock)
+    with tempfile.TemporaryDirectory() as tmp:
         cubin = os.path.join(tmp, "kernel.cubin")
         open(cubin, "wb").write(compiled.asm["cubin"])
         nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/nvdisasm")

@@ -56,23 +56,7 @@ def chunk_kernel(code: str) -> str:
 
 def ptx_count(path: str, name: str, warps: int) -> float:
     """PTX instructions of the kernel (lines ending in ';' that are not declarations)."""
-    src, sig = sass_count.kernel_source(path, name)
-    import importlib.util
-    import triton
-    from triton.backends.compiler import GPUTarget
-    with tempfile.TemporaryDirectory() as tmp:
-        file = os.path.join(tmp, "kernel.py")
-        open(file, "w").write(src)
-        spec = importlib.util.spec_from_file_location("kernel", file)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        constexprs = {p: 1 for p, t in sig.items() if t == "constexpr"}
-        attrs = {(i,): [["tt.divisibility", 16]] for i, t in enumerate(sig.values())
-                 if t.startswith("*")}
-        compiled = triton.compile(
-            triton.compiler.ASTSource(fn=getattr(module, name), signature=sig,
-                                      constexprs=constexprs, attrs=attrs),
-            target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 1})
+    compiled = sass_count.compile_kernel(path, name, warps)
     body = compiled.asm["ptx"].split("{", 1)[1]
     lines = [ln.strip() for ln in body.splitlines()]
     return sum(1 for ln in lines if ln.endswith(";") and not ln.startswith(

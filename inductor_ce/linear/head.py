@@ -558,6 +558,15 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     logits; d input only with ``input_grad`` (by row chunks), d weight and d bias (float32)
     only with ``weight_grad`` (by class chunks where the budget says so and no d input is
     wanted), else empty. ``e`` and ``temperature``: ``ce_bwd_full``'s (by row chunks)."""
+    return _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
+                     softcap, vocab_start, budget, input_grad, weight_grad, e, temperature)
+
+
+def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
+              softcap, vocab_start, budget, input_grad, weight_grad, e=None, temperature=1.0,
+              kept=None):
+    """``linear_ce_bwd``'s implementation; an eager backward calls it directly with the
+    forward's ``kept`` logits (``_take_kept``: row chunks only, as the budget says)."""
     full = e is not None or temperature != 1.0
     h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
@@ -574,7 +583,8 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                                           softcap, classes)
         return empty, dw, db
     return _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softcap,
-                          budget, input_grad, weight_grad, e, temperature if full else None)
+                          budget, input_grad, weight_grad, e, temperature if full else None,
+                          kept)
 
 
 def _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softcap, budget,
@@ -688,25 +698,12 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
         args = (input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
                 softcap, start, budget, need_h and not from_u, need_w)
         kept = None if from_u else _take_kept(ctx)
-        dh_, dw, db = linear_ce_bwd(*args) if kept is None else _kept_grads(*args, kept)
+        dh_, dw, db = linear_ce_bwd(*args) if kept is None else _backward(*args, kept=kept)
         dh = dh if from_u else dh_
         dw = dw if need_w else None
         db = db.to(bias.dtype) if need_w and bias is not None else None
     dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
     return dh, dw, db, *([None] * 10)
-
-
-def _kept_grads(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
-                softcap, start, budget, input_grad, weight_grad, kept, e=None,
-                temperature=None):
-    """``linear_ce_bwd``'s (dh, dW, db) by row chunks, the last from the ``kept`` logits."""
-    if e is None and temperature == 1.0:   # (as linear_ce_bwd: the plain ce_bwd)
-        temperature = None
-    keep_t = _target_in_weight(target.reshape(-1), ignore_index, start)
-    per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
-    return _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row,
-                          None if c is None else c.reshape(-1), softcap, budget, input_grad,
-                          weight_grad, e, temperature, kept)
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
@@ -786,7 +783,7 @@ def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
             start, budget, need_h, need_w)
     kept = _take_kept(ctx)
     dh, dw, db = linear_ce_bwd(*args, g_ent_nt, temperature) if kept is None else \
-        _kept_grads(*args, kept, g_ent_nt, temperature)
+        _backward(*args, g_ent_nt, temperature, kept)
     dh, dw, db = (dh if need_h else None, dw if need_w else None,
                   db.to(bias.dtype) if need_w and bias is not None else None)
     return ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
