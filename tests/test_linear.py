@@ -598,15 +598,15 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
     the finish), the in-place ce_bwd and the kernel scaling the gradients by the upstream
     scalar (dh and dW share it: rows symbolic, D fixed); by class chunks, ce_fwd for the full
     and the ragged last tile (a V each), ce_bwd once for chunks of every width (V symbolic)
-    and the scaling. The per-row ops by row chunks then add ce_fwd and ce_bwd of the chunk's
-    columns (target -1 where ignored); by class chunks, nothing (the backward's chunks of
-    another width are V symbolic)."""
+    and the scaling. The per-row ops by row chunks then add ce_fwd alone (their in-place
+    ce_bwd is the scalar loss's: the same target and ignore_index); by class chunks, nothing
+    (the backward's chunks of another width are V symbolic)."""
     monkeypatch.setattr(eager, "MODE", "compiled")
 
     def no_decomposition(*args, **kwargs):
         raise AssertionError("a chunk ran ce_bwd's decomposition")
     monkeypatch.setattr(decomposition, "ce_bwd", no_decomposition)
-    expected = {"rows": (3, 2), "classes": (4, 0)}
+    expected = {"rows": (3, 1), "classes": (4, 0)}
     for design in ("rows", "classes"):
         monkeypatch.setattr(eager, "_CACHE", {})   # (each design's compiles from none)
         before = eager.compiles
@@ -730,12 +730,30 @@ def test_bad_input_names_the_argument(bad, error, match):
 
 
 def test_target_out_of_range_raises():
+    """Every entry, whichever op and chunking it runs, refuses a target outside [0, V) that
+    is not ignore_index (the row chunks' ce ops assert it in their kernels; the class chunks
+    and the vocabulary-parallel shards check it before mapping targets to columns), with the
+    same message; a target equal to a custom ignore_index is no error."""
     h, w, b, t = _data("range")
-    t[3] = V
-    for design in DESIGNS:
-        for reduction in ("mean", "none"):
-            with pytest.raises(RuntimeError):
-                _ours(design)(h, w, t, reduction=reduction)
+    for bad in (V, -1, V + 7):
+        t_bad = t.clone()
+        t_bad[3] = bad
+        for design in DESIGNS:
+            calls = [dict(reduction="mean"), dict(reduction="none"), dict(return_lse=True),
+                     dict(reduction="none", temperature=0.7)]
+            for kw in calls:
+                for grad in (True, False):
+                    with torch.set_grad_enabled(grad), \
+                            pytest.raises(RuntimeError, match="target out of range"):
+                        _ours(design)(h.requires_grad_(grad), w, t_bad, **kw)
+    with pytest.raises(RuntimeError, match="target out of range"):
+        t_bad = t.clone()
+        t_bad[5] = V
+        inductor_ce.linear_log_probs(h, w, t_bad)
+    t_ok = torch.where(t == -100, -1, t)
+    want = inductor_ce.linear_cross_entropy(h, w, t, reduction="none")
+    torch.testing.assert_close(
+        inductor_ce.linear_cross_entropy(h, w, t_ok, reduction="none", ignore_index=-1), want)
 
 
 def test_deprecated_policy_and_chunk_size():

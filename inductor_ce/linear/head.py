@@ -472,10 +472,14 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     pass over each chunk's logits, and no dW to accumulate; with ``keep``, the last chunk's
     logits are the sixth output (else empty), which an eager backward takes
     (``_take_kept``)."""
-    h, keep_t = _rows_and_targets(input, target, ignore_index, vocab_start, num_classes)
+    h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    whole = _whole(vocab_start, num_classes, vocab)
+    if with_grad or not whole:
+        check_target_range(t, ignore_index, num_classes)
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
+        keep_t = _target_in_weight(t, ignore_index, vocab_start)
         sums = (1 + (s.numel() > 0)) if with_grad else 0
         tiles = class_tiles(rows, hidden, vocab, size, budget, sums)
         _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
@@ -483,45 +487,58 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, tiles.step,
                        tiles.block, u.view(h.shape) if with_grad else None,
                        s.view(h.shape) if s.numel() else None)
+        # (copies of a few bytes per row: the op's outputs are no views)
+        stats = [v.reshape(input.shape[:-1]).clone() for v in stats]
         kept = h.new_empty(0)
     else:
-        *stats, kept = _row_statistics("linear_ce_fwd", h, weight, bias, keep_t, class_weight,
-                                       softcap, smooth, budget, keep=keep)
-    shape = input.shape[:-1]  # (copies of a few bytes per row: the op's outputs are no views)
-    return (*(v.reshape(shape).clone() for v in stats), u, s, kept)
+        *stats, kept = _row_statistics("linear_ce_fwd", h, input.shape[:-1], weight, bias,
+                                       *_row_targets(t, ignore_index, vocab_start, vocab,
+                                                     whole),
+                                       class_weight, softcap, smooth, budget, keep=keep)
+    return (*stats, u, s, kept)
 
 
-def _rows_and_targets(input, target, ignore_index, vocab_start, num_classes):
-    """(h, keep_t): the input's rows, and each row's target column in this weight's classes
-    (-1: none), every target asserted in [0, num_classes) or ignore_index. (In the op,
-    eagerly, also under torch.compile: Inductor's lowering of an assert can end the process
-    on the C++ backend; see lowering._check_targets.)"""
-    h, t = _flat(input), target.reshape(-1)
-    check_target_range(t, ignore_index, num_classes)
-    return h, _target_in_weight(t, ignore_index, vocab_start)
+def _whole(vocab_start: int, num_classes: int, vocab: int) -> bool:
+    """Whether this weight holds every class (not a shard of the vocabulary-parallel loss)."""
+    return vocab_start == 0 and num_classes == vocab
 
 
-def _row_statistics(op, h, weight, bias, keep_t, class_weight, softcap, smooth, budget,
-                    temperature=None, keep=False):
+def _row_targets(t: Tensor, ignore_index: int, vocab_start: int, vocab: int, whole: bool):
+    """(target, ignore_index) as a row chunk's ce ops take them: where this weight holds every
+    class, the target itself (the ops assert its range on the device, in their kernels: no
+    launch of ours); else each row's column among this weight's classes, -1 for ignored rows
+    and other shards' classes (the caller asserts the global range: ``check_target_range``,
+    in the op, eagerly; Inductor's lowering of an assert can end the process on the C++
+    backend, see lowering._check_targets). Where the call is short (D small, few rows) the
+    five launches that mapping costs are a share of the step."""
+    if whole:
+        return t, ignore_index
+    return _column(_target_in_weight(t, ignore_index, vocab_start), 0, vocab), -1
+
+
+def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softcap, smooth,
+                    budget, temperature=None, keep=False):
     """ce_fwd's statistics of all rows by chunks of rows within ``budget``: one GEMM and one
-    pass over each chunk's logits (with a ``temperature``, ce_fwd_full's five); ``op``: the
-    caller's name, for the log. With ``keep``, the last chunk's logits follow the statistics
-    (else an empty tensor): the backward takes them instead of recomputing them."""
+    pass over each chunk's logits (with a ``temperature``, ce_fwd_full's five), each of
+    ``shape`` (the input's rows'; tensors of their own, no views: the op's outputs);
+    ``tgt``, ``ignore``: ``_row_targets``'; ``op``: the caller's name, for the log. With
+    ``keep``, the last chunk's logits follow the statistics (else an empty tensor): the
+    backward takes them instead of recomputing them."""
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     _log_head(op, h, weight, lambda: _rows_words(rows, step, vocab,
                                                  "the backward recomputes them"))
-    col = _column(keep_t, 0, vocab)
     cw = class_weight if smooth else None
     full = temperature is not None
-    stats = [h.new_empty((rows,), dtype=torch.float32) for _ in range(5 if full else 3)]
+    stats = [h.new_empty(shape, dtype=torch.float32) for _ in range(5 if full else 3)]
+    flat = [v.view(-1) for v in stats]
     kept = h.new_empty(0)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
         z = _logits(h[r0:r1], weight, bias)
-        part = (_CE_FWD_FULL(z, col[r0:r1], cw, -1, softcap, smooth, temperature) if full
-                else _CE_FWD(z, col[r0:r1], cw, -1, softcap, smooth))
-        for whole, p in zip(stats, part):
+        part = (_CE_FWD_FULL(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature) if full
+                else _CE_FWD(z, tgt[r0:r1], cw, ignore, softcap, smooth))
+        for whole, p in zip(flat, part):
             whole[r0:r1] = p
         if keep and r1 == rows:
             kept = z
@@ -564,41 +581,44 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
 
 def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
               softcap, vocab_start, budget, input_grad, weight_grad, e=None, temperature=1.0,
-              kept=None):
-    """``linear_ce_bwd``'s implementation; an eager backward calls it directly with the
-    forward's ``kept`` logits (``_take_kept``: row chunks only, as the budget says)."""
+              kept=None, whole=False):
+    """``linear_ce_bwd``'s implementation; an eager backward calls it directly, with the
+    forward's ``kept`` logits (``_take_kept``: row chunks only, as the budget says) and
+    ``whole`` (``_whole``: the weight holds every class; the op does not know it, and maps
+    the target to this weight's columns whatever it holds)."""
     full = e is not None or temperature != 1.0
     h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
-    keep_t = _target_in_weight(t, ignore_index, vocab_start)
     empty = h.new_empty(0)
     if not input_grad and not full and by_classes(vocab, size, budget):
         if not weight_grad:
             return empty, empty, empty.float()
         classes = class_tiles(rows, hidden, vocab, size, budget, 0).classes
         _log_head("linear_ce_bwd", h, weight, lambda: f"chunks of {classes} classes")
-        dw, db = _weight_grads_by_classes(h, weight, bias, keep_t, class_weight, *per_row, c,
-                                          softcap, classes)
+        dw, db = _weight_grads_by_classes(h, weight, bias,
+                                          _target_in_weight(t, ignore_index, vocab_start),
+                                          class_weight, *per_row, c, softcap, classes)
         return empty, dw, db
-    return _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softcap,
-                          budget, input_grad, weight_grad, e, temperature if full else None,
-                          kept)
+    return _grads_by_rows(input, weight, bias,
+                          _row_targets(t, ignore_index, vocab_start, vocab, whole),
+                          class_weight, per_row, c, softcap, budget, input_grad, weight_grad,
+                          e, temperature if full else None, kept)
 
 
-def _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softcap, budget,
+def _grads_by_rows(input, weight, bias, targets, class_weight, per_row, c, softcap, budget,
                    input_grad, weight_grad, e, temperature, kept=None):
-    """``linear_ce_bwd`` by row chunks. ``kept``: None, or a list holding the forward's last
-    chunk of logits (``_take_kept``), which this takes (its only reference: it is freed once
-    done, before any other chunk is recomputed) and overwrites with its dz; that chunk goes
-    first, and the others are recomputed."""
+    """``linear_ce_bwd`` by row chunks; ``targets``: ``_row_targets``'. ``kept``: None, or a
+    list holding the forward's last chunk of logits (``_take_kept``), which this takes (its
+    only reference: it is freed once done, before any other chunk is recomputed) and
+    overwrites with its dz; that chunk goes first, and the others are recomputed."""
     h = _flat(input)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     step = chunk_rows(rows, vocab, hidden, size, budget)
     _log_head("linear_ce_bwd", h, weight, lambda: _rows_words(
         rows, step, vocab, "recomputed" if kept is None else "recomputed but the last"))
-    col = _column(keep_t, 0, vocab)
+    col, ignore = targets
     cw = class_weight if c is not None else None
     empty = h.new_empty(0)
     dh = torch.empty(input.shape, dtype=input.dtype, device=h.device) if input_grad else empty
@@ -613,7 +633,7 @@ def _grads_by_rows(input, weight, bias, keep_t, class_weight, per_row, c, softca
         r1 = min(rows, r0 + step)
         z = kept.pop() if kept is not None and i == 0 else _logits(h[r0:r1], weight, bias)
         eager.ce_bwd_(z, col[r0:r1], cw, per_row[0][r0:r1], per_row[1][r0:r1],
-                      per_row[2][r0:r1], None if c is None else c[r0:r1], -1, softcap,
+                      per_row[2][r0:r1], None if c is None else c[r0:r1], ignore, softcap,
                       e=None if e is None else e.reshape(-1)[r0:r1], temperature=temperature)
         _row_chunk_grads(z, h[r0:r1], weight, dh.view(h.shape)[r0:r1] if input_grad else None,
                          dw if weight_grad else None, db if db.numel() else None, i == 0)
@@ -665,10 +685,11 @@ def _take_kept(ctx) -> Optional[list]:
 
 
 def _fwd_setup(ctx, inputs, output):
-    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
-     budget, with_grad, *_) = inputs
+    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start,
+     num_classes, budget, with_grad, *_) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, *output[:5])
     ctx.options = (ignore_index, softcap, smooth, start, budget, with_grad)
+    ctx.whole = _whole(start, num_classes, weight.shape[0])
     # u and s are the backward's: no gradient flows through them, and an eager backward
     # turns u into the input's gradient in place. (Not materialized, their missing upstream
     # gradients would be zeros of dh's size in an eager backward.) So are the kept logits.
@@ -698,7 +719,8 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
         args = (input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
                 softcap, start, budget, need_h and not from_u, need_w)
         kept = None if from_u else _take_kept(ctx)
-        dh_, dw, db = linear_ce_bwd(*args) if kept is None else _backward(*args, kept=kept)
+        dh_, dw, db = linear_ce_bwd(*args) if kept is None else \
+            _backward(*args, kept=kept, whole=ctx.whole)
         dh = dh if from_u else dh_
         dw = dw if need_w else None
         db = db.to(bias.dtype) if need_w and bias is not None else None
@@ -744,10 +766,14 @@ def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], ta
     the backward recomputes the logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and
     temperature), but the last chunk's with ``keep`` (the sixth output, as
     ``linear_ce_fwd``'s)."""
-    h, keep_t = _rows_and_targets(input, target, ignore_index, vocab_start, num_classes)
-    *stats, kept = _row_statistics("linear_ce_fwd_full", h, weight, bias, keep_t,
-                                   class_weight, softcap, smooth, budget, temperature, keep)
-    return (*(v.reshape(input.shape[:-1]).clone() for v in stats), kept)
+    h, t = _flat(input), target.reshape(-1)
+    whole = _whole(vocab_start, num_classes, weight.shape[0])
+    if not whole:
+        check_target_range(t, ignore_index, num_classes)
+    return tuple(_row_statistics("linear_ce_fwd_full", h, input.shape[:-1], weight, bias,
+                                 *_row_targets(t, ignore_index, vocab_start, weight.shape[0],
+                                               whole),
+                                 class_weight, softcap, smooth, budget, temperature, keep))
 
 
 @linear_ce_fwd_full.register_fake
@@ -758,10 +784,11 @@ def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, 
 
 
 def _full_setup(ctx, inputs, output):
-    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start, _,
-     budget, temperature, *_) = inputs
+    (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start,
+     num_classes, budget, temperature, *_) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, output[0], output[3])
     ctx.options = (ignore_index, softcap, smooth, start, budget, temperature)
+    ctx.whole = _whole(start, num_classes, weight.shape[0])
     ctx.mark_non_differentiable(output[4], output[5])
     ctx.set_materialize_grads(False)
     _hold_kept(ctx, output[5])
@@ -783,7 +810,7 @@ def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
             start, budget, need_h, need_w)
     kept = _take_kept(ctx)
     dh, dw, db = linear_ce_bwd(*args, g_ent_nt, temperature) if kept is None else \
-        _backward(*args, g_ent_nt, temperature, kept)
+        _backward(*args, g_ent_nt, temperature, kept, ctx.whole)
     dh, dw, db = (dh if need_h else None, dw if need_w else None,
                   db.to(bias.dtype) if need_w and bias is not None else None)
     return ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
@@ -816,6 +843,7 @@ def _statistics_setup(ctx, inputs, output):
      budget, temperature) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, lse_nt, ent_nt)
     ctx.options = (ignore_index, softcap, False, 0, budget, temperature)
+    ctx.whole = True
     ctx.mark_non_differentiable(output[3])
     ctx.set_materialize_grads(False)
 
@@ -844,7 +872,10 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     accuracy (``full_statistics`` makes them differentiable), else four empty tensors."""
     h, t = _flat(input), target.reshape(-1)
     vocab, size = weight.shape[0], h.element_size()
-    check_target_range(t, ignore_index, vocab)
+    by_rows = full or not by_classes(vocab, size, budget)
+    if class_weight is not None or not by_rows:
+        # (By rows without class weights, loss_chunk's kernels assert the range themselves.)
+        check_target_range(t, ignore_index, vocab)
     keep = t != ignore_index
     w_t = keep.float() if class_weight is None else \
         class_weight.float()[t.where(keep, 0)].where(keep, 0.0)
@@ -860,7 +891,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
     options = (class_weight, ignore_index, label_smoothing, z_loss, softcap, scale)
     stats = [h.new_empty(0, dtype=torch.float32) for _ in range(4)]
-    if by_classes(vocab, size, budget) and not full:
+    if not by_rows:
         loss, dh, dw, db = _fast_by_classes(input, h, weight, bias, t, keep, zero_weight,
                                             budget, *options)
     else:
