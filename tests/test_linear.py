@@ -470,6 +470,61 @@ def test_rows_backward_recomputes_what_is_needed(monkeypatch):
         assert not out.requires_grad and gemms == [10, 10, 10, 7]
 
 
+def _top_level_aten_calls(fn) -> list:
+    """The ATen calls ``fn`` makes outside other ATen calls (on a GPU: launches), by name."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        fn()
+    names = []
+    for e in prof.events():
+        if not e.name.startswith("aten::"):
+            continue
+        parent = e.cpu_parent
+        while parent is not None and not parent.name.startswith("aten::"):
+            parent = parent.cpu_parent
+        if parent is None:
+            names.append(e.name.removeprefix("aten::"))
+    return names
+
+
+def test_row_chunks_leave_the_target_range_to_the_ce_ops(monkeypatch):
+    """Where the weight holds every class, the row chunks hand the ce ops the target as it
+    is: no range check (eq/ge/lt/all) and no column mapping of ours, no clone of the
+    statistics (each a launch per call on a GPU, where short calls are bound by them). A
+    vocabulary shard still checks the global range and maps targets to its columns (its ce
+    ops see only its columns); both equal float64's."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    h, w, _, t = _data("launches")
+    ref = _ref64(h.double(), w.double(), t, reduction="none")
+
+    def whole():
+        with torch.no_grad():
+            return inductor_ce.linear_cross_entropy(h, w, t, reduction="none")
+    whole()
+    calls = _top_level_aten_calls(whole)
+    for op in ("all", "ge", "lt", "clone", "__and__", "__or__"):
+        assert op not in calls, (op, calls)
+    assert_loss_close(whole(), ref)
+
+    half = V // 2
+
+    def shard():   # the second half of the classes, as a vocabulary-parallel rank holds them
+        with torch.no_grad():
+            return linear.statistics(h, w[half:], None, t, None, -100, None, False, half, V, 0)
+    shard()
+    calls = _top_level_aten_calls(shard)
+    assert "all" in calls and "where" in calls, calls
+    lse_nt, z_t, _ = shard()
+    z = h.double() @ w.double()[half:].t()
+    mine = (t >= half) & (t != -100)
+    col = torch.where(mine, t - half, 0)
+    want_z_t = torch.where(mine, z.gather(1, col[:, None]).squeeze(1), float("-inf"))
+    want_lse = torch.where(mine[:, None] & (torch.arange(V - half) == col[:, None]),
+                           float("-inf"), z).logsumexp(1)
+    torch.testing.assert_close(lse_nt.double(), want_lse, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(z_t.double(), want_z_t, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("rows_per_chunk", [10, N], ids=["chunks", "one-chunk"])
 def test_kept_logits_freed_before_recomputing(monkeypatch, rows_per_chunk):
     """The eager forward's last chunk of logits lives until the backward has used it, and no
