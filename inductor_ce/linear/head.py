@@ -536,8 +536,13 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
         z = _logits(h[r0:r1], weight, bias)
-        part = (_CE_FWD_FULL(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature) if full
-                else _CE_FWD(z, tgt[r0:r1], cw, ignore, softcap, smooth))
+        # ce_fwd's compiled kernels called directly (the custom op's dispatch costs host
+        # time per chunk, which sets the pace where D is small); the op where they do not
+        # apply
+        part = eager.ce_fwd(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature)
+        if part is None:
+            part = (_CE_FWD_FULL(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature)
+                    if full else _CE_FWD(z, tgt[r0:r1], cw, ignore, softcap, smooth))
         for whole, p in zip(flat, part):
             whole[r0:r1] = p
         if keep and r1 == rows:
