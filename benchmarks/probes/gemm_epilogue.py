@@ -33,7 +33,25 @@ import torch
 import triton
 import triton.language as tl
 
-LOG2E = 1.4426950408889634
+@triton.jit
+def _stats(acc, rm, rn, pid_n, t_ptr, m_ptr, s_ptr, zt_ptr, M, N, n_tiles_n,
+           BN: tl.constexpr):
+    """The epilogue: the tile's (rows BM, columns BN) float32 logits ``acc`` reduced to each
+    row's max m and sum of exp(z - m) over the tile's columns but the target's (ce_fwd's
+    lse_nt, by tiles that combine like chunks), and the target logit, stored by the one tile
+    holding it."""
+    t = tl.load(t_ptr + rm, mask=rm < M, other=-1)
+    is_t = rn[None, :] == t[:, None]
+    zt = tl.sum(tl.where(is_t, acc, 0.0), 1)
+    here = (t >= pid_n * BN) & (t < pid_n * BN + BN) & (rm < M)
+    tl.store(zt_ptr + rm, zt, mask=here)
+    x = tl.where(is_t | (rn[None, :] >= N), float("-inf"), acc)
+    m = tl.max(x, 1)
+    m_safe = tl.where(m == float("-inf"), 0.0, m)
+    s = tl.sum(tl.exp2((x - m_safe[:, None]) * 1.4426950408889634), 1)
+    out = rm.to(tl.int64) * n_tiles_n + pid_n
+    tl.store(m_ptr + out, m, mask=rm < M)
+    tl.store(s_ptr + out, s, mask=rm < M)
 
 
 @triton.jit
@@ -62,19 +80,7 @@ def _gemm(h_ptr, w_ptr, t_ptr, z_ptr, m_ptr, s_ptr, zt_ptr, M, N, K, n_tiles_n,
         a_ptrs += BK
         b_ptrs += BK
     if STATS:
-        t = tl.load(t_ptr + rm, mask=rm < M, other=-1)
-        is_t = rn[None, :] == t[:, None]
-        # the target logit, stored by the one tile holding it
-        zt = tl.sum(tl.where(is_t, acc, 0.0), 1)
-        here = (t >= pid_n * BN) & (t < pid_n * BN + BN) & (rm < M)
-        tl.store(zt_ptr + rm, zt, mask=here)
-        x = tl.where(is_t | (rn[None, :] >= N), float("-inf"), acc)
-        m = tl.max(x, 1)
-        m_safe = tl.where(m == float("-inf"), 0.0, m)
-        s = tl.sum(tl.exp2((x - m_safe[:, None]) * 1.4426950408889634), 1)
-        out = rm.to(tl.int64) * n_tiles_n + pid_n
-        tl.store(m_ptr + out, m, mask=rm < M)
-        tl.store(s_ptr + out, s, mask=rm < M)
+        _stats(acc, rm, rn, pid_n, t_ptr, m_ptr, s_ptr, zt_ptr, M, N, n_tiles_n, BN)
     else:
         z_ptrs = z_ptr + rm[:, None].to(tl.int64) * N + rn[None, :]
         tl.store(z_ptrs, acc.to(z_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
@@ -105,18 +111,7 @@ def _gemm_tma(a_desc, b_desc, z_desc, t_ptr, m_ptr, s_ptr, zt_ptr, M, N, K, n_ti
         rm = pid_m * BM + tl.arange(0, BM)
         rn = pid_n * BN + tl.arange(0, BN)
         if STATS:
-            t = tl.load(t_ptr + rm, mask=rm < M, other=-1)
-            is_t = rn[None, :] == t[:, None]
-            zt = tl.sum(tl.where(is_t, acc, 0.0), 1)
-            here = (t >= pid_n * BN) & (t < pid_n * BN + BN) & (rm < M)
-            tl.store(zt_ptr + rm, zt, mask=here)
-            x = tl.where(is_t | (rn[None, :] >= N), float("-inf"), acc)
-            m = tl.max(x, 1)
-            m_safe = tl.where(m == float("-inf"), 0.0, m)
-            s = tl.sum(tl.exp2((x - m_safe[:, None]) * 1.4426950408889634), 1)
-            out = rm.to(tl.int64) * n_tiles_n + pid_n
-            tl.store(m_ptr + out, m, mask=rm < M)
-            tl.store(s_ptr + out, s, mask=rm < M)
+            _stats(acc, rm, rn, pid_n, t_ptr, m_ptr, s_ptr, zt_ptr, M, N, n_tiles_n, BN)
         else:
             z_desc.store([pid_m * BM, pid_n * BN], acc.to(z_desc.dtype))
 
