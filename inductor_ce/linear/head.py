@@ -543,8 +543,8 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
         if part is None:
             part = (_CE_FWD_FULL(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature)
                     if full else _CE_FWD(z, tgt[r0:r1], cw, ignore, softcap, smooth))
-        for whole, p in zip(flat, part):
-            whole[r0:r1] = p
+        for out, p in zip(flat, part):
+            out[r0:r1] = p
         if keep and r1 == rows:
             kept = z
         # Freed before the next chunk's GEMM allocates its logits: else two chunks are alive
