@@ -273,6 +273,27 @@ def test_opcheck(design):
                                input_grad, weight_grad))
 
 
+def test_shard_backward_that_computes_u_checks_the_global_range():
+    """A direct call of linear_ce_fwd on a vocabulary shard (classes [V/2, V) of V) by class
+    chunks, without its u (``with_grad=False``) on inputs that want a gradient: the backward
+    computes u itself, checking the targets against the whole vocabulary (another shard's
+    target is no error), and its gradients equal those of the call that computed u in the
+    forward."""
+    h, w, _, t = _data("shard-u")
+    half = V // 2
+    up = torch.rand(N, generator=torch.Generator().manual_seed(5))
+    grads = []
+    for with_grad in (True, False):
+        hh, ww = h.clone().requires_grad_(), w[half:].clone().requires_grad_()
+        stats = linear.linear_ce_fwd(hh, ww, None, t, None, -100, None, False, half, V,
+                                     _budget("classes"), with_grad)
+        (stats[0] * up).sum().backward()
+        grads.append((hh.grad, ww.grad))
+    assert (t < half).any() and (t >= half).any()
+    for got, want in zip(grads[1], grads[0]):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("block", [37, 8], ids=["one-block", "blocks"])
 @pytest.mark.parametrize("softcap", [None, 5.0])
 def test_ops_match_their_decomposition(monkeypatch, block, softcap):

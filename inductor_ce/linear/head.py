@@ -694,6 +694,7 @@ def _fwd_setup(ctx, inputs, output):
      num_classes, budget, with_grad, *_) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, *output[:5])
     ctx.options = (ignore_index, softcap, smooth, start, budget, with_grad)
+    ctx.num_classes = num_classes
     ctx.whole = _whole(start, num_classes, weight.shape[0])
     # u and s are the backward's: no gradient flows through them, and an eager backward
     # turns u into the input's gradient in place. (Not materialized, their missing upstream
@@ -716,7 +717,7 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
     if from_u:
         if not with_grad:   # (the forward ran where no gradient was wanted)
             u, s = linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index,
-                                 softcap, smooth, start, weight.shape[0], budget, True)[3:5]
+                                 softcap, smooth, start, ctx.num_classes, budget, True)[3:5]
         in_place = not _traced(u) and not _keeps_graph()
         dh = _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
                  start, in_place)
