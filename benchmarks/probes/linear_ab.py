@@ -17,46 +17,73 @@ import time
 import torch
 from triton.testing import do_bench
 
-import inductor_ce
+import inductor_ce   # the version on PYTHONPATH (so nothing here puts this checkout first)
 
-tag = sys.argv[1]
-for spec in sys.argv[2:]:
-    T, D, V = (int(v) for v in spec.split("x"))
+
+def data(T, D, V):
+    """bench_linear_ce.py's inputs, made here: importing that script would put this checkout
+    first on sys.path, ahead of the version under test."""
     g = torch.Generator(device="cuda").manual_seed(0)
     h = torch.randn(T, D, device="cuda", generator=g, dtype=torch.bfloat16).requires_grad_()
-    w = (torch.randn(V, D, device="cuda", generator=g) * 0.02).to(torch.bfloat16).requires_grad_()
-    y = torch.randint(0, V, (T,), device="cuda", generator=g); y[::7] = -100
+    w = (torch.randn(V, D, device="cuda", generator=g) * 0.02).to(torch.bfloat16)
+    y = torch.randint(0, V, (T,), device="cuda", generator=g)
+    y[::7] = -100
     up = torch.rand(T, device="cuda", generator=g)
-    def b(fn):
-        return do_bench(fn, warmup=10, rep=150, grad_to_none=[h, w], return_mode="median")
-    hd, wd = h.detach(), w.detach()
-    dz = torch.randn(T, V, device="cuda", dtype=torch.bfloat16)
-    g1 = b(lambda: hd @ wd.t())
-    g3 = g1 + b(lambda: dz @ wd) + b(lambda: dz.t() @ hd)
-    del dz
-    def nograd(**kw):
-        def f():
-            with torch.no_grad():
-                inductor_ce.linear_cross_entropy(h, w, y, reduction="none", **kw)
-        return f
+    return h, w.requires_grad_(), y, up
+
+
+def calls(h, w, y, up):
+    """name -> (the call, whether it is timed against one GEMM rather than three)."""
+    def nograd():
+        with torch.no_grad():
+            inductor_ce.linear_cross_entropy(h, w, y, reduction="none")
+
     def logp():
         with torch.no_grad():
             inductor_ce.linear_log_probs(h, w, y, temperature=0.7)
+
     def none():
         inductor_ce.linear_cross_entropy(h, w, y, reduction="none").backward(up)
+
     def lse():
-        l, s = inductor_ce.linear_cross_entropy(h, w, y, return_lse=True)
-        torch.autograd.backward([l, s], [torch.ones_like(l), up])
+        loss, lse_ = inductor_ce.linear_cross_entropy(h, w, y, return_lse=True)
+        torch.autograd.backward([loss, lse_], [torch.ones_like(loss), up])
+
     def mean():
         inductor_ce.linear_cross_entropy(h, w, y).backward()
-    r = {}
-    for name, fn, base in (("nograd", nograd(), g1), ("logp", logp, g1), ("none", none, g3),
-                           ("lse", lse, g3), ("mean", mean, g3)):
-        fn(); torch.cuda.synchronize()
-        ms = b(fn)
-        torch.cuda.synchronize(); t0 = time.perf_counter()
-        for _ in range(10): fn()
-        host = (time.perf_counter() - t0) / 10 * 1e3
-        torch.cuda.synchronize()
-        r[name] = (round(ms, 3), round(ms / base, 3), round(host, 3))
-    print(tag, spec, f"1 GEMM {g1:.3f} 3 GEMMs {g3:.3f}", " ".join(f"{k} {v[0]}ms {v[1]}x host {v[2]}" for k, v in r.items()), flush=True)
+
+    return dict(nograd=(nograd, True), logp=(logp, True), none=(none, False),
+                lse=(lse, False), mean=(mean, False))
+
+
+def main():
+    tag = sys.argv[1]
+    for spec in sys.argv[2:]:
+        T, D, V = (int(v) for v in spec.split("x"))
+        h, w, y, up = data(T, D, V)
+
+        def bench(fn):
+            return do_bench(fn, warmup=10, rep=150, grad_to_none=[h, w], return_mode="median")
+        hd, wd = h.detach(), w.detach()
+        dz = torch.randn(T, V, device="cuda", dtype=torch.bfloat16)
+        g1 = bench(lambda: hd @ wd.t())
+        g3 = g1 + bench(lambda: dz @ wd) + bench(lambda: dz.t() @ hd)
+        del dz
+        out = []
+        for name, (fn, one_gemm) in calls(h, w, y, up).items():
+            fn()
+            torch.cuda.synchronize()
+            ms = bench(fn)
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(10):
+                fn()
+            host = (time.perf_counter() - t0) / 10 * 1e3
+            torch.cuda.synchronize()
+            out.append(f"{name} {round(ms, 3)}ms {round(ms / (g1 if one_gemm else g3), 3)}x "
+                       f"host {round(host, 3)}")
+        print(tag, spec, f"1 GEMM {g1:.3f} 3 GEMMs {g3:.3f}", " ".join(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -480,13 +480,11 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
         keep_t = _target_in_weight(t, ignore_index, vocab_start)
-        sums = (1 + (s.numel() > 0)) if with_grad else 0
-        tiles = class_tiles(rows, hidden, vocab, size, budget, sums)
+        tiles = class_tiles(rows, hidden, vocab, size, budget, 1 + (s.numel() > 0))
         _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
-            rows, tiles, vocab, "u for the input's gradient" if with_grad else "statistics"))
+            rows, tiles, vocab, "u for the input's gradient"))
         stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, tiles.step,
-                       tiles.block, u.view(h.shape) if with_grad else None,
-                       s.view(h.shape) if s.numel() else None)
+                       tiles.block, u.view(h.shape), s.view(h.shape) if s.numel() else None)
         # (copies of a few bytes per row: the op's outputs are no views)
         stats = [v.reshape(input.shape[:-1]).clone() for v in stats]
         kept = h.new_empty(0)
