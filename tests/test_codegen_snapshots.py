@@ -215,8 +215,8 @@ def test_snapshot(backend, case, graph):
     _compare(os.path.join(folder, name), actual, describe)
 
 
-# chunking -> (memory_budget of the snapshot: 256 rows of logits (ROWS_MIN lowered to 256),
-# or 32768 classes of all 300 rows, compiled graphs)
+# chunking -> (memory_budget of the snapshot: 256 rows of logits (ROWS_MIN at 256, class
+# chunks at any D), or 32768 classes of all 300 rows, compiled graphs)
 CHUNKINGS = {"rows": (256 * V * 2, 3), "classes": (300 * 32768 * 2, 4)}
 
 
@@ -238,6 +238,7 @@ def test_linear_chunk_kernels(chunking, monkeypatch):
     monkeypatch.setattr(eager, "MODE", "compiled")
     monkeypatch.setattr(eager, "_CACHE", {})
     monkeypatch.setattr(linear, "ROWS_MIN", 256)
+    monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)     # (class chunks at D = 16)
     g = torch.Generator().manual_seed(0)
     h = torch.randn(300, 16, generator=g).bfloat16().requires_grad_()
     w = torch.randn(V, 16, generator=g).bfloat16().requires_grad_()

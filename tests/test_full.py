@@ -231,8 +231,8 @@ def _head_case(seed):
 @pytest.mark.parametrize("budget", [None, 64 * V * 4], ids=["default", "64 rows"])
 def test_linear_matches_float64(budget, reduction):
     """Loss, entropy, accuracy, dh and dW of the fused head's full form, by rows (the default
-    and a budget of 64 rows of logits, below the 256 where the plain form chunks by classes:
-    the full form always chunks by rows); "mean" computes its gradient in the forward and
+    and a budget of 64 rows of logits; the full form chunks by rows at any budget); "mean"
+    computes its gradient in the forward and
     the entropy's (a bonus in the loss) in the backward."""
     h, w, t = _head_case(6)
     hs, ws = h.float().requires_grad_(), w.float().requires_grad_()

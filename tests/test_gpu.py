@@ -332,12 +332,15 @@ def test_no_host_sync(monkeypatch):
         return lambda: inductor_ce.linear_cross_entropy(
             h.requires_grad_(), w.requires_grad_(), t, memory_budget=budget,
             reduction=reduction).sum()
-    # 256 rows of logits (row chunks from 256 rows here); 2048 classes of all rows (classes)
-    rows, classes = 256 * 8192 * 2, 2048 * 1024 * 2
+    # 256 rows of logits (row chunks from 256 rows here); 1024 classes of all rows (128 rows
+    # of logits: classes)
+    rows, classes = 256 * 8192 * 2, 1024 * 1024 * 2
     calls = [lambda: inductor_ce.cross_entropy((h @ w.t()).requires_grad_(), t)] + [
         head(budget, reduction) for budget in (rows, classes) for reduction in ("mean", "none")]
     from inductor_ce.linear import head as linear
     monkeypatch.setattr(linear, "ROWS_MIN", 256)
+    monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)    # (class chunks at D = 256)
+    assert linear.by_classes(8192, 256, 2, classes) and not linear.by_classes(8192, 256, 2, rows)
     for call in calls:
         call().backward()  # first calls compile (and may synchronize)
         torch.cuda.synchronize()
@@ -362,7 +365,7 @@ LINEAR_OPTIONS = {
 def test_linear_against_float64(name, chunking, compiled, monkeypatch):
     """bf16 h, W: our errors against float64 (of the same bf16 values) are at most twice those
     of our unfused path (whose logits are rounded to bf16 once, as ours are), loss and both
-    gradients, with a bias and several chunks of rows, or of classes (ROWS_MIN lowered)."""
+    gradients, with a bias and several chunks of rows, or of classes (ROWS_MIN and CLASSES_MIN_HIDDEN lowered)."""
     from inductor_ce.linear import head as linear
     gen = torch.Generator(device=DEV).manual_seed(4)
     n, d, v = (2048, 512, 40000) if DEV == "cuda" else (64, 32, 3000)
@@ -377,6 +380,7 @@ def test_linear_against_float64(name, chunking, compiled, monkeypatch):
     lse = opts.pop("return_lse", False)
     # several chunks, a ragged one: n / 4 + 12 rows, or v / 7 + 5 classes of all rows
     monkeypatch.setattr(linear, "ROWS_MIN", n // 4)
+    monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)
     budget = ((n // 4 + 12) * v if chunking == "rows" else (v // 7 + 5) * n) * 2
 
     def ours(h, w, b):

@@ -741,23 +741,38 @@ def test_class_tiles_stay_within_the_budget(rows, hidden, vocab, itemsize, budge
                                                sums)[:2]
 
 
-@pytest.mark.parametrize("vocab,itemsize,budget,classes", [
-    (32000, 2, 64 << 20, False),      # 1048 rows of bf16 logits: row chunks
-    (128256, 2, 64 << 20, False),     # 261 rows
-    (151936, 2, 64 << 20, True),      # 220 rows: class chunks
-    (128256, 4, 64 << 20, True), (128256, 4, 512 << 20, False),
-    (128256, 2, 0, False),            # the default: row chunks
+@pytest.mark.parametrize("vocab,hidden,itemsize,budget,classes", [
+    (32000, 2048, 2, 64 << 20, False),      # 1048 rows of bf16 logits: row chunks
+    (128256, 4096, 2, 64 << 20, False),     # 261 rows
+    (151936, 4096, 2, 64 << 20, True),      # 220 rows, D >= 4096: class chunks
+    (151936, 2048, 2, 64 << 20, False),     # 220 rows, a smaller D: row chunks from 64 rows
+    (151936, 2048, 2, 16 << 20, True),      # 55 rows
+    (128256, 8192, 4, 64 << 20, True), (128256, 8192, 4, 512 << 20, False),
+    (128256, 4096, 2, 0, False),            # the default: row chunks
 ])
-def test_by_classes(monkeypatch, vocab, itemsize, budget, classes):
+def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes):
     monkeypatch.setattr(linear, "ROWS_MIN", 256)     # (the shipped value; the fixture's is 2)
-    assert linear.by_classes(vocab, itemsize, budget) == classes
+    assert linear.by_classes(vocab, hidden, itemsize, budget) == classes
+
+
+@pytest.mark.parametrize("rows,r,expected", [
+    (8192, 667, 632),      # 13 chunks either way: 632 rows (a multiple of 4) instead of 631
+    (37, 10, 10),          # 4 chunks: aligned would be 12 rows, over r: 10 as they are
+    (100, 7, 7),
+    (300, 300, 300), (300, 1000, 300),   # one chunk: all rows, aligned or not
+    (301, 1, 1),
+])
+def test_evened_rows(rows, r, expected):
+    step = linear._evened(rows, r)
+    assert step == expected
+    assert -(-rows // step) == -(-rows // min(r, rows))     # no more chunks than r allows
 
 
 @pytest.mark.parametrize("rows,hidden,vocab,expected", [
     (8192, 4096, 128256, 4096),    # D rows: the chunk's logits as large as W; 2 chunks
     (8192, 2048, 128256, 2048),    # Llama-3.2-1B's head: 4 chunks of 512 MiB
     (8192, 768, 32768, 8192),      # at least 2^28 logits: one chunk for a small head
-    (16384, 4096, 151936, 3277),   # at most 2^29 logits (3533 rows), evened over 5 chunks
+    (16384, 4096, 151936, 3280),   # at most 2^29 logits (3533 rows), evened over 5 chunks
     (100, 64, 1000, 100),          # fewer rows than a chunk: one chunk
 ])
 def test_fast_chunk_rows(rows, hidden, vocab, expected):

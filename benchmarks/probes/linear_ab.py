@@ -4,6 +4,7 @@ working tree, run in turns so that a drift of the GPU's clocks hits both alike.
 
     PYTHONPATH=old python benchmarks/probes/linear_ab.py old 8192x768x50304 ...
     python benchmarks/probes/linear_ab.py new 8192x768x50304 ...
+    python benchmarks/probes/linear_ab.py new --budget-mib 64 8192x768x50304 ...
 
 Per shape (bf16, every 7th target ignored), do_bench medians: "nograd" (reduction="none"
 under no_grad) and "logp" (``linear_log_probs`` at temperature 0.7 under no_grad) x one GEMM;
@@ -32,33 +33,38 @@ def data(T, D, V):
     return h, w.requires_grad_(), y, up
 
 
-def calls(h, w, y, up):
+def calls(h, w, y, up, budget=None):
     """name -> (the call, whether it is timed against one GEMM rather than three)."""
     def nograd():
         with torch.no_grad():
-            inductor_ce.linear_cross_entropy(h, w, y, reduction="none")
+            inductor_ce.linear_cross_entropy(h, w, y, reduction="none", memory_budget=budget)
 
     def logp():
         with torch.no_grad():
-            inductor_ce.linear_log_probs(h, w, y, temperature=0.7)
+            inductor_ce.linear_log_probs(h, w, y, temperature=0.7, memory_budget=budget)
 
     def none():
-        inductor_ce.linear_cross_entropy(h, w, y, reduction="none").backward(up)
+        inductor_ce.linear_cross_entropy(h, w, y, reduction="none",
+                                         memory_budget=budget).backward(up)
 
     def lse():
-        loss, lse_ = inductor_ce.linear_cross_entropy(h, w, y, return_lse=True)
+        loss, lse_ = inductor_ce.linear_cross_entropy(h, w, y, return_lse=True,
+                                                      memory_budget=budget)
         torch.autograd.backward([loss, lse_], [torch.ones_like(loss), up])
 
     def mean():
-        inductor_ce.linear_cross_entropy(h, w, y).backward()
+        inductor_ce.linear_cross_entropy(h, w, y, memory_budget=budget).backward()
 
     return dict(nograd=(nograd, True), logp=(logp, True), none=(none, False),
                 lse=(lse, False), mean=(mean, False))
 
 
 def main():
-    tag = sys.argv[1]
-    for spec in sys.argv[2:]:
+    tag, args = sys.argv[1], sys.argv[2:]
+    budget = None
+    if args[0] == "--budget-mib":
+        budget, args = int(args[1]) << 20, args[2:]
+    for spec in args:
         T, D, V = (int(v) for v in spec.split("x"))
         h, w, y, up = data(T, D, V)
 
@@ -70,7 +76,7 @@ def main():
         g3 = g1 + bench(lambda: dz @ wd) + bench(lambda: dz.t() @ hd)
         del dz
         out = []
-        for name, (fn, one_gemm) in calls(h, w, y, up).items():
+        for name, (fn, one_gemm) in calls(h, w, y, up, budget).items():
             fn()
             torch.cuda.synchronize()
             ms = bench(fn)

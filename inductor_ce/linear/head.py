@@ -18,8 +18,9 @@ budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunk
     statistics (lse_nt, z_t, sum_wz), autograd of the finish hands the backward ce_bwd's
     per-row coefficients (a, b, c), and the backward recomputes the logits.
 
-Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits). For each
-chunk r of R rows:
+Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits, or of
+``ROWS_MIN_NARROW`` where D < ``CLASSES_MIN_HIDDEN``: ``by_classes``). For each chunk r of R
+rows (a multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
 
     z_r = h_r W^T + b                        one GEMM
     forward:  stats_r = ce_fwd(z_r)          (fast: with the finish and its coefficients,
@@ -34,9 +35,9 @@ its last chunk of logits for the backward, which starts with it and frees it bef
 recomputing the others: one chunk fewer to recompute (3 GEMMs where there is one chunk), and
 still one chunk alive at a time (between forward and backward, the kept one). dW accumulates in W's dtype (cuBLAS accumulates each
 product in float32 and rounds once per chunk); every chunk after the first reads and writes dW
-once more, which is why a chunk has at least ROWS_MIN rows.
+once more, which is why a chunk has at least ROWS_MIN rows where class chunks are faster.
 
-Class chunks (a budget below ROWS_MIN rows of logits). The statistics of chunk c of C classes
+Class chunks (a smaller budget). The statistics of chunk c of C classes
 combine like the shards of the vocabulary-parallel loss:
 
     z_c = h W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
@@ -97,11 +98,17 @@ _SCALE = torch.ops.inductor_ce.scale_.default
 FAST_CHUNK_ELEMENTS = 1 << 29
 FAST_MIN_CHUNK_ELEMENTS = 1 << 28
 MIN_CHUNK = 256
-# A budget of fewer rows of logits than this chunks by classes: each row chunk after the first
-# reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an H200
-# (bandwidth / FLOP rate), and its GEMMs get narrow; class chunks pay a fourth GEMM and,
-# where D is small, the host time of many tiles (docs/linear.md#the-memory-budget).
+# Row chunks are a multiple of this many rows (of float32 statistics: 16 bytes).
+ALIGN_ROWS = 4
+# A budget of fewer rows of logits than this chunks by classes where D >= CLASSES_MIN_HIDDEN,
+# and of fewer than min(ROWS_MIN, ROWS_MIN_NARROW) where D is smaller: each row chunk after
+# the first reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an
+# H200 (bandwidth / FLOP rate), and its GEMMs get narrow; class chunks pay a fourth GEMM and
+# the host time of many tiles, which binds where D is small (at D = 2048 row chunks of 55-216
+# rows measured faster than class chunks, at D = 4096 slower: docs/linear.md#the-memory-budget).
 ROWS_MIN = 256
+ROWS_MIN_NARROW = 64
+CLASSES_MIN_HIDDEN = 4096
 # The smallest chunk of classes (a budget too small for it is exceeded: the backward's
 # chunks are N x CLASSES_MIN logits), and the rows of the forward's tiles: a float32 R x D
 # sum per tile (u; and s with softcap and label smoothing).
@@ -139,16 +146,28 @@ def lean_chunk_rows(vocab: int, hidden: int) -> int:
 
 
 def _evened(rows: int, r: int) -> int:
-    """At most ``r`` rows per chunk, the same in every chunk but the last, which is not
-    much smaller."""
+    """At most ``r`` rows per chunk, as few chunks as that allows, the same rows in every
+    chunk but the last, which is not much smaller; a multiple of ALIGN_ROWS where that
+    takes no more chunks (each chunk's slices of the per-row tensors then start 16-byte
+    aligned, as the compiled kernels want their inputs: Inductor copies a misaligned one
+    first, a launch per input and chunk)."""
     r = max(1, min(rows, r))
-    return -(-rows // -(-rows // r))
+    n = -(-rows // r)
+    step = -(-rows // n)
+    aligned = -(-step // ALIGN_ROWS) * ALIGN_ROWS
+    return aligned if n > 1 and aligned <= r else step
 
 
-def by_classes(vocab: int, itemsize: int, budget: int) -> bool:
-    """Whether a budget (0: the default) chunks by classes: fewer than ROWS_MIN rows of
-    logits fit in it. From V, the dtype and the budget only: no guard on the row count."""
-    return budget > 0 and budget // (max(vocab, 1) * itemsize) < ROWS_MIN
+def by_classes(vocab: int, hidden: int, itemsize: int, budget: int) -> bool:
+    """Whether a budget (0: the default) chunks by classes: fewer rows of logits fit in it
+    than ROWS_MIN (D >= CLASSES_MIN_HIDDEN) or min(ROWS_MIN, ROWS_MIN_NARROW) (a smaller D).
+    From V, D, the dtype and the budget only: no guard on the row count."""
+    least = ROWS_MIN if hidden >= CLASSES_MIN_HIDDEN else min(ROWS_MIN, ROWS_MIN_NARROW)
+    return budget > 0 and budget // (max(vocab, 1) * itemsize) < least
+
+
+def _by_classes(input: Tensor, weight: Tensor, budget: int) -> bool:
+    return by_classes(weight.shape[0], weight.shape[1], input.element_size(), budget)
 
 
 def chunk_rows(rows: int, vocab: int, hidden: int, itemsize: int, budget: int) -> int:
@@ -595,7 +614,7 @@ def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
     empty = h.new_empty(0)
-    if not input_grad and not full and by_classes(vocab, size, budget):
+    if not input_grad and not full and by_classes(vocab, hidden, size, budget):
         if not weight_grad:
             return empty, empty, empty.float()
         classes = class_tiles(rows, hidden, vocab, size, budget, 0).classes
@@ -665,7 +684,7 @@ def _keep_logits(input, weight, bias, budget) -> bool:
     tracer the backward is a graph whose saved tensors it may not overwrite: no."""
     grad = torch.is_grad_enabled() and (input.requires_grad or weight.requires_grad or (
         bias is not None and bias.requires_grad))
-    return grad and not by_classes(weight.shape[0], input.element_size(), budget) and \
+    return grad and not _by_classes(input, weight, budget) and \
         not torch.compiler.is_compiling() and not _traced(input)
 
 
@@ -710,7 +729,7 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
     need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
     # By class chunks, dh comes from the forward's u (first: its temporaries come and go
     # before dW exists); by row chunks, from the logits recomputed for dW too.
-    from_u = need_h and (with_grad or by_classes(weight.shape[0], input.element_size(), budget))
+    from_u = need_h and (with_grad or _by_classes(input, weight, budget))
     dh = dw = db = None
     if from_u:
         if not with_grad:   # (the forward ran where no gradient was wanted)
@@ -741,7 +760,7 @@ def statistics(input, weight, bias, target, class_weight, ignore_index, softcap,
     (``linear_ce_fwd``; the sums u, s of the input's gradient where the budget chunks by
     classes and the input wants a gradient)."""
     with_grad = torch.is_grad_enabled() and input.requires_grad and \
-        by_classes(weight.shape[0], input.element_size(), budget)
+        _by_classes(input, weight, budget)
     return linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap,
                          smooth, vocab_start, num_classes, budget, with_grad,
                          _keep_logits(input, weight, bias, budget))[:3]
@@ -876,7 +895,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     accuracy (``full_statistics`` makes them differentiable), else four empty tensors."""
     h, t = _flat(input), target.reshape(-1)
     vocab, size = weight.shape[0], h.element_size()
-    by_rows = full or not by_classes(vocab, size, budget)
+    by_rows = full or not by_classes(vocab, h.shape[1], size, budget)
     if class_weight is not None or not by_rows:
         # (By rows without class weights, loss_chunk's kernels assert the range themselves.)
         check_target_range(t, ignore_index, vocab)
