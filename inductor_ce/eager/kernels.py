@@ -245,8 +245,10 @@ def dtype_of(t: Optional[Tensor]):
 
 
 def _per_row(rows, *values):
-    """ce_bwd's per-row inputs (lse_nt, a, b[, c]) as contiguous float32 of the merged rows."""
-    return [v.reshape(rows).contiguous().float() for v in values if v is not None]
+    """ce_bwd's per-row inputs (lse_nt, a, b[, c]) as contiguous float32 of the merged rows
+    (as they are where they already are: the fused head's chunks call this per chunk)."""
+    return [v if v.dtype == torch.float32 and v.shape == rows and v.is_contiguous() else
+            v.reshape(rows).contiguous().float() for v in values if v is not None]
 
 
 # --- the ops ------------------------------------------------------------------------------------
@@ -269,7 +271,9 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     def fn(x, t, w):
         return op(x, t, w, *args)
 
-    t = target.reshape(xm.shape[:-1]).contiguous()
+    rows = xm.shape[:-1]
+    t = target if target.shape == rows and target.is_contiguous() else \
+        target.reshape(rows).contiguous()
     from .._inductor.standalone import compile_rows_dynamic
     entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], salt()), xm)
     if entry is None:
@@ -309,32 +313,37 @@ def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, so
     logits' classes' slice; a ``temperature``: ``ce_bwd_full`` with entropy coefficient
     ``e``), or None where that key failed to compile."""
     xm, _ = merged
-    full = temperature is not None
     rows = xm.shape[:-1]
     per_row = _per_row(rows, lse_nt, a, b, c, e)
+    t = target if target.shape == rows and target.is_contiguous() else \
+        target.reshape(rows).contiguous()
 
-    def op(x, t, w, lse_nt, a, b, c_, e_):
-        if full:
-            return torch.ops.inductor_ce.ce_bwd_full.default(x, t, w, lse_nt, a, b, c_, e_,
-                                                             ignore_index, softcap,
-                                                             temperature)
-        return torch.ops.inductor_ce.ce_bwd.default(x, t, w, lse_nt, a, b, c_, ignore_index,
-                                                    softcap)
+    def build():
+        from .._inductor.standalone import compile_rows_dynamic
+        fn = _bwd_function(ignore_index, softcap, in_place, c is not None, e is not None,
+                           temperature)
+        return compile_rows_dynamic(fn, xm, [t, *per_row], [weight], salt(), columns)
+    entry = compiled_function(key, build, xm)
+    return None if entry is None else run_compiled(entry, xm, t, *per_row, weight)
 
+
+def _bwd_function(ignore_index, softcap, in_place, has_c, has_e, temperature):
+    """_compiled_bwd's function of (x, t, lse_nt, a, b[, c][, e], w), for the compile."""
     def fn(x, t, lse_nt, a, b, *rest):
-        c_ = rest[0] if c is not None else None
-        e_ = rest[1 if c is not None else 0] if e is not None else None
-        grad = op(x, t, rest[-1], lse_nt, a, b, c_, e_)
+        c_ = rest[0] if has_c else None
+        e_ = rest[1 if has_c else 0] if has_e else None
+        if temperature is not None:
+            grad = torch.ops.inductor_ce.ce_bwd_full.default(x, t, rest[-1], lse_nt, a, b, c_,
+                                                             e_, ignore_index, softcap,
+                                                             temperature)
+        else:
+            grad = torch.ops.inductor_ce.ce_bwd.default(x, t, rest[-1], lse_nt, a, b, c_,
+                                                        ignore_index, softcap)
         if not in_place:
             return (grad,)
         x.copy_(grad)
         return (lse_nt,)
-
-    t = target.reshape(rows).contiguous()
-    from .._inductor.standalone import compile_rows_dynamic
-    entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t, *per_row], [weight],
-                                                       salt(), columns), xm)
-    return None if entry is None else run_compiled(entry, xm, t, *per_row, weight)
+    return fn
 
 
 def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,

@@ -21,6 +21,7 @@ from torch.compiler import is_compiling as _is_compiling
 
 from .. import lowering
 from .._inductor import runtime
+from .._inductor.dispatch import autograd_inside_op as _autograd_inside_op
 from ..op.ce import entropy_term
 from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
@@ -287,32 +288,37 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
     eagerly. Callable inside an op's implementation: the function traces (or runs) autograd
     of the finish, so it runs with the dispatcher's autograd keys. With a ``temperature``,
     ``ce_fwd_full``'s statistics, and the outputs end with its z_t, ent_nt and max_nt."""
-    from .._inductor.dispatch import autograd_inside_op
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0, softcap,
                     False, z.shape[-1], temperature, statistics=temperature is not None)
-    forward = spec.forward(True)
+    opts = device_options(z.device, label_smoothing, z_loss) if spec.valued() else None
+    merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
+    if merged is not None and merged[0] is z:
+        key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
+                      training=True, few=False, chunk=True)
+        t = t.contiguous()
+        entry = compiled_function(key, lambda: _compile_chunk(spec, z, t, w, g, opts), z)
+        if entry is not None:    # (Inductor's kernels: no autograd to run)
+            return run_compiled(entry, z, t, w, g, opts)
+    with _autograd_inside_op():
+        return _chunk_function(spec)(z, t, w, g, opts)
 
+
+def _chunk_function(spec: "LossSpec"):
+    """loss_chunk's function of (z, t, w, g, opts), traced by the compile or run eagerly."""
+    forward = spec.forward(True)
     n_coefs = 2 + spec.smooth
 
     def fn(x, t, w, g, opts):
         loss, lse_nt, *rest = forward(x, t, w, opts)
         return (loss * g, lse_nt, *(k * g for k in rest[:n_coefs]), *rest[n_coefs:])
+    return fn
 
-    opts = None
-    if spec.valued():
-        opts = device_options(z.device, label_smoothing, z_loss)
-    merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
-    with autograd_inside_op():
-        if merged is not None and merged[0] is z:
-            key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
-                          training=True, few=False, chunk=True)
-            from .._inductor.standalone import compile_rows_dynamic
-            entry = compiled_function(key, lambda: compile_rows_dynamic(
-                fn, z, [t.contiguous()], [w, g, opts], salt()), z)
-            if entry is not None:
-                return run_compiled(entry, z, t.contiguous(), w, g, opts)
-        return fn(z, t, w, g, opts)
+
+def _compile_chunk(spec, z, t, w, g, opts):
+    from .._inductor.standalone import compile_rows_dynamic
+    with _autograd_inside_op():
+        return compile_rows_dynamic(_chunk_function(spec), z, [t], [w, g, opts], salt())
 
 
 class LossSpec(NamedTuple):
