@@ -17,29 +17,11 @@ import os
 import sys
 
 import torch
-from triton.testing import do_bench
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from lean_parts import kernels, ms  # noqa: E402
 from linear_ab import calls, data  # noqa: E402
-
-
-def ms(fn):
-    return do_bench(fn, warmup=10, rep=100, return_mode="median")
-
-
-def kernels(fn):
-    fn()
-    torch.cuda.synchronize()
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        for _ in range(5):
-            fn()
-        torch.cuda.synchronize()
-    by = {}
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            by[e.name] = by.get(e.name, 0.0) + e.device_time_total / 1e3 / 5
-    return by
 
 
 def three_ways(fn, cycles, sleep_ms):
