@@ -548,7 +548,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     cw = class_weight if smooth else None
     full = temperature is not None
     stats = [h.new_empty(shape, dtype=torch.float32) for _ in range(5 if full else 3)]
-    flat = [v.view(-1) for v in stats]
+    parts: list = [[] for _ in stats]   # (per-row vectors: joined once, not copied per chunk)
     kept = h.new_empty(0)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
@@ -560,13 +560,16 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
         if part is None:
             part = (_CE_FWD_FULL(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature)
                     if full else _CE_FWD(z, tgt[r0:r1], cw, ignore, softcap, smooth))
-        for out, p in zip(flat, part):
-            out[r0:r1] = p
+        for chunks, p in zip(parts, part):
+            chunks.append(p)
         if keep and r1 == rows:
             kept = z
         # Freed before the next chunk's GEMM allocates its logits: else two chunks are alive
         # at once, twice the budget (tests/test_gpu.py's peak test).
         del z, part
+    if rows:
+        for out, chunks in zip(stats, parts):
+            torch.cat(chunks, out=out.view(-1))
     return [*stats, kept]
 
 
@@ -934,7 +937,6 @@ def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_we
     _log_head("linear_ce_fast", h, weight, lambda: _rows_words(
         rows, step, vocab, "the gradient in the forward"))
     w_smooth = class_weight if label_smoothing > 0.0 else None
-    loss = torch.zeros((), dtype=torch.float32, device=h.device)
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
     dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
@@ -944,6 +946,8 @@ def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_we
     full = temperature is not None
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
     stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
+    parts: list = [[] for _ in stats]   # (full: per-row vectors, joined once at the end)
+    losses = []
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
         h_r, t_r = h[r0:r1], t[r0:r1]
@@ -956,18 +960,25 @@ def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_we
                                                          scale, temperature)
         if full:
             c, extra = c[:len(c) - 3], c[len(c) - 3:]
-            for whole, part in zip(stats, (lse_nt, *extra)):
-                whole[r0:r1] = part
+            for chunks, part in zip(parts, (lse_nt, *extra)):
+                chunks.append(part)
         if zero_weight:
             a, b, *c = (k.where(keep[r0:r1], 0.0) for k in (a, b, *c))
         eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
                       softcap, temperature=temperature)
         _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
                          r0 == 0)
-        loss = loss + loss_r
+        losses.append(loss_r)
         del z
+    if len(losses) > 1:     # (one sum at the end, not an add per chunk)
+        loss = torch.stack(losses).sum()
+    else:
+        loss = losses[0] if losses else torch.zeros((), dtype=torch.float32, device=h.device)
     if rows == 0:
         dw.zero_()
+    elif full:
+        for whole, chunks in zip(stats, parts):
+            torch.cat(chunks, out=whole)
     return loss, dh, dw, db, *stats
 
 
