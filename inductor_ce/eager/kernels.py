@@ -251,6 +251,12 @@ def _per_row(rows, *values):
             v.reshape(rows).contiguous().float() for v in values if v is not None]
 
 
+def _row_targets(target: Tensor, rows) -> Tensor:
+    """The target as a contiguous tensor of the merged rows (as it is where it already is)."""
+    return target if target.shape == rows and target.is_contiguous() else \
+        target.reshape(rows).contiguous()
+
+
 # --- the ops ------------------------------------------------------------------------------------
 
 def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
@@ -271,9 +277,7 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     def fn(x, t, w):
         return op(x, t, w, *args)
 
-    rows = xm.shape[:-1]
-    t = target if target.shape == rows and target.is_contiguous() else \
-        target.reshape(rows).contiguous()
+    t = _row_targets(target, xm.shape[:-1])
     from .._inductor.standalone import compile_rows_dynamic
     entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], salt()), xm)
     if entry is None:
@@ -315,8 +319,7 @@ def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, so
     xm, _ = merged
     rows = xm.shape[:-1]
     per_row = _per_row(rows, lse_nt, a, b, c, e)
-    t = target if target.shape == rows and target.is_contiguous() else \
-        target.reshape(rows).contiguous()
+    t = _row_targets(target, rows)
 
     def build():
         from .._inductor.standalone import compile_rows_dynamic
