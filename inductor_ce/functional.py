@@ -286,7 +286,13 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     # forward-mode AD, as cross_entropy; else the fused head's ops.
     args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap, smooth,
             0, num_classes)
-    if full:
+    if full and not grad and not transformed and not (return_entropy or return_accuracy):
+        # Only a temperature, and no gradient to follow: the logits divided by it in the
+        # GEMM (cuBLAS's alpha) and the plain statistics, which cost less than the full form's
+        # (the entropy's and the accuracy's). The rounding differs (z / T rounded once, not z
+        # then divided), not the exactness.
+        stats = linear.statistics(*args, budget, 1.0 / temperature)
+    elif full:
         fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
         stats = fwd(*args, budget, temperature)[:5]
     elif transformed:
@@ -302,8 +308,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # so that the gradient stays stock's nan).
         loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
     if full:
-        return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
-                            return_entropy, return_accuracy)
+        ent_nt, max_nt = extra or (None, None)  # (none: a temperature alone, see above)
+        return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
+                            return_lse, return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
 

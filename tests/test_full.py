@@ -294,6 +294,53 @@ def test_linear_no_grad_and_log_probs():
     assert_grad_close(hs.grad, hr.grad, extra_tol=1e-5 * hr.grad.abs().max())
 
 
+@pytest.mark.parametrize("options", [
+    {}, dict(bias=True, softcap=8.0, label_smoothing=0.1, z_loss=1e-3, weight=True)],
+    ids=["plain", "all"])
+@pytest.mark.parametrize("budget", [None, 64 * V * 4], ids=["default", "64 rows"])
+def test_linear_temperature_without_gradient(budget, options, monkeypatch):
+    """A temperature and no gradient: the logits divided by it in the GEMM (its alpha, and
+    beta for the bias) and the plain statistics, not the full form's (checked: that op is
+    not called). Per-row loss and lse against float64 of s((h W^T + b) / T); the collapse
+    margins 0-80 of the tempered logits built into the weights (collapse-safe reference)."""
+    from inductor_ce.linear import head
+    monkeypatch.setattr(head, "linear_ce_fwd_full", None)   # (a call would raise)
+    T = 0.6
+    h, w, t = _head_case(11)
+    kw = dict(options)
+    g = torch.Generator().manual_seed(12)
+    b = torch.randn(V, generator=g, dtype=torch.float64) if kw.pop("bias", False) else None
+    cw = torch.rand(V, generator=g, dtype=torch.float64) + 0.5 if kw.pop("weight", False) \
+        else None
+    hs, ws = h.float().requires_grad_(), w.float().requires_grad_()   # (frozen by no_grad)
+    with torch.no_grad():
+        loss, lse = inductor_ce.linear_cross_entropy(
+            hs, ws, t, linear_bias=None if b is None else b.float(),
+            weight=None if cw is None else cw.float(), reduction="none", temperature=T,
+            return_lse=True, memory_budget=budget, **kw)
+    z = h @ w.T + (0.0 if b is None else b)
+    ref_loss, ref_lse = reference(z / T, t, cw, reduction="none", return_lse=True, **kw)
+    logit_err = gemm_rounding(h, w.T).max().item() / T
+    assert_loss_close(loss, ref_loss, atol=2 * logit_err)
+    assert_loss_close(lse, ref_lse, atol=2 * logit_err)
+    # Collapse margins: row i's hidden state is e_i, its target's weight row puts the
+    # tempered target logit `margin` above the largest other one.
+    k, v = len(MARGINS), 4000
+    w = torch.randn(v, k, generator=g, dtype=torch.float64) * 0.5
+    t = torch.randperm(v, generator=g)[:k]
+    h = torch.eye(k, dtype=torch.float64)
+    z = h @ w.T
+    for i, m in enumerate(MARGINS):
+        w[t[i]] = 0.0
+        w[t[i], i] = z[i].scatter(0, t[i:i + 1], float("-inf")).max() + m * T
+    with torch.no_grad():
+        logp = inductor_ce.linear_log_probs(h.float(), w.float(), t, temperature=T,
+                                            memory_budget=budget)
+    ref = full_reference(h @ w.T, t, temperature=T)[0]
+    assert bool((logp < 0).all())       # nothing collapsed to 0
+    assert_loss_close(-logp, ref, rtol=1e-5, atol=0.0)
+
+
 def test_linear_compiled_fullgraph_rows_dynamic():
     h, w, t = _head_case(10)
 
