@@ -20,6 +20,7 @@ from torch import Tensor, nn
 
 from ._inductor.runtime import forward_ad_active as _forward_ad_active
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
+from .eager.kernels import compiled_path_applies
 from .eager.loss import call_signature, loss_of_seen_call
 from .eager.loss import cross_entropy as _eager_loss
 from .eager.soft import cross_entropy as _soft_cross_entropy
@@ -27,7 +28,7 @@ from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import (check_budget, check_linear, check_options, check_tensors,
                         probability_target)
-from .op.finish import LossOutput, finish, full_outputs, reduce
+from .op.finish import LossOutput, finish, full_outputs, kept_weight, reduce
 from .op.options import asks_full_form, check_full_options
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
@@ -282,26 +283,38 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
-    # The per-row statistics: by the ATen decomposition (unchunked) under torch.func /
-    # forward-mode AD, as cross_entropy; else the fused head's ops.
-    args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap, smooth,
-            0, num_classes)
-    if full and not grad and not transformed and not (return_entropy or return_accuracy):
-        # Only a temperature, and no gradient to follow: the logits divided by it in the
-        # GEMM (cuBLAS's alpha) and the plain statistics, which cost less than the full form's
-        # (the entropy's and the accuracy's). The rounding differs (z / T rounded once, not z
-        # then divided), not the exactness.
-        stats = linear.statistics(*args, budget, 1.0 / temperature)
-    elif full:
-        fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
-        stats = fwd(*args, budget, temperature)[:5]
-    elif transformed:
-        stats = decomposition.linear_ce_fwd(*args, 0, False)[:3]
+    # Only a temperature (no entropy, no accuracy), and no gradient to follow: the logits are
+    # divided by it in the GEMM (cuBLAS's alpha) and the plain statistics run, which cost
+    # less than the full form's. The rounding differs (z / T rounded once, not z then
+    # divided), not the exactness.
+    scaled = full and not grad and not transformed and not (return_entropy or return_accuracy)
+    scale = 1.0 / temperature if scaled else 1.0
+    if not grad and (scaled or not full) and not transformed and \
+            not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
+        # Eagerly without gradient: each row chunk's loss and lse in one graph call.
+        loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
+                                               weight, ignore_index, label_smoothing, z_loss,
+                                               softcap, budget, scale)
+        w_t = kept_weight(target != ignore_index, target, weight) if reduction == "mean" \
+            else None
+        lse_nt = z_t = extra = None
     else:
-        stats = linear.statistics(*args, budget)
-    lse_nt, z_t, sum_wz, *extra = stats
-    loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index, label_smoothing,
-                            z_loss, num_classes)
+        # The per-row statistics: by the ATen decomposition (unchunked) under torch.func /
+        # forward-mode AD, as cross_entropy; else the fused head's ops.
+        args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap,
+                smooth, 0, num_classes)
+        if scaled:
+            stats = linear.statistics(*args, budget, scale)
+        elif full:
+            fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
+            stats = fwd(*args, budget, temperature)[:5]
+        elif transformed:
+            stats = decomposition.linear_ce_fwd(*args, 0, False)[:3]
+        else:
+            stats = linear.statistics(*args, budget)
+        lse_nt, z_t, sum_wz, *extra = stats
+        loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
+                                label_smoothing, z_loss, num_classes)
     loss = reduce(loss, w_t, reduction)
     if reduction == "mean" and weight is not None and smooth:
         # No kept weight: stock's nan, where the smoothing term over 0 would be inf (added,

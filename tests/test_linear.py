@@ -376,6 +376,51 @@ def test_matches_torch_linear_cross_entropy(reduction):
         torch.testing.assert_close(ours, theirs, rtol=2e-6, atol=2e-6)
 
 
+@pytest.mark.parametrize("mode", ["compiled", "auto"], ids=["graph", "op"])
+@pytest.mark.parametrize("options", list(OPTIONS))
+def test_without_gradient_matches_float64(monkeypatch, options, mode):
+    """No gradient, eagerly: each row chunk's loss and lse through cross_entropy's compiled
+    forward graph ("graph": the eager path forced at these sizes), or, where it does not
+    apply (off CUDA below its size: "op"; a last chunk of one row, always), the op's
+    statistics and the finish; every reduction, one chunk and budgets of 10 and 12 rows
+    (37 = 3 x 12 + 1: a last chunk of one row), 2-D (37 rows) and 3-D (3 x 11), against
+    float64."""
+    monkeypatch.setattr(eager, "MODE", mode)
+    kw, bias = _options(options)
+    kw.pop("reduction", None)
+    calls, seen = [], set()
+    real = linear.eager_loss.cross_entropy
+
+    def spy(z, *args, graphs):
+        calls.append((real(z, *args, graphs=graphs), graphs))
+        return calls[-1][0]
+    monkeypatch.setattr(linear.eager_loss, "cross_entropy", spy)
+    for shape in ((N,), (3, 11)):
+        h, w, b, t = _data(("no-grad", options, shape), shape, bias=bias,
+                           ignore_index=kw.get("ignore_index", -100))
+        for budget in (None, 10 * V * 4, 12 * V * 4):
+            for reduction in ("mean", "sum", "none"):
+                calls.clear()
+                with torch.no_grad():
+                    out = inductor_ce.linear_cross_entropy(
+                        h, w, t, linear_bias=b, memory_budget=budget,
+                        **dict(kw, reduction=reduction))
+                ref = _ref64(h, w, *((b,) if bias else ()), t, **dict(kw, reduction=reduction))
+                for got, want in zip(*((out, ref) if kw.get("return_lse") else
+                                       ((out,), (ref,)))):
+                    assert got.shape == want.shape
+                    assert_loss_close(got, want)
+                rows = h.numel() // D
+                step = linear.chunk_rows(rows, V, D, 4, budget or 0)
+                chunks, last_row = -(-rows // step), rows % step == 1
+                assert len(calls) == chunks, (len(calls), chunks)
+                graphs = sum(out is not None for out, _ in calls)
+                assert graphs == (chunks - last_row if mode == "compiled" else 0)
+                assert not any(replays for _, replays in calls)   # (no CUDA graphs: see head)
+                seen.add((chunks, last_row))
+    assert seen == {(1, False), (4, False), (4, True), (3, False)}, seen   # (the budgets')
+
+
 def test_all_rows_ignored():
     """As cross_entropy: "mean" over zero kept rows is nan, "sum" 0, gradients 0 for "sum"."""
     h, w, b, t = _data("ignored")

@@ -283,7 +283,7 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     if entry is None:
         return None
     out = run_compiled(entry, xm, t, weight)
-    return tuple(o.view(x.shape[:-1]) for o in out)
+    return out if xm is x else tuple(o.view(x.shape[:-1]) for o in out)
 
 
 def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,

@@ -89,7 +89,7 @@ def _may_replay_graphs(xm, layout, weight, few: bool) -> bool:
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
                   softcap, return_lse, sig=None, temperature=None, entropy=False,
-                  accuracy=False):
+                  accuracy=False, graphs=True):
     """``functional.cross_entropy``'s value through compiled functions, or None where the op
     path should run. Arguments are already checked; ``sig``: the call's ``call_signature`` (of
     the arguments as the caller got them), under which its path is kept. With a
@@ -102,7 +102,10 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     gradient: autograd's of ``_math.finish`` and the reduction, traced into the graph. Each
     row's loss depends on its own statistics only, so the coefficients for an upstream
     gradient g are g times those (g a scalar for "mean"/"sum", per row for "none"), plus, with
-    ``return_lse``, g_lse times lse's. The backward graph applies them and runs ``ce_bwd``."""
+    ``return_lse``, g_lse times lse's. The backward graph applies them and runs ``ce_bwd``.
+    ``graphs``: whether a few-row call may replay CUDA graphs (the fused head's chunks may
+    not: their slices of the target are new addresses chunk after chunk, and each would be a
+    graph of its own)."""
     if _is_compiling() or not compiled_path_applies(input, target, weight):
         return None
     merged = merged_rows(input)
@@ -127,7 +130,8 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     # (CUDA graphs copy float32 outputs only: a call with the accuracy, a bool, runs its
     # compiled functions unreplayed.)
     call = CallPath(_plan_of(entry, key), input, xm, target, t,
-                    _may_replay_graphs(xm, layout, weight, few) and not accuracy, training,
+                    graphs and _may_replay_graphs(xm, layout, weight, few) and not accuracy,
+                    training,
                     reduction, return_lse)
     if sig is not None:
         if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:

@@ -559,8 +559,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
                                                  "the backward recomputes them"))
     cw = class_weight if smooth else None
     full = temperature is not None
-    stats = [h.new_empty(shape, dtype=torch.float32) for _ in range(5 if full else 3)]
-    parts: list = [[] for _ in stats]   # (per-row vectors: joined once, not copied per chunk)
+    parts: list = [[] for _ in range(5 if full else 3)]   # (per-row vectors: joined once)
     kept = h.new_empty(0)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
@@ -579,10 +578,50 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
         # Freed before the next chunk's GEMM allocates its logits: else two chunks are alive
         # at once, twice the budget (tests/test_gpu.py's peak test).
         del z, part
+    if len(parts[0]) == 1:     # (one chunk: its own tensors, in the input's rows)
+        return [*(p[0].view(shape) for p in parts), kept]
+    stats = [h.new_empty(shape, dtype=torch.float32) for _ in parts]
     if rows:
         for out, chunks in zip(stats, parts):
             torch.cat(chunks, out=out.view(-1))
     return [*stats, kept]
+
+
+def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
+                        label_smoothing, z_loss, softcap, budget, scale=1.0):
+    """Per-row (loss, lse) of ``cross_entropy((input @ weight.T + bias) * scale, target,
+    reduction="none")`` (``weight`` holding every class) for an eager call that no gradient
+    follows, by row chunks within ``budget``: each chunk's GEMM, then the eager
+    ``cross_entropy``'s compiled forward on its logits, the statistics and the per-row finish
+    in one graph call (``eager/loss.py``), where ``linear_ce_fwd``'s statistics and an eager
+    finish cost a dozen more launches per call, which set the pace of a short call on a GPU.
+    A chunk where that path does not apply (off CUDA below its size, one row) runs the op's
+    statistics and the finish. The same math either way: ``op/finish.py``'s."""
+    h, t = _flat(input), target.reshape(-1)
+    rows, vocab = h.shape[0], weight.shape[0]
+    step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
+    _log_head("linear_cross_entropy without gradient", h, weight,
+              lambda: _rows_words(rows, step, vocab, "each through cross_entropy's graph"))
+    smooth = label_smoothing > 0.0
+    losses, lses = [], []
+    for r0 in range(0, rows, step):
+        r1 = min(rows, r0 + step)
+        z, t_r = _logits(h[r0:r1], weight, bias, scale=scale), t[r0:r1]
+        out = eager_loss.cross_entropy(z, t_r, class_weight, ignore_index, "none",
+                                       label_smoothing, z_loss, softcap, True, graphs=False)
+        if out is None:
+            stats = _CE_FWD(z, t_r, class_weight if smooth else None, ignore_index, softcap,
+                            smooth)
+            out = finish(*stats, t_r, class_weight, ignore_index, label_smoothing, z_loss,
+                         vocab)
+        losses.append(out[0])
+        lses.append(out[1])
+        del z, out      # (one chunk of logits alive at a time)
+    if len(losses) == 1:
+        return losses[0].view(target.shape), lses[0].view(target.shape)
+    loss, lse = (torch.cat(v) if v else h.new_empty(0, dtype=torch.float32)
+                 for v in (losses, lses))
+    return loss.view(target.shape), lse.view(target.shape)
 
 
 def _kept_fake(input, weight, keep):

@@ -73,10 +73,7 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
     # target logit the loss.) Ignored rows, and -inf logits (masking), are left alone.
     lse_nt_k = lse_nt_k + z_t_k.detach().clamp_min(0.0) * 0.0
     lse_k = lse_nt_k.logaddexp(z_t_k)
-    if weight is None:
-        w_t = keep.float()
-    else:
-        w_t = weight.float()[target.where(keep, 0).long()].where(keep, 0.0)
+    w_t = kept_weight(keep, target, weight)
     loss = ((1.0 - label_smoothing) * w_t) * F.softplus(lse_nt_k - z_t_k)
     if smooth:
         total_w = float(num_classes) if weight is None else weight.float().sum()
@@ -94,6 +91,14 @@ def finish(lse_nt: Tensor, z_t: Tensor, sum_wz: Tensor, target: Tensor,
     # The row's true lse also for ignored rows (there lse_nt is the full logsumexp).
     lse = lse_k.where(keep, lse_nt)
     return loss, lse, w_t
+
+
+def kept_weight(keep: Tensor, target: Tensor, weight: Optional[Tensor]) -> Tensor:
+    """Per row, the target's class weight (1 without weights) where ``keep``, else 0: what
+    "mean" divides by."""
+    if weight is None:
+        return keep.float()
+    return weight.float()[target.where(keep, 0).long()].where(keep, 0.0)
 
 
 def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Tensor,
@@ -146,7 +151,7 @@ def full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, r
                       accuracy if return_accuracy else None)
 
 
-def reduce(loss: Tensor, w_t: Tensor, reduction: str) -> Tensor:
+def reduce(loss: Tensor, w_t: Optional[Tensor], reduction: str) -> Tensor:
     """F.cross_entropy's reduction: "mean" divides by the kept rows' total weight, on device
     (no host sync); zero kept rows give 0/0 = nan, as PyTorch does."""
     if reduction == "none":
