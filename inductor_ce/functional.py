@@ -283,18 +283,18 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
-    # Only a temperature (no entropy, no accuracy), and no gradient to follow: the logits are
-    # divided by it in the GEMM (cuBLAS's alpha) and the plain statistics run, which cost
-    # less than the full form's. The rounding differs (z / T rounded once, not z then
-    # divided), not the exactness.
-    scaled = full and not grad and not transformed and not (return_entropy or return_accuracy)
-    scale = 1.0 / temperature if scaled else 1.0
+    # A temperature alone (no entropy, no accuracy) takes the plain form there, the logits
+    # divided by it in the GEMM (cuBLAS's alpha): the full form's statistics cost more.
+    # (The rounding differs, z / T rounded once rather than z then divided, not the
+    # exactness.)
+    scaled = full and not (return_entropy or return_accuracy)
     if not grad and (scaled or not full) and not transformed and \
             not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
         # Eagerly without gradient: each row chunk's loss and lse in one graph call.
         loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
                                                weight, ignore_index, label_smoothing, z_loss,
-                                               softcap, budget, scale)
+                                               softcap, budget,
+                                               1.0 / temperature if scaled else 1.0)
         w_t = kept_weight(target != ignore_index, target, weight) if reduction == "mean" \
             else None
         lse_nt = z_t = extra = None
@@ -303,9 +303,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # forward-mode AD, as cross_entropy; else the fused head's ops.
         args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap,
                 smooth, 0, num_classes)
-        if scaled:
-            stats = linear.statistics(*args, budget, scale)
-        elif full:
+        if full:
             fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
             stats = fwd(*args, budget, temperature)[:5]
         elif transformed:
@@ -321,7 +319,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # so that the gradient stays stock's nan).
         loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
     if full:
-        ent_nt, max_nt = extra or (None, None)  # (none: a temperature alone, see above)
+        ent_nt, max_nt = extra or (None, None)  # (none: eagerly without gradient, above)
         return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             return_lse, return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss

@@ -487,7 +487,7 @@ def _mass_buffers(input, with_grad, smooth, softcap):
 def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
                   smooth: bool, vocab_start: int, num_classes: int, budget: int,
-                  with_grad: bool, keep: bool = False, logit_scale: float = 1.0
+                  with_grad: bool, keep: bool = False
                   ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
     vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
@@ -498,15 +498,12 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     this weight's slice. Without them, by row chunks whatever the budget: one GEMM and one
     pass over each chunk's logits, and no dW to accumulate; with ``keep``, the last chunk's
     logits are the sixth output (else empty), which an eager backward takes
-    (``_take_kept``). ``logit_scale`` multiplies the logits in the GEMM (a temperature's
-    1 / T), for calls that no gradient follows: the backward recomputes them unscaled."""
+    (``_take_kept``)."""
     h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     whole = _whole(vocab_start, num_classes, vocab)
     if with_grad or not whole:
         check_target_range(t, ignore_index, num_classes)
-    if logit_scale != 1.0 and (with_grad or keep):
-        raise ValueError("linear_ce_fwd: logit_scale is for calls without gradient")
     u, s = _mass_buffers(input, with_grad, smooth, softcap)
     if with_grad:
         keep_t = _target_in_weight(t, ignore_index, vocab_start)
@@ -522,8 +519,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
         *stats, kept = _row_statistics("linear_ce_fwd", h, input.shape[:-1], weight, bias,
                                        *_row_targets(t, ignore_index, vocab_start, vocab,
                                                      whole),
-                                       class_weight, softcap, smooth, budget, keep=keep,
-                                       scale=logit_scale)
+                                       class_weight, softcap, smooth, budget, keep=keep)
     return (*stats, u, s, kept)
 
 
@@ -546,13 +542,13 @@ def _row_targets(t: Tensor, ignore_index: int, vocab_start: int, vocab: int, who
 
 
 def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softcap, smooth,
-                    budget, temperature=None, keep=False, scale=1.0):
+                    budget, temperature=None, keep=False):
     """ce_fwd's statistics of all rows by chunks of rows within ``budget``: one GEMM and one
     pass over each chunk's logits (with a ``temperature``, ce_fwd_full's five), each of
     ``shape`` (the input's rows'; tensors of their own, no views: the op's outputs);
     ``tgt``, ``ignore``: ``_row_targets``'; ``op``: the caller's name, for the log. With
     ``keep``, the last chunk's logits follow the statistics (else an empty tensor): the
-    backward takes them instead of recomputing them. ``scale``: the GEMM's (``_logits``)."""
+    backward takes them instead of recomputing them."""
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     _log_head(op, h, weight, lambda: _rows_words(rows, step, vocab,
@@ -563,7 +559,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     kept = h.new_empty(0)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
-        z = _logits(h[r0:r1], weight, bias, scale=scale)
+        z = _logits(h[r0:r1], weight, bias)
         # ce_fwd's compiled kernels called directly (the custom op's dispatch costs host
         # time per chunk, which sets the pace where D is small); the op where they do not
         # apply
@@ -634,7 +630,7 @@ def _kept_fake(input, weight, keep):
 
 @linear_ce_fwd.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      num_classes, budget, with_grad, keep=False, logit_scale=1.0):
+      num_classes, budget, with_grad, keep=False):
     stats = tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
     return (*stats, *_mass_buffers(input, with_grad, smooth, softcap),
             _kept_fake(input, weight, keep))
@@ -762,10 +758,7 @@ def _take_kept(ctx) -> Optional[list]:
 
 def _fwd_setup(ctx, inputs, output):
     (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start,
-     num_classes, budget, with_grad, *rest) = inputs
-    if rest[1:] and rest[1] != 1.0:
-        # (a scaled forward's statistics are not those of the logits the backward recomputes)
-        raise RuntimeError("linear_ce_fwd: no gradient through a forward with a logit_scale")
+     num_classes, budget, with_grad, *_) = inputs
     ctx.save_for_backward(input, weight, bias, target, class_weight, *output[:5])
     ctx.options = (ignore_index, softcap, smooth, start, budget, with_grad)
     ctx.num_classes = num_classes
@@ -805,23 +798,22 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
         dw = dw if need_w else None
         db = db.to(bias.dtype) if need_w and bias is not None else None
     dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
-    return dh, dw, db, *([None] * 11)
+    return dh, dw, db, *([None] * 10)
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
 
 
 def statistics(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-               vocab_start, num_classes, budget, logit_scale=1.0):
+               vocab_start, num_classes, budget):
     """``ce_fwd``'s per-row (lse_nt, z_t, sum_wz) of the linear's logits, differentiable
     (``linear_ce_fwd``; the sums u, s of the input's gradient where the budget chunks by
-    classes and the input wants a gradient); of the logits times ``logit_scale`` in calls
-    that want no gradient."""
+    classes and the input wants a gradient)."""
     with_grad = torch.is_grad_enabled() and input.requires_grad and \
         _by_classes(input, weight, budget)
     return linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap,
                          smooth, vocab_start, num_classes, budget, with_grad,
-                         _keep_logits(input, weight, bias, budget), logit_scale)[:3]
+                         _keep_logits(input, weight, bias, budget))[:3]
 
 
 # --- the full form: a temperature, the entropy and the accuracy (by row chunks) ---------------
