@@ -136,7 +136,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         # (Every argument given: a default read under torch.compile is a guard per call.)
         out = _eager_loss(input, target, weight, ignore_index, reduction, label_smoothing,
                           z_loss, softcap, return_lse, sig, temperature, return_entropy,
-                          return_accuracy)
+                          return_accuracy, True)
         if out is not None:
             return _named(out, return_lse, return_entropy, return_accuracy) if full else out
         # The op asserts that every target is in [0, V) or ignore_index (compiled: in a
