@@ -17,6 +17,9 @@ budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunk
     ``return_lse``) and calls without gradient: the forward returns ``ce_fwd``'s per-row
     statistics (lse_nt, z_t, sum_wz), autograd of the finish hands the backward ce_bwd's
     per-row coefficients (a, b, c), and the backward recomputes the logits.
+``losses_without_grad``, an eager call that wants no gradient (no op: nothing to trace or
+    differentiate): each row chunk's logits through ``cross_entropy``'s compiled forward,
+    statistics and per-row finish in one graph call.
 
 Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits, or of
 ``ROWS_MIN_NARROW`` where D < ``CLASSES_MIN_HIDDEN``: ``by_classes``). For each chunk r of R
