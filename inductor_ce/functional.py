@@ -283,7 +283,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
-    # A temperature alone (no entropy, no accuracy) takes the plain form there, the logits
+    # A temperature alone (no entropy, no accuracy) takes the plain form below, the logits
     # divided by it in the GEMM (cuBLAS's alpha): the full form's statistics cost more.
     # (The rounding differs, z / T rounded once rather than z then divided, not the
     # exactness.)
@@ -297,7 +297,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                                                1.0 / temperature if scaled else 1.0)
         w_t = kept_weight(target != ignore_index, target, weight) if reduction == "mean" \
             else None
-        lse_nt = z_t = extra = None
+        lse_nt = z_t = None
+        extra = (None, None)    # (full_outputs reads them for the entropy and accuracy only)
     else:
         # The per-row statistics: by the ATen decomposition (unchunked) under torch.func /
         # forward-mode AD, as cross_entropy; else the fused head's ops.
@@ -319,9 +320,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # so that the gradient stays stock's nan).
         loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
     if full:
-        ent_nt, max_nt = extra or (None, None)  # (none: eagerly without gradient, above)
-        return full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
-                            return_lse, return_entropy, return_accuracy)
+        return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
+                            return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
 

@@ -616,10 +616,9 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
         losses.append(out[0])
         lses.append(out[1])
         del z, out      # (one chunk of logits alive at a time)
-    if len(losses) == 1:
-        return losses[0].view(target.shape), lses[0].view(target.shape)
-    loss, lse = (torch.cat(v) if v else h.new_empty(0, dtype=torch.float32)
-                 for v in (losses, lses))
+    # (one chunk: its own tensors; no rows: empty ones)
+    loss, lse = (v[0] if len(v) == 1 else torch.cat(v) if v else
+                 h.new_empty(0, dtype=torch.float32) for v in (losses, lses))
     return loss.view(target.shape), lse.view(target.shape)
 
 
