@@ -217,7 +217,7 @@ def test_snapshot(backend, case, graph):
 
 # chunking -> (memory_budget of the snapshot: 256 rows of logits (ROWS_MIN at 256, class
 # chunks at any D), or 32768 classes of all 300 rows, compiled graphs)
-CHUNKINGS = {"rows": (256 * V * 2, 3), "classes": (300 * 32768 * 2, 4)}
+CHUNKINGS = {"rows": (256 * V * 2, 2), "classes": (300 * 32768 * 2, 4)}
 
 
 @pytest.mark.parametrize("chunking", CHUNKINGS)

@@ -715,19 +715,19 @@ def test_fast_backward_allocates_no_zero_gradients():
 def test_eager_chunks_run_compiled_kernels(monkeypatch):
     """At any size (forced here), each chunk's ce_fwd and its in-place ce_bwd run the
     lowering's kernels, and other row counts compile nothing more; no chunk falls back to the
-    decomposition. A scalar loss by row chunks compiles its chunk's forward graph (ce_fwd and
-    the finish), the in-place ce_bwd and the kernel scaling the gradients by the upstream
-    scalar (dh and dW share it: rows symbolic, D fixed); by class chunks, ce_fwd for the full
-    and the ragged last tile (a V each), ce_bwd once for chunks of every width (V symbolic)
-    and the scaling. The per-row ops by row chunks then add ce_fwd alone (their in-place
-    ce_bwd is the scalar loss's: the same target and ignore_index); by class chunks, nothing
-    (the backward's chunks of another width are V symbolic)."""
+    decomposition. A scalar loss by row chunks compiles its chunk's graph (ce_fwd, the
+    finish and ce_bwd in place) and the kernel scaling the gradients by the upstream scalar
+    (dh and dW share it: rows symbolic, D fixed); by class chunks, ce_fwd for the full and
+    the ragged last tile (a V each), ce_bwd once for chunks of every width (V symbolic) and
+    the scaling. The per-row ops by row chunks then add ce_fwd alone and the in-place
+    ce_bwd; by class chunks, nothing (the backward's chunks of another width are V
+    symbolic)."""
     monkeypatch.setattr(eager, "MODE", "compiled")
 
     def no_decomposition(*args, **kwargs):
         raise AssertionError("a chunk ran ce_bwd's decomposition")
     monkeypatch.setattr(decomposition, "ce_bwd", no_decomposition)
-    expected = {"rows": (3, 1), "classes": (4, 0)}
+    expected = {"rows": (2, 2), "classes": (4, 0)}
     for design in ("rows", "classes"):
         monkeypatch.setattr(eager, "_CACHE", {})   # (each design's compiles from none)
         before = eager.compiles

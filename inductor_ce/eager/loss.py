@@ -41,7 +41,7 @@ class LossKey(NamedTuple):
     spec: "LossSpec"          # the options (V among them)
     training: bool            # also the per-row coefficients of the backward
     few: bool                 # at most FEW_ROWS rows: the variant lowered as for few rows
-    chunk: bool = False       # the fused head's chunk (loss_chunk): times g, a sum
+    chunk: bool = False       # the fused head's chunk (loss_chunk): times g, a sum, dz
 
 
 class BackwardKey(NamedTuple):
@@ -283,21 +283,23 @@ def device_options(device: torch.device, label_smoothing: float, z_loss: float) 
 
 
 def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, temperature=None):
-    """For a chunk of rows of the fused linear + cross-entropy ("fast"): ``cross_entropy(z,
-    t, reduction="sum")``'s forward graph with its coefficients, all times the 0-dim float32
-    ``g``: (g * the chunk's summed loss, lse_nt, g * a, g * b[, g * c]), where (a, b, c) are
-    ``ce_bwd``'s per-row coefficients for an upstream gradient of 1. One compiled graph where
-    the compiled path applies (the chunk's ce_fwd kernels and its finish, instead of ~50
-    eager ops and an autograd call per chunk: host time); otherwise the same function
-    eagerly. Callable inside an op's implementation: the function traces (or runs) autograd
-    of the finish, so it runs with the dispatcher's autograd keys. With a ``temperature``,
-    ``ce_fwd_full``'s statistics, and the outputs end with its z_t, ent_nt and max_nt."""
+    """For a chunk of rows of the fused linear + cross-entropy of a scalar loss: g times the
+    chunk's ``cross_entropy(z, t, reduction="sum")``, and its gradient written over ``z``
+    (``g`` a 0-dim float32, the upstream gradient known before the backward). Returns (g *
+    the chunk's summed loss, lse_nt), and with a ``temperature`` (``ce_fwd_full``'s
+    statistics) also z_t, ent_nt and max_nt. In one compiled graph where the compiled path
+    applies: the chunk's ce_fwd kernels, its finish with the per-row coefficients (a, b[, c])
+    of ``ce_bwd`` (autograd's of the finish, times g, 0 on ignored rows), and ce_bwd storing
+    dz over z (one graph call per chunk: at small D the host sets the pace, see
+    docs/linear.md). Otherwise the same function eagerly, then ``ce_bwd_``. Callable inside
+    an op's implementation: the function traces (or runs) autograd of the finish, so it runs
+    with the dispatcher's autograd keys."""
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
     spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0, softcap,
                     False, z.shape[-1], temperature, statistics=temperature is not None)
     opts = device_options(z.device, label_smoothing, z_loss) if spec.valued() else None
     merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
-    if merged is not None and merged[0] is z:
+    if merged is not None and merged[0] is z and merged[1].dense_inner():
         key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
                       training=True, few=False, chunk=True)
         t = t.contiguous()
@@ -305,24 +307,47 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
         if entry is not None:    # (Inductor's kernels: no autograd to run)
             return run_compiled(entry, z, t, w, g, opts)
     with _autograd_inside_op():
-        return _chunk_function(spec)(z, t, w, g, opts)
+        loss, lse_nt, a, b, *rest = _chunk_function(spec, False)(z, t, w, g, opts)
+    c = rest[0] if spec.smooth else None
+    kernels.ce_bwd_(z, t, w if spec.smooth else None, lse_nt, a, b, c, ignore_index, softcap,
+                    temperature=temperature)
+    return (loss, lse_nt, *rest[spec.smooth:])
 
 
-def _chunk_function(spec: "LossSpec"):
-    """loss_chunk's function of (z, t, w, g, opts), traced by the compile or run eagerly."""
+def _chunk_function(spec: "LossSpec", write_grad: bool):
+    """loss_chunk's function of (z, t, w, g, opts), traced by the compile (``write_grad``:
+    the gradient stored over z) or run eagerly (the coefficients returned after lse_nt)."""
     forward = spec.forward(True)
     n_coefs = 2 + spec.smooth
+    ignore_index, softcap, temperature = spec.ignore_index, spec.softcap, spec.temperature
 
     def fn(x, t, w, g, opts):
         loss, lse_nt, *rest = forward(x, t, w, opts)
-        return (loss * g, lse_nt, *(k * g for k in rest[:n_coefs]), *rest[n_coefs:])
+        # (On ignored rows the finish's coefficients are 0 but where g is nan: "mean" over
+        # kept rows whose class weights sum to 0, stock's 0 / 0 on the kept rows only.)
+        keep = t != ignore_index
+        a, b, *c = (torch.where(keep, k * g, 0.0) for k in rest[:n_coefs])
+        stats = rest[n_coefs:]
+        if not write_grad:
+            return (loss * g, lse_nt, a, b, *c, *stats)
+        # (ce_bwd reads the weight only to smooth.)
+        cw, c = (w, c[0]) if c else (None, None)
+        if temperature is None:
+            grad = torch.ops.inductor_ce.ce_bwd.default(x, t, cw, lse_nt, a, b, c,
+                                                        ignore_index, softcap)
+        else:
+            grad = torch.ops.inductor_ce.ce_bwd_full.default(x, t, cw, lse_nt, a, b, c, None,
+                                                             ignore_index, softcap,
+                                                             temperature)
+        x.copy_(grad)
+        return (loss * g, lse_nt, *stats)
     return fn
 
 
 def _compile_chunk(spec, z, t, w, g, opts):
     from .._inductor.standalone import compile_rows_dynamic
     with _autograd_inside_op():
-        return compile_rows_dynamic(_chunk_function(spec), z, [t], [w, g, opts], salt())
+        return compile_rows_dynamic(_chunk_function(spec, True), z, [t], [w, g, opts], salt())
 
 
 class LossSpec(NamedTuple):

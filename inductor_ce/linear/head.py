@@ -26,9 +26,9 @@ Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits,
 rows (a multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
 
     z_r = h_r W^T + b                        one GEMM
-    forward:  stats_r = ce_fwd(z_r)          (fast: with the finish and its coefficients,
-                                              one compiled graph, eager/loss.py's loss_chunk)
-    gradient: dz_r = ce_bwd(z_r, a, b, c)    in place of z_r
+    forward:  stats_r = ce_fwd(z_r)          (fast: with the finish, its coefficients and
+    gradient: dz_r = ce_bwd(z_r, a, b, c)     ce_bwd, one compiled graph: eager/loss.py's
+                                              loss_chunk) in place of z_r
               dh_r = dz_r W;  dW += dz_r^T h_r;  db += sum_rows dz_r      two GEMMs
 
 The fast op does all of it in its forward: 3 GEMMs. The per-row ops compute the statistics in
@@ -970,8 +970,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         loss, dh, dw, db = _fast_by_classes(input, h, weight, bias, t, keep, zero_weight,
                                             budget, *options)
     else:
-        loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, keep, zero_weight,
-                                                 budget, *options,
+        loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, budget, *options,
                                                  temperature if full else None)
     if mean:
         loss = torch.where(total > 0, loss, float("nan"))
@@ -979,13 +978,12 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     return loss, dh, dw, (db if bias is None else db.to(bias.dtype)), *stats
 
 
-def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
-                  ignore_index, label_smoothing, z_loss, softcap, scale, temperature=None):
+def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
+                  label_smoothing, z_loss, softcap, scale, temperature=None):
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     _log_head("linear_ce_fast", h, weight, lambda: _rows_words(
         rows, step, vocab, "the gradient in the forward"))
-    w_smooth = class_weight if label_smoothing > 0.0 else None
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
     dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
@@ -1001,20 +999,14 @@ def _fast_by_rows(input, h, weight, bias, t, keep, zero_weight, budget, class_we
         r1 = min(rows, r0 + step)
         h_r, t_r = h[r0:r1], t[r0:r1]
         z = _logits(h_r, weight, bias)
-        # The chunk's loss and the per-row coefficients (a, b, c) of its gradient (autograd's
-        # of the finish, as for cross_entropy), both times `scale` (1 / the kept weight for
-        # "mean"): one compiled graph, see eager.loss_chunk.
-        loss_r, lse_nt, a, b, *c = eager_loss.loss_chunk(z, t_r, class_weight, ignore_index,
-                                                         label_smoothing, z_loss, softcap,
-                                                         scale, temperature)
+        # The chunk's loss (times `scale`: 1 / the kept weight for "mean") and its gradient
+        # dz over z: one compiled graph, see eager.loss_chunk.
+        loss_r, lse_nt, *extra = eager_loss.loss_chunk(z, t_r, class_weight, ignore_index,
+                                                       label_smoothing, z_loss, softcap,
+                                                       scale, temperature)
         if full:
-            c, extra = c[:len(c) - 3], c[len(c) - 3:]
             for chunks, part in zip(parts, (lse_nt, *extra)):
                 chunks.append(part)
-        if zero_weight:
-            a, b, *c = (k.where(keep[r0:r1], 0.0) for k in (a, b, *c))
-        eager.ce_bwd_(z, t_r, w_smooth, lse_nt, a, b, c[0] if c else None, ignore_index,
-                      softcap, temperature=temperature)
         _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
                          r0 == 0)
         losses.append(loss_r)
