@@ -809,11 +809,18 @@ def test_linear_ce_logs_its_chunking_once_per_signature(caplog):
 # 11. The fused head where the kept rows' class weights sum to 0 (mean: 0 / 0)
 # --------------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("kernels", ["default", "compiled"])
 @pytest.mark.parametrize("budget", [None, 64], ids=["rows", "classes"])
-def test_linear_ce_zero_kept_class_weight_like_stock(budget):
+def test_linear_ce_zero_kept_class_weight_like_stock(budget, kernels, monkeypatch):
     """Kept rows of weight 0 (and an ignored one): stock's nan loss and its gradient's
     pattern, nan on the kept rows, 0 on the ignored one; "sum" gives 0 and zero gradients.
-    Eager, and compiled (fullgraph, dynamic rows), with a bias and label smoothing."""
+    Eager, and compiled (fullgraph, dynamic rows), with a bias and label smoothing; the
+    chunks' work eagerly at this size (default) or through the compiled kernels (a row
+    chunk's loss and gradient then one graph, which masks the ignored row's nan
+    coefficients itself)."""
+    from inductor_ce.eager import kernels as eager
+    if kernels == "compiled":
+        monkeypatch.setattr(eager, "MODE", "compiled")
     g = _gen("zero-kept-weight")
     h0, w0, b0 = (torch.randn(6, 8, generator=g), torch.randn(10, 8, generator=g),
                   torch.randn(10, generator=g))
