@@ -9,39 +9,40 @@ def call(args):
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     assert_size_stride(arg2_1, (), (), 'input')
-    buf5 = buf3; del buf3  # reuse
+    buf5 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf8 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf9 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf0 = empty_strided_cpu((), (), torch.bool)
     buf6 = empty_strided_cpu((), (), torch.float32)
     buf1 = buf0; del buf0  # reuse
-    cpp_fused_0(buf5, buf1, arg0_1, arg1_1, arg2_1, buf4, buf8, buf9, buf6, s26)
-    del arg0_1
-    del arg1_1
+    cpp_fused_0(buf1, arg0_1, arg1_1, arg2_1, buf3, buf4, buf5, buf8, buf9, buf6, s26)
+    del buf3
     del buf4
     torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
-    buf10 = buf6; del buf6  # reuse
-    cpp_fused_1(buf10, arg2_1)
+    buf49 = buf6; del buf6  # reuse
+    cpp_fused_1(buf49, arg0_1, arg1_1, buf5, buf9, buf8, arg2_1, arg0_1, s26)
+    del arg0_1
+    del arg1_1
     del arg2_1
-    return (buf10, buf5, buf8, buf9, )
+    return (buf49, buf5, )
 
 
-extern "C"  void  cpp_fused_0(float* in_out_ptr0,
-                       bool* in_out_ptr1,
+extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        const float* in_ptr2,
+                       float* out_ptr0,
                        float* out_ptr1,
-                       float* out_ptr3,
+                       float* out_ptr2,
                        float* out_ptr4,
-                       float* out_ptr6,
+                       float* out_ptr5,
+                       float* out_ptr7,
                        const int64_t ks0)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
     inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
-    auto out_ptr0 = in_out_ptr0;
-    auto out_ptr5 = in_out_ptr1;
+    auto out_ptr6 = in_out_ptr0;
     #pragma omp parallel
     {
         int tid = omp_get_thread_num();
@@ -275,25 +276,27 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                             auto tmp67 = decltype(tmp66)::blendv(tmp9, tmp66, tmp7.template cast<float,1>());
                             auto tmp68 = at::vec::Vectorized<float>(tmp33);
                             auto tmp69 = tmp67 * tmp68;
-                            auto tmp70 = tmp66.neg();
-                            auto tmp71 = decltype(tmp70)::blendv(tmp9, tmp70, tmp7.template cast<float,1>());
-                            auto tmp72 = tmp71 * tmp68;
-                            auto tmp73 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
-                            auto tmp74 = tmp73.template cast<int32_t,1>();
-                            auto tmp75 = tmp74 | tmp23;
-                            auto tmp76 = ~tmp75;
-                            auto tmp77 = tmp76.template cast<float,1>();
-                            auto tmp78 = at::vec::VecMask<float,1>(tmp51 > tmp57);
-                            auto tmp79 = tmp51.exp();
-                            auto tmp80 = tmp79.log1p();
-                            auto tmp81 = decltype(tmp51)::blendv(tmp80, tmp51, tmp78.template cast<float,1>());
-                            auto tmp82 = tmp61 * tmp81;
-                            auto tmp83 = decltype(tmp82)::blendv(tmp9, tmp82, tmp7.template cast<float,1>());
-                            tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
-                            tmp69.store(out_ptr3 + static_cast<int64_t>(x0));
-                            tmp72.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp77;
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp83;
+                            auto tmp70 = decltype(tmp69)::blendv(tmp9, tmp69, tmp7.template cast<float,1>());
+                            auto tmp71 = tmp66.neg();
+                            auto tmp72 = decltype(tmp71)::blendv(tmp9, tmp71, tmp7.template cast<float,1>());
+                            auto tmp73 = tmp72 * tmp68;
+                            auto tmp74 = decltype(tmp73)::blendv(tmp9, tmp73, tmp7.template cast<float,1>());
+                            auto tmp75 = at::vec::VecMask<int64_t,2>(tmp11 == tmp6);
+                            auto tmp76 = tmp75.template cast<int32_t,1>();
+                            auto tmp77 = tmp76 | tmp23;
+                            auto tmp78 = ~tmp77;
+                            auto tmp79 = tmp78.template cast<float,1>();
+                            auto tmp80 = at::vec::VecMask<float,1>(tmp51 > tmp57);
+                            auto tmp81 = tmp51.exp();
+                            auto tmp82 = tmp81.log1p();
+                            auto tmp83 = decltype(tmp51)::blendv(tmp82, tmp51, tmp80.template cast<float,1>());
+                            auto tmp84 = tmp61 * tmp83;
+                            auto tmp85 = decltype(tmp84)::blendv(tmp9, tmp84, tmp7.template cast<float,1>());
+                            tmp3.store(out_ptr2 + static_cast<int64_t>(x0));
+                            tmp70.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp74.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc0_vec_local = tmp_acc0_vec_local | tmp79;
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp85;
                         }
                         if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                         {
@@ -352,23 +355,25 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                                 auto tmp50 = tmp42 ? tmp46 : tmp49;
                                 auto tmp51 = tmp6 ? tmp50 : tmp7;
                                 auto tmp53 = float(tmp51 * tmp52);
-                                auto tmp54 = decltype(tmp50)(-tmp50);
-                                auto tmp55 = tmp6 ? tmp54 : tmp7;
-                                auto tmp56 = float(tmp55 * tmp52);
-                                auto tmp57 = tmp9 == tmp5;
-                                auto tmp58 = tmp57 || tmp15;
-                                auto tmp59 = !tmp58;
-                                auto tmp60 = tmp37 > tmp41;
-                                auto tmp61 = std::exp(tmp37);
-                                auto tmp62 = std::log1p(tmp61);
-                                auto tmp63 = tmp60 ? tmp37 : tmp62;
-                                auto tmp64 = float(tmp45 * tmp63);
-                                auto tmp65 = tmp6 ? tmp64 : tmp7;
-                                in_out_ptr0[static_cast<int64_t>(x0_tail)] = tmp3;
-                                out_ptr3[static_cast<int64_t>(x0_tail)] = tmp53;
-                                out_ptr4[static_cast<int64_t>(x0_tail)] = tmp56;
-                                tmp_acc0_local = tmp_acc0_local || tmp59;
-                                tmp_acc1_local = tmp_acc1_local + tmp65;
+                                auto tmp54 = tmp6 ? tmp53 : tmp7;
+                                auto tmp55 = decltype(tmp50)(-tmp50);
+                                auto tmp56 = tmp6 ? tmp55 : tmp7;
+                                auto tmp57 = float(tmp56 * tmp52);
+                                auto tmp58 = tmp6 ? tmp57 : tmp7;
+                                auto tmp59 = tmp9 == tmp5;
+                                auto tmp60 = tmp59 || tmp15;
+                                auto tmp61 = !tmp60;
+                                auto tmp62 = tmp37 > tmp41;
+                                auto tmp63 = std::exp(tmp37);
+                                auto tmp64 = std::log1p(tmp63);
+                                auto tmp65 = tmp62 ? tmp37 : tmp64;
+                                auto tmp66 = float(tmp45 * tmp65);
+                                auto tmp67 = tmp6 ? tmp66 : tmp7;
+                                out_ptr2[static_cast<int64_t>(x0_tail)] = tmp3;
+                                out_ptr4[static_cast<int64_t>(x0_tail)] = tmp54;
+                                out_ptr5[static_cast<int64_t>(x0_tail)] = tmp58;
+                                tmp_acc0_local = tmp_acc0_local || tmp61;
+                                tmp_acc1_local = tmp_acc1_local + tmp67;
                             }
                         }
                     }
@@ -395,36 +400,16 @@ extern "C"  void  cpp_fused_0(float* in_out_ptr0,
                 tmp_acc1 = tmp_acc1 + tmp_acc1_arr[tid];
             }
             tmp_acc0 = tmp_acc0 || !tmp_acc0_vec.all_zero();
-            out_ptr5[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
+            out_ptr6[static_cast<int64_t>(0L)] = static_cast<bool>(tmp_acc0);
             tmp_acc1 = tmp_acc1 + at::vec::vec_reduce_all<float, 1>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc1_vec);
-            out_ptr6[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
+            out_ptr7[static_cast<int64_t>(0L)] = static_cast<float>(tmp_acc1);
         }
     }
     {
         {
             {
-                auto tmp0 = out_ptr5[static_cast<int64_t>(0L)];
+                auto tmp0 = out_ptr6[static_cast<int64_t>(0L)];
                 auto tmp2 = !tmp0;
-                in_out_ptr1[static_cast<int64_t>(0L)] = tmp2;
-            }
-        }
-    }
-    inductor_cpu_integer_div_error_flag = nullptr;
-    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
-}
-
-
-extern "C"  void  cpp_fused_1(float* in_out_ptr0,
-                       const float* in_ptr0)
-{
-    std::atomic<int> inductor_cpu_integer_div_error{0};
-    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
-    {
-        {
-            {
-                auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
-                auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
-                auto tmp2 = float(tmp0 * tmp1);
                 in_out_ptr0[static_cast<int64_t>(0L)] = tmp2;
             }
         }
@@ -434,29 +419,13 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
 }
 
 
-# --- compiled graph 1
-def call(args):
-    arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
-    arg0_1_size = arg0_1.size()
-    s26 = arg0_1_size[0]
-    assert_size_stride(arg0_1, (s26, 128256), (128256, 1), 'input')
-    assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg2_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg3_1, (s26, ), (1, ), 'input')
-    cpp_fused_0(arg0_1, arg1_1, arg2_1, arg4_1, arg3_1, arg0_1, s26)
-    del arg0_1
-    del arg1_1
-    del arg3_1
-    del arg4_1
-    return (arg2_1, )
-
-
-extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
+extern "C"  void  cpp_fused_1(float* in_out_ptr0,
+                       const at::BFloat16* in_ptr0,
                        const int64_t* in_ptr1,
                        const float* in_ptr2,
                        const float* in_ptr3,
                        const float* in_ptr4,
+                       const float* in_ptr5,
                        at::BFloat16* out_ptr1,
                        const int64_t ks0)
 {
@@ -518,13 +487,26 @@ extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
                 }
             }
         }
+        #pragma omp single
+        {
+            {
+                {
+                    {
+                        auto tmp0 = in_out_ptr0[static_cast<int64_t>(0L)];
+                        auto tmp5 = in_ptr5[static_cast<int64_t>(0L)];
+                        auto tmp1 = float(tmp0 * tmp5);
+                        in_out_ptr0[static_cast<int64_t>(0L)] = tmp1;
+                    }
+                }
+            }
+        }
     }
     inductor_cpu_integer_div_error_flag = nullptr;
     inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
 }
 
 
-# --- compiled graph 2
+# --- compiled graph 1
 def call(args):
     arg0_1, arg1_1 = args
     arg0_1_size = arg0_1.size()
