@@ -330,18 +330,23 @@ def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, so
     return None if entry is None else run_compiled(entry, xm, t, *per_row, weight)
 
 
+def grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap, temperature):
+    """The gradient op a compiled function traces: ``ce_bwd``, or with a ``temperature``
+    (not None) ``ce_bwd_full`` with the entropy's coefficient ``e``."""
+    if temperature is None:
+        return torch.ops.inductor_ce.ce_bwd.default(x, t, w, lse_nt, a, b, c, ignore_index,
+                                                    softcap)
+    return torch.ops.inductor_ce.ce_bwd_full.default(x, t, w, lse_nt, a, b, c, e, ignore_index,
+                                                     softcap, temperature)
+
+
 def _bwd_function(ignore_index, softcap, in_place, has_c, has_e, temperature):
     """_compiled_bwd's function of (x, t, lse_nt, a, b[, c][, e], w), for the compile."""
     def fn(x, t, lse_nt, a, b, *rest):
         c_ = rest[0] if has_c else None
         e_ = rest[1 if has_c else 0] if has_e else None
-        if temperature is not None:
-            grad = torch.ops.inductor_ce.ce_bwd_full.default(x, t, rest[-1], lse_nt, a, b, c_,
-                                                             e_, ignore_index, softcap,
-                                                             temperature)
-        else:
-            grad = torch.ops.inductor_ce.ce_bwd.default(x, t, rest[-1], lse_nt, a, b, c_,
-                                                        ignore_index, softcap)
+        grad = grad_op(x, t, rest[-1], lse_nt, a, b, c_, e_, ignore_index, softcap,
+                       temperature)
         if not in_place:
             return (grad,)
         x.copy_(grad)

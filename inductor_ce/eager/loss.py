@@ -332,14 +332,8 @@ def _chunk_function(spec: "LossSpec", write_grad: bool):
             return (loss * g, lse_nt, a, b, *c, *stats)
         # (ce_bwd reads the weight only to smooth.)
         cw, c = (w, c[0]) if c else (None, None)
-        if temperature is None:
-            grad = torch.ops.inductor_ce.ce_bwd.default(x, t, cw, lse_nt, a, b, c,
-                                                        ignore_index, softcap)
-        else:
-            grad = torch.ops.inductor_ce.ce_bwd_full.default(x, t, cw, lse_nt, a, b, c, None,
-                                                             ignore_index, softcap,
-                                                             temperature)
-        x.copy_(grad)
+        x.copy_(kernels.grad_op(x, t, cw, lse_nt, a, b, c, None, ignore_index, softcap,
+                                temperature))
         return (loss * g, lse_nt, *stats)
     return fn
 
@@ -453,17 +447,12 @@ class LossSpec(NamedTuple):
             if with_lse:
                 a, b = a + g_lse * lse_coefs[0], b + g_lse * lse_coefs[1]
             c = c[0] if c else None
-            if temperature is None:
-                grad = torch.ops.inductor_ce.ce_bwd.default(x, t, w, lse_nt, a, b, c,
-                                                            ignore_index, softcap)
-            else:
-                e = None
-                if with_entropy:
-                    a, b = a + g_ent * ent_coefs[0], b + g_ent * ent_coefs[1]
-                    e = g_ent * ent_coefs[2]
-                grad = torch.ops.inductor_ce.ce_bwd_full.default(
-                    x, t, w, lse_nt, a, b, c, e, ignore_index, softcap, temperature)
-            out.copy_(grad)
+            e = None
+            if with_entropy:    # (the full form only)
+                a, b = a + g_ent * ent_coefs[0], b + g_ent * ent_coefs[1]
+                e = g_ent * ent_coefs[2]
+            out.copy_(kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap,
+                                      temperature))
             return (out,)
 
         return fn
