@@ -5,6 +5,7 @@ working tree, run in turns so that a drift of the GPU's clocks hits both alike.
     PYTHONPATH=old python benchmarks/probes/linear_ab.py old 8192x768x50304 ...
     python benchmarks/probes/linear_ab.py new 8192x768x50304 ...
     python benchmarks/probes/linear_ab.py new --budget-mib 64 8192x768x50304 ...
+    python benchmarks/probes/linear_ab.py new --calls mean,none 8192x768x50304 ...
 
 Per shape (bf16, every 7th target ignored), do_bench medians: "nograd" (reduction="none"
 under no_grad) and "logp" (``linear_log_probs`` at temperature 0.7 under no_grad) x one GEMM;
@@ -61,9 +62,13 @@ def calls(h, w, y, up, budget=None):
 
 def main():
     tag, args = sys.argv[1], sys.argv[2:]
-    budget = None
-    if args[0] == "--budget-mib":
-        budget, args = int(args[1]) << 20, args[2:]
+    budget, only = None, None
+    while args[0].startswith("--"):
+        if args[0] == "--budget-mib":
+            budget = int(args[1]) << 20
+        elif args[0] == "--calls":     # a comma-separated subset of the calls
+            only = args[1].split(",")
+        args = args[2:]
     for spec in args:
         T, D, V = (int(v) for v in spec.split("x"))
         h, w, y, up = data(T, D, V)
@@ -77,6 +82,8 @@ def main():
         del dz
         out = []
         for name, (fn, one_gemm) in calls(h, w, y, up, budget).items():
+            if only is not None and name not in only:
+                continue
             fn()
             torch.cuda.synchronize()
             ms = bench(fn)
