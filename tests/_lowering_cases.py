@@ -633,6 +633,40 @@ def case_soft_subnormal():
     return _soft_run(x, p, {})
 
 
+def case_linear_chunks():
+    """The fused head's scalar loss by row chunks, eagerly (each chunk's statistics, finish and
+    ce_bwd over its logits in one compiled graph, eager/loss.py's loss_chunk), its Triton code
+    run by the interpreter: a bias, class weights, smoothing, z-loss, a softcap and ignored
+    rows, three chunks (the last ragged), against float64."""
+    from inductor_ce.eager import kernels as eager
+    from inductor_ce.linear import head
+    gen = torch.Generator().manual_seed(11)
+    n, d = 40, 16
+    h = torch.randn(n, d, generator=gen)
+    w, b = torch.randn(V, d, generator=gen) * 0.5, torch.randn(V, generator=gen)
+    t = torch.randint(0, V, (n,), generator=gen)
+    t[::5] = -100
+    cw = torch.rand(V, generator=gen) + 0.5
+    opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
+    saved = eager.MODE, head.ROWS_MIN_NARROW
+    eager.MODE, head.ROWS_MIN_NARROW = "compiled", 1   # (16 rows: the budget's chunks)
+    before = eager.compiles
+    try:
+        leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+        loss = inductor_ce.linear_cross_entropy(leaves[0], leaves[1], t, linear_bias=leaves[2],
+                                                memory_budget=16 * V * 4, **opts)
+        loss.backward()
+    finally:
+        eager.MODE, head.ROWS_MIN_NARROW = saved
+    ref_leaves = [x.double().requires_grad_() for x in (h, w, b)]
+    ref = reference(ref_leaves[0] @ ref_leaves[1].t() + ref_leaves[2], t, **opts)
+    ref.backward()
+    out = {"loss_err": _rel(loss.detach(), ref.detach()), "compiles": eager.compiles - before}
+    for name, x, r in zip(("dh", "dw", "db"), leaves, ref_leaves):
+        out[f"{name}_err"] = _rel(x.grad, r.grad)
+    return out
+
+
 def case_soft_collapse():
     """The margin grid 0-80 (tests/test_soft_targets.collapse_case over V columns: two chunks,
     the dominant class in either): per row, the loss, the dominant class's gradient and every

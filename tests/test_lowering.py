@@ -35,7 +35,7 @@ EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
                "ignore_index_edges", "full_inf", "soft", "soft_options", "soft_single",
-               "soft_bf16", "soft_subnormal", "soft_collapse"]
+               "soft_bf16", "soft_subnormal", "soft_collapse", "linear_chunks"]
 SOFT_CASES = ["soft", "soft_options", "soft_single", "soft_bf16", "soft_subnormal"]
 
 
@@ -542,6 +542,17 @@ def test_soft_targets_collapse_grid(cases):
     assert case["top_grad_nonzero"], case
     assert case["loss_rel"] < 1e-5 and case["top_grad_rel"] < 1e-5, case
     assert case["grad_rel"] < 1e-5, case
+
+
+def test_linear_chunk_graph_in_triton(cases):
+    """The fused head's scalar loss, each row chunk's statistics, finish and gradient over
+    its logits as one compiled graph whose Triton code (a GPU's, run by the interpreter)
+    reads the logits before writing dz over them: every option, three chunks, against
+    float64; one compile for the chunks and one for the gradients' scaling."""
+    case = _case(cases, "linear_chunks")
+    assert case["loss_err"] < 1e-5, case
+    assert max(case["dh_err"], case["dw_err"], case["db_err"]) < 1e-5, case
+    assert case["compiles"] == 2, case
 
 
 @pytest.mark.parametrize("name", SOFT_CASES)
