@@ -693,8 +693,10 @@ def _head_reference(h, w, t):
 def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels(monkeypatch):
     """Evaluation under inference_mode gives the loss at every size (below and at 2^20
     logits, row and class chunks), and marks no compiled kernel failed: the training call after it
-    runs the compiled ``ce_bwd_`` (eager._CACHE holds None for a failed compile)."""
+    runs the compiled chunk graph, whose ``ce_bwd`` writes the gradient (eager._CACHE holds
+    None for a failed compile)."""
     from inductor_ce.eager import kernels as eager
+    from inductor_ce.eager import loss as eager_loss
     monkeypatch.setattr(eager, "_CACHE", {})
     small, large = _head_case(8, 8, 10), _head_case(1024, 8, 1024)
     for h, w, t in (small, large):
@@ -709,7 +711,7 @@ def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels
     _head_reference(ref, w, t).backward()
     assert_grad_close(leaf.grad, ref.grad)
     assert all(v is not None for v in eager._CACHE.values()), "a compile marked failed"
-    assert any(isinstance(k, eager.KernelKey) and k.op == "ce_bwd_" and v
+    assert any(isinstance(k, eager_loss.LossKey) and k.chunk and v
                for k, v in eager._CACHE.items())
 
 

@@ -957,23 +957,23 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     # "mean" with no kept weight (every target ignored, or 0 rows) is nan, as F.cross_entropy's
     # (below); its gradient is 0 there, as stock's, where 1 / 0 would make it nan.
     total = w_t.sum()
-    scale = torch.where(total > 0, 1.0 / total, 0.0) if mean else \
-        torch.ones((), device=h.device)
+    kept = total > 0
+    scale = torch.where(kept, 1.0 / total, 0.0) if mean else torch.ones((), device=h.device)
     # Kept rows whose class weights sum to 0: stock's 0 / 0, a nan gradient on those rows
     # (ignored rows keep 0, their coefficients masked below). Only class weights get there.
     zero_weight = mean and class_weight is not None
     if zero_weight:
         scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
     options = (class_weight, ignore_index, label_smoothing, z_loss, softcap, scale)
-    stats = [h.new_empty(0, dtype=torch.float32) for _ in range(4)]
     if not by_rows:
         loss, dh, dw, db = _fast_by_classes(input, h, weight, bias, t, keep, zero_weight,
                                             budget, *options)
+        stats = [h.new_empty(0, dtype=torch.float32) for _ in range(4)]
     else:
         loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, budget, *options,
                                                  temperature if full else None)
     if mean:
-        loss = torch.where(total > 0, loss, float("nan"))
+        loss = torch.where(kept, loss, float("nan"))
     stats = [v.view(input.shape[:-1]) if full else v for v in stats]
     return loss, dh, dw, (db if bias is None else db.to(bias.dtype)), *stats
 
