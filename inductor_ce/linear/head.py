@@ -36,9 +36,10 @@ the forward and the gradient in the backward, recomputing z_r: 4 GEMMs (3 withou
 for W, 1 without any: nothing is saved). An eager forward that a gradient will follow keeps
 its last chunk of logits for the backward, which starts with it and frees it before
 recomputing the others: one chunk fewer to recompute (3 GEMMs where there is one chunk), and
-still one chunk alive at a time (between forward and backward, the kept one). dW accumulates in W's dtype (cuBLAS accumulates each
-product in float32 and rounds once per chunk); every chunk after the first reads and writes dW
-once more, which is why a chunk has at least ROWS_MIN rows where class chunks are faster.
+still one chunk alive at a time (between forward and backward, the kept one). dW accumulates
+in W's dtype (cuBLAS accumulates each product in float32 and rounds once per chunk); every
+chunk after the first reads and writes dW once more, which is why a chunk has at least
+ROWS_MIN rows where class chunks are faster.
 
 Class chunks (a smaller budget). The statistics of chunk c of C classes
 combine like the shards of the vocabulary-parallel loss:
@@ -957,8 +958,9 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     # "mean" with no kept weight (every target ignored, or 0 rows) is nan, as F.cross_entropy's
     # (below); its gradient is 0 there, as stock's, where 1 / 0 would make it nan.
     total = w_t.sum()
-    kept = total > 0
-    scale = torch.where(kept, 1.0 / total, 0.0) if mean else torch.ones((), device=h.device)
+    any_weight = total > 0
+    scale = torch.where(any_weight, 1.0 / total, 0.0) if mean else \
+        torch.ones((), device=h.device)
     # Kept rows whose class weights sum to 0: stock's 0 / 0, a nan gradient on those rows
     # (ignored rows keep 0, their coefficients masked below). Only class weights get there.
     zero_weight = mean and class_weight is not None
@@ -973,7 +975,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, budget, *options,
                                                  temperature if full else None)
     if mean:
-        loss = torch.where(kept, loss, float("nan"))
+        loss = torch.where(any_weight, loss, float("nan"))
     stats = [v.view(input.shape[:-1]) if full else v for v in stats]
     return loss, dh, dw, (db if bias is None else db.to(bias.dtype)), *stats
 
