@@ -962,7 +962,8 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     scale = torch.where(any_weight, 1.0 / total, 0.0) if mean else \
         torch.ones((), device=h.device)
     # Kept rows whose class weights sum to 0: stock's 0 / 0, a nan gradient on those rows
-    # (ignored rows keep 0, their coefficients masked below). Only class weights get there.
+    # (ignored rows keep 0: their coefficients are masked, in loss_chunk's graph by rows and
+    # in _fast_by_classes). Only class weights get there.
     zero_weight = mean and class_weight is not None
     if zero_weight:
         scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
