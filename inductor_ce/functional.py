@@ -308,7 +308,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
             stats = fwd(*args, budget, temperature)[:5]
         elif transformed:
-            stats = decomposition.linear_ce_fwd(*args, 0, False)[:3]
+            stats = decomposition.linear_ce_fwd(*args, 0)[:3]
         else:
             stats = linear.statistics(*args, budget)
         lse_nt, z_t, sum_wz, *extra = stats

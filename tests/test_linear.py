@@ -257,63 +257,53 @@ def test_opcheck(design):
     budget = _budget(design)
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
                           (*leaves, t, cw, -100, 5.0, True, 0, V, budget, False))
-    # With with_grad, the outputs u and s are the backward's, which eagerly overwrites u with
-    # the input's gradient: opcheck's comparison of the outputs after a backward does not
-    # apply (the losses and gradients of both modes are compared in the tests above).
-    torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
-                          (*leaves, t, cw, -100, 5.0, True, 0, V, budget, True),
-                          test_utils=("test_schema", "test_autograd_registration",
-                                      "test_faketensor"))
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fast.default,
                           (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, budget))
-    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0, False)
+    stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0)
     for input_grad, weight_grad in ((True, True), (False, True), (True, False)):
         torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
                               (h, w, b, t, cw, stats[0], *stats[:3], -100, 5.0, 0, budget,
                                input_grad, weight_grad))
 
 
-def test_shard_backward_that_computes_u_checks_the_global_range():
+def test_shard_by_classes_checks_the_global_range():
     """A direct call of linear_ce_fwd on a vocabulary shard (classes [V/2, V) of V) by class
-    chunks, without its u (``with_grad=False``) on inputs that want a gradient: the backward
-    computes u itself, checking the targets against the whole vocabulary (another shard's
-    target is no error), and its gradients equal those of the call that computed u in the
-    forward."""
+    chunks: targets are checked against the whole vocabulary (another shard's target is no
+    error, one past it is), and the statistics and gradients equal those of row chunks."""
     h, w, _, t = _data("shard-u")
     half = V // 2
     up = torch.rand(N, generator=torch.Generator().manual_seed(5))
-    grads = []
-    for with_grad in (True, False):
+    results = []
+    for design in ("classes", "rows"):
         hh, ww = h.clone().requires_grad_(), w[half:].clone().requires_grad_()
         stats = linear.linear_ce_fwd(hh, ww, None, t, None, -100, None, False, half, V,
-                                     _budget("classes"), with_grad)
+                                     _budget(design))
         (stats[0] * up).sum().backward()
-        grads.append((hh.grad, ww.grad))
+        results.append((stats[0].detach(), stats[1].detach(), hh.grad, ww.grad))
     assert (t < half).any() and (t >= half).any()
-    for got, want in zip(grads[1], grads[0]):
+    for got, want in zip(*results):
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(Exception, match="target"):
+        linear.linear_ce_fwd(h, w[half:], None, t.where(t < 0, V), None, -100, None, False,
+                             half, V, _budget("classes"))
 
 
 @pytest.mark.parametrize("block", [37, 8], ids=["one-block", "blocks"])
 @pytest.mark.parametrize("softcap", [None, 5.0])
 def test_ops_match_their_decomposition(monkeypatch, block, softcap):
-    """The forward's statistics and its sums u, s (tiles of ``block`` rows x 64 classes: the
-    online softmax over ragged chunks and blocks; without sums, chunks of rows), and the
-    backward's dh (chunks of rows), dW, db (chunks of rows, and of classes).
+    """The forward's statistics (class chunks: blocks of ``block`` rows x 64 classes, ragged
+    chunks and blocks; row chunks), and the backward's dh, dW, db (chunks of rows, and of
+    classes over blocks of rows, or all rows where dh is not wanted).
     (sum_wz adds V terms of both signs: chunks sum them in another order, so it is compared
-    at the scale of the terms, 1e-6 of the largest row's sum of |w_j z_j|; u and s, sums of
-    W's rows, at 1e-5.)"""
-    monkeypatch.setattr(linear, "BLOCK_ROWS", block)
+    at the scale of the terms, 1e-6 of the largest row's sum of |w_j z_j|.)"""
+    monkeypatch.setattr(linear, "BLOCK_ROWS_MIN", block)
     h, w, b, t = _data("decomp", bias=True, ignore_index=3)
     cw = torch.rand(V, generator=torch.Generator().manual_seed(9)) + 0.5
     terms = (F.linear(h, w, b).abs() * cw).sum(-1).max().item()
-    for design, with_grad in (("classes", True), ("classes", False), ("rows", False)):
-        got = linear.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, _budget(design),
-                                   with_grad)
-        want = decomposition.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 0,
-                                           with_grad)
-        assert got[3].numel() == (h.numel() if with_grad else 0)
-        assert got[4].numel() == (0 if softcap is None or not with_grad else h.numel())
+    for design in ("classes", "rows"):
+        got = linear.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, _budget(design))
+        want = decomposition.linear_ce_fwd(h, w, b, t, cw, 3, softcap, True, 0, V, 0)
+        assert len(got) == 4 and got[3].numel() == 0
         for i, (g_, w_) in enumerate(zip(got, want)):
             torch.testing.assert_close(g_, w_, rtol=1e-6,
                                        atol=1e-6 * terms if i == 2 else 1e-5)
@@ -322,7 +312,8 @@ def test_ops_match_their_decomposition(monkeypatch, block, softcap):
     # (chunks add the products of their classes in another order: compared, like the
     # statistics, at the scale of the gradient, since a cancelling element has no bound on
     # its relative error in any summation order)
-    for design, input_grad in (("rows", True), ("rows", False), ("classes", False)):
+    for design, input_grad in (("rows", True), ("rows", False), ("classes", True),
+                               ("classes", False)):
         got = linear.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0, _budget(design),
                                    input_grad, True)
         want = decomposition.linear_ce_bwd(h, w, b, t, cw, g[0], *g, 3, softcap, 0, 0,
@@ -461,29 +452,23 @@ def test_non_finite_logits_as_unfused(design, reduction):
 
 
 def test_classes_backward_runs_what_is_needed(monkeypatch):
-    """Class chunks: the eager backward writes the input's gradient into the forward's sum
-    u (no second buffer of its size), out of place when the graph is kept; a frozen W runs no
-    chunk of the backward, a frozen input computes no u."""
+    """Class chunks: one backward sweep for both gradients, by blocks of rows; a frozen W
+    computes no dW, a frozen input no dh and then takes all rows in one block (dW written
+    once, nothing accumulated)."""
     calls = []
-    dh_of = linear._dh
-    bwd_of = linear.linear_ce_bwd
+    grads_of = linear._block_grads
 
-    def dh_spy(u, *args):
-        out = dh_of(u, *args)
-        calls.append(("dh", out.data_ptr() == u.data_ptr()))
-        return out
+    def spy(h_b, *args):
+        dh_b, dw = args[-4], args[-3]   # (..., scratch, dh_b, dw, db, first)
+        calls.append((h_b.shape[0], dh_b is not None, dw is not None))
+        return grads_of(h_b, *args)
 
-    def bwd_spy(*args):
-        calls.append(("dW", args[-2]))
-        return bwd_of(*args)
-
-    monkeypatch.setattr(linear, "_dh", dh_spy)
-    monkeypatch.setattr(linear, "linear_ce_bwd", bwd_spy)
+    monkeypatch.setattr(linear, "_block_grads", spy)
     h, w, b, t = _data("needed")
-    for frozen, retain, want in [(None, False, [("dh", True), ("dW", False)]),
-                                 (None, True, [("dh", False), ("dW", False)]),
-                                 ("w", False, [("dh", True)]),
-                                 ("h", False, [("dW", False)])]:
+    blocks = [(16, True, True), (16, True, True), (5, True, True)]
+    for frozen, retain, want in [(None, False, blocks), (None, True, blocks),
+                                 ("w", False, [(r, True, False) for r, _, _ in blocks]),
+                                 ("h", False, [(N, False, True)])]:
         calls.clear()
         hh, ww = h.clone().requires_grad_(frozen != "h"), w.clone().requires_grad_(frozen != "w")
         loss = _ours("classes")(hh, ww, t, reduction="none")
@@ -747,8 +732,9 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
 
 
 def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch):
-    """The backward's chunks of classes (all rows each) are views of one scratch buffer,
-    of the budget's size (here: 64 classes, the smallest chunk), never of dW's."""
+    """The backward's chunks of classes (blocks of 16 rows, the smallest, here: 16, 16 and
+    5 rows) are views of one scratch buffer of a block's chunk (here: 64 classes, the
+    smallest chunk), never of dW's."""
     h, w, b, t = _data("scratch", bias=True)
     leaves = [p.clone().requires_grad_() for p in (h, w, b)]
     loss = _ours("classes")(leaves[0], leaves[1], leaves[2], t, reduction="none")
@@ -760,8 +746,9 @@ def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch):
         return real(x, *args, **kwargs)
     monkeypatch.setattr(eager, "ce_bwd_", spy)
     loss.sum().backward()
-    assert [s for *_, s in seen] == [(N, 64)] * 4 + [(N, V - 256)]
-    assert len({(p, n) for p, n, _ in seen}) == 1 and seen[0][1] == N * 64 * 4
+    assert [s for *_, s in seen] == [(r, c) for r in (16, 16, N - 32)
+                                     for c in (64, 64, 64, 64, V - 256)]
+    assert len({(p, n) for p, n, _ in seen}) == 1 and seen[0][1] == 16 * 64 * 4
     ref, ref_grads = _run(lambda *a, **kw: _ref64(*a, **kw).sum(), h.double(), w.double(),
                           b.double(), t, reduction="none")
     for got, want in zip([p.grad for p in leaves], ref_grads):
@@ -772,18 +759,23 @@ def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch):
     (8192, 4096, 128256, 2, 64 << 20), (65536, 2048, 32000, 2, 32 << 20),
     (16384, 5120, 152064, 2, 64 << 20), (8192, 768, 50304, 2, 64 << 20),
     (8192, 8192, 128256, 4, 256 << 20), (100, 16, 300, 4, 100 * 64 * 4),
+    (4096, 2048, 151936, 2, 64 << 20),
 ])
-def test_class_tiles_stay_within_the_budget(rows, hidden, vocab, itemsize, budget):
-    """The forward's tile and float32 sums, and the backward's chunk, fit in the budget
-    (which is large enough for the smallest ones here); the forward's tiles do not depend on
-    the row count (each width a compile of ce_fwd)."""
-    for sums in (0, 1, 2):
-        tiles = linear.class_tiles(rows, hidden, vocab, itemsize, budget, sums)
-        assert tiles.block * (tiles.step * itemsize + 4 * hidden * sums) <= budget, tiles
-        assert rows * tiles.classes * itemsize <= budget, tiles
-        assert tiles.step % 64 == 0 or tiles.step == vocab
-        assert tiles[:2] == linear.class_tiles(rows + 999, hidden, vocab, itemsize, budget,
-                                               sums)[:2]
+def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budget):
+    """The statistics' chunk, and the gradient's chunk beside the block's float32 input
+    gradient (or all rows' chunk without it), fit in the budget (large enough for the
+    smallest ones here); widths are multiples of 64 (or V); the blocks do not depend on the
+    row count (each statistics width a compile of ce_fwd)."""
+    blocks = linear.class_blocks(hidden, vocab, itemsize, budget)
+    assert blocks.rows % linear.BLOCK_ROWS_MIN == 0
+    assert blocks.rows * blocks.classes * itemsize <= budget, blocks
+    b = min(rows, blocks.rows)
+    classes = linear.grad_classes(b, hidden, vocab, itemsize, budget, True)
+    assert b * (4 * hidden + classes * itemsize) <= budget, classes
+    assert rows * linear.grad_classes(rows, hidden, vocab, itemsize, budget, False) * \
+        itemsize <= budget
+    for c in (blocks.classes, classes):
+        assert c % 64 == 0 or c == vocab
 
 
 @pytest.mark.parametrize("vocab,hidden,itemsize,budget,classes", [

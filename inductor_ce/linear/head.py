@@ -41,31 +41,24 @@ in W's dtype (cuBLAS accumulates each product in float32 and rounds once per chu
 chunk after the first reads and writes dW once more, which is why a chunk has at least
 ROWS_MIN rows where class chunks are faster.
 
-Class chunks (a smaller budget). The statistics of chunk c of C classes
+Class chunks (a smaller budget), by blocks of B rows (as many as half the budget holds of
+their float32 input gradient: ``class_blocks``). The statistics of chunk c of C classes
 combine like the shards of the vocabulary-parallel loss:
 
-    z_c = h W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
+    z_c = h_B W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
     lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
 
 so they equal ``ce_fwd``'s of the whole row, and autograd of the finish hands the backward the
-same (a, b, c). With ce_bwd's dz_j = (a exp(z_j - lse_nt) [j != t] + b [j = t] + c w_j) f'(z_j),
-the input's gradient splits into per-row coefficients times sums the forward computes:
+same (a, b, c). The gradient then sweeps the classes again, in one scratch buffer:
 
-    dh = a u + b f'(z_t) W_t + c s,   u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j,
-                                      s = sum_j w_j f'(z_j) W_j   (= w^T W without softcap)
+    z_c recomputed;  dz_c = ce_bwd(z_c, ...) in place;  dW_c = dz_c^T h_B;  db_c = sum dz_c
+    dh_B += dz_c W_c    (float32, cuBLAS's float32 output: one rounding at the end)
 
-u is a softmax-weighted sum of W's rows, like attention's output with K = V = W: the forward
-computes it by tiles of R rows x C classes with the online softmax (the float32 sum of a block
-of rows is rescaled when its running lse_nt grows; the tile's weights are ce_bwd's with (a, b,
-c) = (1, 0, 0)), one more GEMM per tile, and stores it in the input's dtype. The target's term
-stays apart, so dh keeps the collapse-safe form a (u - f'(z_t) W_t) of the plain loss. dW then
-goes by chunks of classes over all rows, in one scratch buffer of the budget's size:
-
-    dz_c = ce_bwd(z_c, ...) in place;  dW_c = dz_c^T h (exact: nothing accumulates);
-    db_c = sum_rows dz_c
-
-4 GEMMs, for the fast op too (all in its forward). A forward without gradient computes the
-statistics alone, a frozen input skips u, a frozen W the chunks of dW.
+4 GEMMs, for the fast op too (all in its forward), none of them narrow: a chunk has B rows and
+C classes. dW_c is written once where the rows fit one block (every budget where no input
+gradient is wanted: then the block is all rows) and accumulates over the blocks otherwise.
+A forward without gradient computes the statistics alone, a frozen input skips dh, a frozen
+W the dW_c.
 
 All are custom ops of our namespace (functional, with fake kernels and registered autograd):
 under torch.compile they are opaque calls whose implementations loop over chunks at run time,
@@ -113,11 +106,10 @@ ALIGN_ROWS = 4
 ROWS_MIN = 256
 ROWS_MIN_NARROW = 64
 CLASSES_MIN_HIDDEN = 4096
-# The smallest chunk of classes (a budget too small for it is exceeded: the backward's
-# chunks are N x CLASSES_MIN logits), and the rows of the forward's tiles: a float32 R x D
-# sum per tile (u; and s with softcap and label smoothing).
+# The smallest chunk of classes (a budget too small for it is exceeded: each chunk is a
+# block's rows x CLASSES_MIN logits), and of a block of rows (its float32 input gradient).
 CLASSES_MIN = 64
-BLOCK_ROWS = 2048
+BLOCK_ROWS_MIN = 16
 # The memory_budget a lean call can start from: 64 MiB of chunk scratch
 # (docs/linear.md#the-memory-budget).
 LEAN_BUDGET = 64 << 20
@@ -182,28 +174,36 @@ def chunk_rows(rows: int, vocab: int, hidden: int, itemsize: int, budget: int) -
     return _evened(rows, budget // (max(vocab, 1) * itemsize)) if rows else MIN_CHUNK
 
 
-class Tiles(NamedTuple):
-    """How the class chunking cuts the logits (all from the budget)."""
-    block: int       # rows per forward tile
-    step: int        # classes per forward tile
-    classes: int     # classes per backward chunk (all rows)
+class Blocks(NamedTuple):
+    """How the class chunking cuts the logits (all from the budget, none from the rows)."""
+    rows: int       # rows per block: its float32 input gradient takes half the budget
+    classes: int    # classes per chunk of the statistics' sweep (rows x classes logits)
 
 
-def class_tiles(rows: int, hidden: int, vocab: int, itemsize: int, budget: int,
-                sums: int) -> Tiles:
-    """The class chunking's tiles within ``budget`` bytes: the forward's R x C tile of logits
-    and its ``sums`` float32 R x D sums (u, s), at most BLOCK_ROWS rows, each of the two
-    within half the budget; the backward's chunk of N x C logits. Widths are multiples of 64
-    (at least CLASSES_MIN, at most V) and the forward's do not depend on the row count (each
-    width is a compile of ce_fwd). A budget too small for 16 rows x CLASSES_MIN classes is
-    exceeded."""
-    def width(c):
-        return min(vocab, max(CLASSES_MIN, c // 64 * 64))
-    half = budget // 2
-    block = min(BLOCK_ROWS, half // max(1, 4 * hidden * sums), half // (CLASSES_MIN * itemsize))
-    block = max(16, block)
-    step = width((budget - 4 * block * hidden * sums) // (block * itemsize))
-    return Tiles(block, step, width(budget // (max(rows, 1) * itemsize)))
+def _width(classes: int, vocab: int) -> int:
+    """A chunk's classes: a multiple of 64, at least CLASSES_MIN, at most V."""
+    return min(vocab, max(CLASSES_MIN, classes // 64 * 64))
+
+
+def class_blocks(hidden: int, vocab: int, itemsize: int, budget: int) -> Blocks:
+    """The class chunking's blocks of rows within ``budget`` bytes: as many rows as half the
+    budget holds of their float32 (rows, D) input gradient, and fewer where the rest would
+    not hold CLASSES_MIN of their logits (a multiple of BLOCK_ROWS_MIN, at least that); and
+    the statistics' chunk of classes that fills the budget at that many rows. Neither
+    depends on the row count (each width is a compile of ce_fwd, V static)."""
+    row = 4 * max(1, hidden)     # (bytes of a row's float32 input gradient)
+    rows = min(budget // 2 // row, budget // (row + CLASSES_MIN * itemsize))
+    rows = max(BLOCK_ROWS_MIN, rows // BLOCK_ROWS_MIN * BLOCK_ROWS_MIN)
+    return Blocks(rows, _width(budget // (rows * itemsize), vocab))
+
+
+def grad_classes(rows: int, hidden: int, vocab: int, itemsize: int, budget: int,
+                 input_grad: bool) -> int:
+    """Classes per chunk of the gradient's sweep over a block of ``rows`` rows: what the
+    budget holds beside the block's float32 input gradient (if wanted). V symbolic in its
+    ce_bwd (one compile for every width)."""
+    left = budget - (4 * rows * hidden if input_grad else 0)
+    return _width(max(0, left) // (max(1, rows) * itemsize), vocab)
 
 
 def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor):
@@ -245,9 +245,9 @@ def _rows_words(rows: int, step: int, vocab: int, what: str) -> str:
     return f"{-(-rows // step)} chunk(s) of at most {min(step, rows)} rows x {vocab} logits, {what}"
 
 
-def _classes_words(rows: int, tiles: Tiles, vocab: int, what: str) -> str:
-    return (f"forward tiles of {min(tiles.block, rows)} rows x {tiles.step} classes, "
-            f"chunks of {tiles.classes} of {vocab} classes over all rows, {what}")
+def _classes_words(rows: int, blocks: Blocks, vocab: int, what: str) -> str:
+    return (f"blocks of {min(blocks.rows, rows)} rows, chunks of {blocks.classes} of {vocab} "
+            f"classes, {what}")
 
 
 # --- pieces every chunking shares ---------------------------------------------------------------
@@ -307,12 +307,12 @@ def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tens
         db += z.sum(0, dtype=torch.float32)
 
 
-# --- class chunks: the forward's tiles, dh from u, dW by chunks of classes ---------------------
+# --- class chunks: per block of rows, the statistics, then the gradient ----------------------
 
 class _ChunkTargets:
     """Each row's target located once for chunks of ``step`` classes: ``of(v0)``, its column
-    in the chunk starting at class v0, or -1, is then two small kernels per chunk instead of
-    five (the forward's loops are host-bound where D is small)."""
+    in the chunk starting at class v0, or -1, is then one small kernel per chunk instead of
+    five (the chunk loops are host-bound where D is small)."""
 
     def __init__(self, chunk: Tensor, col: Tensor, step: int):
         self.chunk, self.col, self.step = chunk, col, step
@@ -323,9 +323,6 @@ class _ChunkTargets:
         here = (keep_t >= 0) & (keep_t < vocab)
         chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
         return cls(chunk.int(), (keep_t - chunk * step).int(), step)
-
-    def rows(self, r0: int, r1: int) -> "_ChunkTargets":
-        return _ChunkTargets(self.chunk[r0:r1], self.col[r0:r1], self.step)
 
     def of(self, v0: int) -> Tensor:
         return torch.where(self.chunk == v0 // self.step, self.col, -1)
@@ -340,149 +337,95 @@ def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
         out32.addmm_(a.float(), b.float())
 
 
-def _exp_shift(old: Tensor, new: Tensor) -> Tensor:
-    """exp(old - new) per row, the factor that moves a sum of exp(z - old) onto exp(z - new);
-    1 where both are -inf (no mass yet: nothing to move), nan where either is nan."""
-    return torch.where(old == new, 1.0, torch.exp(old - new))
-
-
-def _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, step, block, u, s):
-    """ce_fwd's statistics of all rows, by tiles of ``block`` rows x ``step`` classes (one
-    GEMM each), combined over the chunks of classes as shards combine (module doc). With ``u``
-    (and ``s``), also the input gradient's parts that need the sweep over the classes,
-    written into them (rows, D): u = sum_{j != t} exp(z_j - lse_nt) f'(z_j) W_j and, with
-    softcap and label smoothing, s = sum_j w_j f'(z_j) W_j, one more GEMM per tile each. u
-    accumulates in float32 for one block of rows over its running lse_nt: flash attention's
-    online softmax, the sum so far rescaled when lse_nt grows."""
-    rows, vocab = h.shape[0], weight.shape[0]
-    lse_nt = h.new_full((rows,), float("-inf"), dtype=torch.float32)
-    z_t, sum_wz = lse_nt.clone(), h.new_zeros((rows,), dtype=torch.float32)
-    targets = _ChunkTargets.locate(keep_t, step, vocab)
-    for r0 in range(0, rows, block):
-        r1 = min(rows, r0 + block)
-        h_r, t_r = h[r0:r1], targets.rows(r0, r1)
-        lse_r, z_t_r, sum_wz_r = lse_nt[r0:r1], z_t[r0:r1], sum_wz[r0:r1]
-        if u is not None:   # ce_bwd's coefficients for the sums' weights
-            one, zero = torch.ones_like(lse_r), torch.zeros_like(lse_r)
-        u_r = None if u is None else h.new_zeros((r1 - r0, h.shape[1]), dtype=torch.float32)
-        s_r = None if s is None else torch.zeros_like(u_r)
-        for v0 in range(0, vocab, step):
-            v1 = min(vocab, v0 + step)
-            w_c, local = weight[v0:v1], t_r.of(v0)
-            z = _logits(h_r, w_c, None if bias is None else bias[v0:v1])
-            cw = None if class_weight is None or not smooth else class_weight[v0:v1]
+def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, classes,
+                      out=None):
+    """ce_fwd's statistics (lse_nt, z_t, sum_wz) of a block of rows, by chunks of
+    ``classes`` classes (one GEMM each), combined over the chunks as shards combine (module
+    doc); into ``out`` (three float32 vectors of the block's rows) if given."""
+    rows, vocab = h_b.shape[0], weight.shape[0]
+    lse_nt, z_t, sum_wz = out if out is not None else \
+        [h_b.new_empty(rows, dtype=torch.float32) for _ in range(3)]
+    lse_nt.fill_(float("-inf"))
+    z_t.fill_(float("-inf"))
+    sum_wz.zero_()
+    targets = _ChunkTargets.locate(keep_b, classes, vocab)
+    for v0 in range(0, vocab, classes):
+        v1 = min(vocab, v0 + classes)
+        z = _logits(h_b, weight[v0:v1], None if bias is None else bias[v0:v1])
+        cw = None if class_weight is None or not smooth else class_weight[v0:v1]
+        local = targets.of(v0)
+        part = eager.ce_fwd(z, local, cw, -1, softcap, smooth)
+        if part is None:
             part = _CE_FWD(z, local, cw, -1, softcap, smooth)
-            new = torch.logaddexp(lse_r, part[0])
-            if s_r is not None:  # w_j f'(z_j): ce_bwd with (a, b, c) = (0, 0, 1)
-                zs = z.clone()
-                eager.ce_bwd_(zs, local, cw, new, zero, zero, one, -1, softcap,
-                              columns=True)
-                _acc_mm(s_r, zs, w_c)
-                del zs
-            if u_r is not None:  # exp(z_j - lse_nt) f'(z_j) off the target: (1, 0, 0)
-                eager.ce_bwd_(z, local, None, new, one, zero, None, -1, softcap,
-                              columns=True)
-                u_r.mul_(_exp_shift(lse_r, new).unsqueeze(1))
-                _acc_mm(u_r, z, w_c)
-            del z
-            lse_r.copy_(new)
-            torch.maximum(z_t_r, part[1], out=z_t_r)
-            sum_wz_r.add_(part[2])
-        if u is not None:
-            u[r0:r1] = u_r
-        if s is not None:
-            s[r0:r1] = s_r
+        del z
+        torch.logaddexp(lse_nt, part[0], out=lse_nt)
+        torch.maximum(z_t, part[1], out=z_t)
+        sum_wz.add_(part[2])
     return lse_nt, z_t, sum_wz
 
 
-def _weight_grads_by_classes(h, weight, bias, keep_t, class_weight, lse_nt, a, b, c, softcap,
-                             classes):
-    """(dW, db) by chunks of ``classes`` classes over all rows, each chunk's logits in one
-    scratch buffer: one GEMM per chunk, exact (nothing accumulates). db is float32, empty
-    without a bias."""
-    rows, vocab = h.shape[0], weight.shape[0]
-    keep_t = keep_t.int()   # (as the forward's _ChunkTargets: one compile of ce_bwd_)
-    dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
-    db = torch.empty(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    scratch = h.new_empty(rows * min(classes, vocab))
+def _block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softcap, classes,
+                 scratch, dh_b, dw, db, first):
+    """A block's share of the gradients from ce_bwd's per-row coefficients, by chunks of
+    ``classes`` classes in ``scratch`` (flat, at least rows x classes, shared by the
+    blocks): each chunk's logits recomputed and turned into dz in place; dW_c = dz^T h_b
+    (written by the ``first`` block, accumulated by the others), db_c += sum_rows dz; dh_b =
+    sum_c dz W_c, accumulated in float32 over the chunks and rounded once. None (dh_b, dw,
+    db): not wanted."""
+    rows, vocab = h_b.shape[0], weight.shape[0]
+    dh32 = None if dh_b is None else \
+        torch.zeros(dh_b.shape, dtype=torch.float32, device=h_b.device)
+    targets = _ChunkTargets.locate(keep_b, classes, vocab)
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
+        w_c = weight[v0:v1]
         # (A view at offset 0 of a buffer of its own: the compiled kernels' aligned loads.)
         z = scratch[:rows * (v1 - v0)].view(rows, v1 - v0)
-        _logits(h, weight[v0:v1], None if bias is None else bias[v0:v1], out=z)
+        _logits(h_b, w_c, None if bias is None else bias[v0:v1], out=z)
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
         # V symbolic (columns=True): one compile for the chunk widths of every row count.
-        eager.ce_bwd_(z, _column(keep_t, v0, v1), cw, lse_nt, a, b, c, -1, softcap,
-                      columns=True)
-        torch.mm(z.t(), h, out=dw[v0:v1])
-        if bias is not None:
-            db[v0:v1] = z.sum(0, dtype=torch.float32)
-    return dw, db
+        eager.ce_bwd_(z, targets.of(v0), cw, lse_nt, a, b, c, -1, softcap, columns=True)
+        if dw is not None:
+            if first:
+                torch.mm(z.t(), h_b, out=dw[v0:v1])
+            else:
+                dw[v0:v1].addmm_(z.t(), h_b)
+        if db is not None:
+            db[v0:v1] += z.sum(0, dtype=torch.float32)
+        if dh32 is not None:
+            _acc_mm(dh32, z, w_c)
+    if dh_b is not None:
+        dh_b.copy_(dh32)
 
 
-def input_grad(u: Tensor, s: Optional[Tensor], a: Tensor, b_t: Tensor, w_t: Tensor,
-               c: Optional[Tensor], s_all: Optional[Tensor]) -> Tensor:
-    """d input of rows (module doc): a u + b f'(z_t) W_t + c s, in float32, rounded once.
-    ``b_t`` is b f'(z_t) (0 where the target is not in this weight), ``w_t`` the target's
-    rows of W, ``s_all`` the s shared by every row (no softcap: sum_j w_j W_j) when ``s`` is
-    None. One pointwise expression: Inductor fuses it, the gather of W_t included; eagerly it
-    runs by blocks of rows, in place in u (``_dh``)."""
-    g = a.unsqueeze(1) * u.float() + b_t.unsqueeze(1) * w_t.float()
-    if c is not None:
-        g = g + c.unsqueeze(1) * (s.float() if s is not None else s_all.unsqueeze(0))
-    return g.to(u.dtype)
-
-
-def _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap, start,
-        in_place: bool):
-    """The input's gradient from the forward's u (and s): ``input_grad``; ``in_place``: in
-    the saved u (an eager backward that runs once), by blocks of rows."""
-    t = target.reshape(-1)
-    h_shape, rows = u.shape, t.numel()
-    hidden = h_shape[-1]   # (not -1: a reshape cannot infer it at 0 rows)
-    u, a, b, z_t = u.reshape(rows, hidden), a.reshape(-1), b.reshape(-1), z_t.reshape(-1)
-    c = None if c is None else c.reshape(-1)
-    s = s.reshape(rows, hidden) if s.numel() else None
-    local = _target_in_weight(t, ignore_index, start)
-    here = (local >= 0) & (local < weight.shape[0])
-    idx = torch.where(here, local, 0)
-    f_t = 1.0 if softcap is None else 1.0 - (z_t.where(here, 0.0) / softcap) ** 2
-    b_t = (b * f_t).where(here, 0.0)
-    s_all = None
-    if c is not None and s is None:
-        s_all = _weighted_rows_sum(weight, class_weight, _traced(u))
-    if not in_place:
-        return input_grad(u, s, a, b_t, weight[idx], c, s_all).view(h_shape)
-    step = max(1, (1 << 20) // max(1, u.shape[1]))   # float32 temporaries of 4 MiB
-    for r0 in range(0, rows, step):
-        r = slice(r0, min(rows, r0 + step))
-        u[r] = input_grad(u[r], None if s is None else s[r], a[r], b_t[r], weight[idx[r]],
-                          None if c is None else c[r], s_all)
-    return u.view(h_shape)
-
-
-def _weighted_rows_sum(weight: Tensor, class_weight: Optional[Tensor], traced) -> Tensor:
-    """sum_j w_j W_j in float32 (w = 1 without class weights), never a float32 copy of W:
-    traced, one reduction Inductor fuses with the cast; eagerly, by chunks of rows."""
-    def part(w_rows, cw):
-        rows = w_rows.float()
-        return (rows if cw is None else rows * cw.float().unsqueeze(1)).sum(0)
-    if traced:
-        return part(weight, class_weight)
-    step = max(1, (1 << 22) // max(1, weight.shape[1]))   # float32 chunks of 16 MiB
-    total = weight.new_zeros(weight.shape[1], dtype=torch.float32)
-    for v0 in range(0, weight.shape[0], step):
-        v1 = min(weight.shape[0], v0 + step)
-        total += part(weight[v0:v1], None if class_weight is None else class_weight[v0:v1])
-    return total
-
-
-def _mass_buffers(input, with_grad, smooth, softcap):
-    """(u, s) of ``linear_ce_fwd``: input's shape and dtype where computed (``with_grad``; s
-    only with softcap and label smoothing), else empty."""
-    def buf(wanted):
-        return input.new_empty(input.shape if wanted else (0,))
-    return buf(with_grad), buf(with_grad and smooth and softcap is not None)
+def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, softcap, budget,
+                      input_grad, weight_grad):
+    """``linear_ce_bwd`` by class chunks: blocks of rows (all rows in one block where no
+    input gradient is wanted: dW then exact, written once), each swept by ``_block_grads``."""
+    h = _flat(input)
+    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    block = class_blocks(hidden, vocab, size, budget).rows if input_grad else max(1, rows)
+    classes = grad_classes(min(block, rows), hidden, vocab, size, budget, input_grad)
+    _log_head("linear_ce_bwd", h, weight, lambda: (
+        f"blocks of {min(block, rows)} rows, chunks of {classes} of {vocab} classes, "
+        f"recomputed"))
+    empty = h.new_empty(0)
+    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device) if input_grad else empty
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
+        else empty
+    db = torch.zeros(vocab if bias is not None and weight_grad else 0, dtype=torch.float32,
+                     device=h.device)
+    cw = class_weight if c is not None else None
+    scratch = h.new_empty(min(block, rows) * min(classes, vocab))
+    for r0 in range(0, rows, block):
+        r = slice(r0, min(rows, r0 + block))
+        _block_grads(h[r], weight, bias, keep_t[r], cw, per_row[0][r], per_row[1][r],
+                     per_row[2][r], None if c is None else c[r], softcap, classes, scratch,
+                     dh.view(h.shape)[r] if input_grad else None,
+                     dw if weight_grad else None, db if db.numel() else None, r0 == 0)
+    if weight_grad and rows == 0:
+        dw.zero_()
+    return dh, dw, db
 
 
 # --- the per-row statistics and their backward ---------------------------------------------------
@@ -491,40 +434,35 @@ def _mass_buffers(input, with_grad, smooth, softcap):
 def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
                   smooth: bool, vocab_start: int, num_classes: int, budget: int,
-                  with_grad: bool, keep: bool = False
-                  ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+                  keep: bool = False) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
     vocab_start + V)`` of a global vocabulary of ``num_classes``; ``target`` holds global
     ids, each in [0, num_classes) or ignore_index: asserted here, on the device), chunked
-    within ``budget`` bytes (0: the default), and, with ``with_grad`` (by class chunks), the
-    parts u and s of the input's gradient (module doc; else empty): outputs for the op's
-    backward, not differentiable, which an eager backward overwrites. ``class_weight`` is
-    this weight's slice. Without them, by row chunks whatever the budget: one GEMM and one
-    pass over each chunk's logits, and no dW to accumulate; with ``keep``, the last chunk's
-    logits are the sixth output (else empty), which an eager backward takes
-    (``_take_kept``)."""
+    within ``budget`` bytes (0: the default): one GEMM and one pass over each chunk's
+    logits, and no gradient (the backward recomputes the logits). By row chunks, with
+    ``keep``, the last chunk's logits are the fourth output (else empty), which an eager
+    backward takes (``_take_kept``)."""
     h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     whole = _whole(vocab_start, num_classes, vocab)
-    if with_grad or not whole:
+    classes = by_classes(vocab, hidden, size, budget)
+    if classes or not whole:    # (else the row chunks' kernels assert the range)
         check_target_range(t, ignore_index, num_classes)
-    u, s = _mass_buffers(input, with_grad, smooth, softcap)
-    if with_grad:
-        keep_t = _target_in_weight(t, ignore_index, vocab_start)
-        tiles = class_tiles(rows, hidden, vocab, size, budget, 1 + (s.numel() > 0))
-        _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
-            rows, tiles, vocab, "u for the input's gradient"))
-        stats = _sweep(h, weight, bias, keep_t, class_weight, softcap, smooth, tiles.step,
-                       tiles.block, u.view(h.shape), s.view(h.shape) if s.numel() else None)
-        # (copies of a few bytes per row: the op's outputs are no views)
-        stats = [v.reshape(input.shape[:-1]).clone() for v in stats]
-        kept = h.new_empty(0)
-    else:
-        *stats, kept = _row_statistics("linear_ce_fwd", h, input.shape[:-1], weight, bias,
-                                       *_row_targets(t, ignore_index, vocab_start, vocab,
-                                                     whole),
-                                       class_weight, softcap, smooth, budget, keep=keep)
-    return (*stats, u, s, kept)
+    if not classes:
+        return tuple(_row_statistics("linear_ce_fwd", h, input.shape[:-1], weight, bias,
+                                     *_row_targets(t, ignore_index, vocab_start, vocab,
+                                                   whole),
+                                     class_weight, softcap, smooth, budget, keep=keep))
+    keep_t = _target_in_weight(t, ignore_index, vocab_start)
+    blocks = class_blocks(hidden, vocab, size, budget)
+    _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
+        rows, blocks, vocab, "the backward recomputes them"))
+    stats = [h.new_empty(rows, dtype=torch.float32) for _ in range(3)]
+    for r0 in range(0, rows, blocks.rows):
+        r = slice(r0, min(rows, r0 + blocks.rows))
+        _block_statistics(h[r], weight, bias, keep_t[r], class_weight, softcap, smooth,
+                          blocks.classes, [v[r] for v in stats])
+    return (*(v.view(input.shape[:-1]) for v in stats), h.new_empty(0))
 
 
 def _whole(vocab_start: int, num_classes: int, vocab: int) -> bool:
@@ -633,10 +571,9 @@ def _kept_fake(input, weight, keep):
 
 @linear_ce_fwd.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, vocab_start,
-      num_classes, budget, with_grad, keep=False):
+      num_classes, budget, keep=False):
     stats = tuple(input.new_empty(input.shape[:-1], dtype=torch.float32) for _ in range(3))
-    return (*stats, *_mass_buffers(input, with_grad, smooth, softcap),
-            _kept_fake(input, weight, keep))
+    return (*stats, _kept_fake(input, weight, keep))
 
 
 @torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
@@ -647,9 +584,9 @@ def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                   e: Optional[Tensor] = None,
                   temperature: float = 1.0) -> tuple[Tensor, Tensor, Tensor]:
     """(d input, d weight, d bias) from ``ce_bwd``'s per-row coefficients, recomputing the
-    logits; d input only with ``input_grad`` (by row chunks), d weight and d bias (float32)
-    only with ``weight_grad`` (by class chunks where the budget says so and no d input is
-    wanted), else empty. ``e`` and ``temperature``: ``ce_bwd_full``'s (by row chunks)."""
+    logits by the budget's chunking; d input only with ``input_grad``, d weight and d bias
+    (float32) only with ``weight_grad``, else empty. ``e`` and ``temperature``:
+    ``ce_bwd_full``'s (by row chunks whatever the budget)."""
     return _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
                      softcap, vocab_start, budget, input_grad, weight_grad, e, temperature)
 
@@ -667,15 +604,10 @@ def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
     empty = h.new_empty(0)
-    if not input_grad and not full and by_classes(vocab, hidden, size, budget):
-        if not weight_grad:
-            return empty, empty, empty.float()
-        classes = class_tiles(rows, hidden, vocab, size, budget, 0).classes
-        _log_head("linear_ce_bwd", h, weight, lambda: f"chunks of {classes} classes")
-        dw, db = _weight_grads_by_classes(h, weight, bias,
-                                          _target_in_weight(t, ignore_index, vocab_start),
-                                          class_weight, *per_row, c, softcap, classes)
-        return empty, dw, db
+    if not full and by_classes(vocab, hidden, size, budget):
+        return _grads_by_classes(input, weight, bias,
+                                 _target_in_weight(t, ignore_index, vocab_start), class_weight,
+                                 per_row, c, softcap, budget, input_grad, weight_grad)
     return _grads_by_rows(input, weight, bias,
                           _row_targets(t, ignore_index, vocab_start, vocab, whole),
                           class_weight, per_row, c, softcap, budget, input_grad, weight_grad,
@@ -761,47 +693,35 @@ def _take_kept(ctx) -> Optional[list]:
 
 def _fwd_setup(ctx, inputs, output):
     (input, weight, bias, target, class_weight, ignore_index, softcap, smooth, start,
-     num_classes, budget, with_grad, *_) = inputs
-    ctx.save_for_backward(input, weight, bias, target, class_weight, *output[:5])
-    ctx.options = (ignore_index, softcap, smooth, start, budget, with_grad)
-    ctx.num_classes = num_classes
+     num_classes, budget, *_) = inputs
+    ctx.save_for_backward(input, weight, bias, target, class_weight, output[0])
+    ctx.options = (ignore_index, softcap, smooth, start, budget)
     ctx.whole = _whole(start, num_classes, weight.shape[0])
-    # u and s are the backward's: no gradient flows through them, and an eager backward
-    # turns u into the input's gradient in place. (Not materialized, their missing upstream
-    # gradients would be zeros of dh's size in an eager backward.) So are the kept logits.
-    ctx.mark_non_differentiable(*output[3:])
+    # The kept logits are the backward's: no gradient flows through them. (Not materialized,
+    # their missing upstream gradient would be zeros of a chunk's size in an eager backward.)
+    ctx.mark_non_differentiable(output[3])
     ctx.set_materialize_grads(False)
-    _hold_kept(ctx, output[5])
+    _hold_kept(ctx, output[3])
 
 
-def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_u, g_s, g_kept):
-    input, weight, bias, target, class_weight, lse_nt, z_t, _, u, s = ctx.saved_tensors
-    ignore_index, softcap, smooth, start, budget, with_grad = ctx.options
+def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_kept):
+    input, weight, bias, target, class_weight, lse_nt = ctx.saved_tensors
+    ignore_index, softcap, smooth, start, budget = ctx.options
     a, b, c = ops.coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, smooth)
     need_h = ctx.needs_input_grad[0]
     need_w = ctx.needs_input_grad[1] or (bias is not None and ctx.needs_input_grad[2])
-    # By class chunks, dh comes from the forward's u (first: its temporaries come and go
-    # before dW exists); by row chunks, from the logits recomputed for dW too.
-    from_u = need_h and (with_grad or _by_classes(input, weight, budget))
     dh = dw = db = None
-    if from_u:
-        if not with_grad:   # (the forward ran where no gradient was wanted)
-            u, s = linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index,
-                                 softcap, smooth, start, ctx.num_classes, budget, True)[3:5]
-        in_place = not _traced(u) and not _keeps_graph()
-        dh = _dh(u, s, weight, target, class_weight, z_t, a, b, c, ignore_index, softcap,
-                 start, in_place)
-    if need_w or (need_h and not from_u):
+    if need_h or need_w:
         args = (input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
-                softcap, start, budget, need_h and not from_u, need_w)
-        kept = None if from_u else _take_kept(ctx)
-        dh_, dw, db = linear_ce_bwd(*args) if kept is None else \
+                softcap, start, budget, need_h, need_w)
+        kept = _take_kept(ctx)
+        dh, dw, db = linear_ce_bwd(*args) if kept is None else \
             _backward(*args, kept=kept, whole=ctx.whole)
-        dh = dh if from_u else dh_
+        dh = dh if need_h else None
         dw = dw if need_w else None
         db = db.to(bias.dtype) if need_w and bias is not None else None
     dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
-    return dh, dw, db, *([None] * 10)
+    return dh, dw, db, *([None] * 9)
 
 
 linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
@@ -810,12 +730,9 @@ linear_ce_fwd.register_autograd(_fwd_backward, setup_context=_fwd_setup)
 def statistics(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
                vocab_start, num_classes, budget):
     """``ce_fwd``'s per-row (lse_nt, z_t, sum_wz) of the linear's logits, differentiable
-    (``linear_ce_fwd``; the sums u, s of the input's gradient where the budget chunks by
-    classes and the input wants a gradient)."""
-    with_grad = torch.is_grad_enabled() and input.requires_grad and \
-        _by_classes(input, weight, budget)
+    (``linear_ce_fwd``)."""
     return linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap,
-                         smooth, vocab_start, num_classes, budget, with_grad,
+                         smooth, vocab_start, num_classes, budget,
                          _keep_logits(input, weight, bias, budget))[:3]
 
 
@@ -1028,32 +945,43 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
 
 def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
                      ignore_index, label_smoothing, z_loss, softcap, scale):
-    """The class chunking's 4 GEMMs in the forward: the statistics and u by tiles, the
-    finish's coefficients from autograd (as loss_chunk's), dh from u, dW by chunks."""
+    """The class chunking's 4 GEMMs in the forward, per block of rows: the statistics by
+    chunks of classes, the finish's coefficients from autograd (as loss_chunk's), then the
+    gradient by chunks of classes (``_block_grads``)."""
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     smooth = label_smoothing > 0.0
-    u, s = _mass_buffers(input, True, smooth, softcap)
-    tiles = class_tiles(rows, hidden, vocab, size, budget, 1 + (s.numel() > 0))
+    blocks = class_blocks(hidden, vocab, size, budget)
+    classes = grad_classes(min(blocks.rows, rows), hidden, vocab, size, budget, True)
     _log_head("linear_ce_fast", h, weight, lambda: _classes_words(
-        rows, tiles, vocab, "the gradient in the forward"))
+        rows, blocks, vocab, f"the gradient in the forward by chunks of {classes}"))
     keep_t = _target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
-    stats = _sweep(h, weight, bias, keep_t, cw, softcap, smooth, tiles.step, tiles.block,
-                   u.view(h.shape), s.view(h.shape) if s.numel() else None)
-    with autograd_inside_op():
-        leaves = [v.detach().requires_grad_() for v in stats[:2 + smooth]]
-        loss, _, _ = finish(*leaves, *stats[2 + smooth:], t, class_weight, ignore_index,
-                            label_smoothing, z_loss, vocab)
-        loss = loss.sum() * scale
-        a, b, *c = torch.autograd.grad(loss, leaves)
-    loss, a, b, c = loss.detach(), a.detach(), b.detach(), (c[0].detach() if c else None)
-    if zero_weight:
-        a, b = a.where(keep, 0.0), b.where(keep, 0.0)
-        c = None if c is None else c.where(keep, 0.0)
-    _dh(u, s, weight, t, cw, stats[1], a, b, c, ignore_index, softcap, 0, True)
-    dh = u   # (not _dh's view of it: the op's outputs are no views)
-    dw, db = _weight_grads_by_classes(h, weight, bias, keep_t, cw, stats[0], a, b, c, softcap,
-                                      tiles.classes)
+    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
+    db = torch.zeros(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
+    losses, scratch = [], h.new_empty(min(blocks.rows, rows) * min(classes, vocab))
+    for r0 in range(0, rows, blocks.rows):
+        r = slice(r0, min(rows, r0 + blocks.rows))
+        stats = _block_statistics(h[r], weight, bias, keep_t[r], cw, softcap, smooth,
+                                  blocks.classes)
+        with autograd_inside_op():
+            leaves = [v.detach().requires_grad_() for v in stats[:2 + smooth]]
+            loss, _, _ = finish(*leaves, *stats[2 + smooth:], t[r], class_weight,
+                                ignore_index, label_smoothing, z_loss, vocab)
+            loss = loss.sum() * scale
+            a, b, *c = torch.autograd.grad(loss, leaves)
+        a, b, c = a.detach(), b.detach(), (c[0].detach() if c else None)
+        if zero_weight:
+            a, b = a.where(keep[r], 0.0), b.where(keep[r], 0.0)
+            c = None if c is None else c.where(keep[r], 0.0)
+        _block_grads(h[r], weight, bias, keep_t[r], cw, stats[0], a, b, c, softcap, classes,
+                     scratch, dh.view(h.shape)[r], dw, db if bias is not None else None,
+                     r0 == 0)
+        losses.append(loss.detach())
+    if rows == 0:
+        dw.zero_()
+    loss = torch.stack(losses).sum() if len(losses) > 1 else losses[0] if losses else \
+        torch.zeros((), dtype=torch.float32, device=h.device)
     return loss, dh, dw, db
 
 

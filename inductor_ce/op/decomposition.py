@@ -230,26 +230,14 @@ def _linear_logits(input, weight, bias, target, ignore_index, vocab_start):
 
 
 def linear_ce_fwd(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
-                  vocab_start, num_classes, budget, with_grad, keep=False):
-    """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference), and with
-    ``with_grad`` the sums u and s of the input's gradient (``linear/head.py``): ``ce_bwd``'s
-    weights with (a, b, c) = (1, 0, 0) and (0, 0, 1), times W. No logits are kept (``keep``
-    is an eager forward's saving of one recomputation), so the last output is empty."""
+                  vocab_start, num_classes, budget, keep=False):
+    """``linear_ce_fwd`` as ATen: ``ce_fwd`` of the whole logits (export, reference). No
+    logits are kept (``keep`` is an eager forward's saving of one recomputation), so the
+    last output is empty."""
     check_target_range(target, ignore_index, num_classes)
     z, local = _linear_logits(input, weight, bias, target, ignore_index, vocab_start)
-    cw = class_weight if smooth else None
-    stats = ce_fwd(z, local, cw, -1, softcap, smooth)
-    empty = input.new_empty(0)
-    if not with_grad:
-        return (*stats, empty, empty, empty)
-    one, zero = torch.ones_like(stats[0]), torch.zeros_like(stats[0])
-
-    def times_w(a, b, c):
-        dz = ce_bwd(z, local, cw, stats[0], a, b, c, -1, softcap)
-        return (dz.reshape(-1, dz.shape[-1]) @ weight).view(input.shape)
-
-    s = times_w(zero, zero, one) if smooth and softcap is not None else empty
-    return (*stats, times_w(one, zero, None), s, empty)
+    stats = ce_fwd(z, local, class_weight if smooth else None, -1, softcap, smooth)
+    return (*stats, input.new_empty(0))
 
 
 def linear_ce_fwd_full(input, weight, bias, target, class_weight, ignore_index, softcap, smooth,
