@@ -225,10 +225,11 @@ def test_linear_chunk_kernels(chunking, monkeypatch):
     """The kernels the fused linear + cross-entropy of a scalar loss runs on its chunks of
     logits (the eager path's compiles: by rows, the chunk's loss and coefficients (ce_fwd and
     the finish, eager_loss.loss_chunk), ce_bwd writing in place, the gradient scaling; by
-    classes, ce_fwd of the forward's tiles, ce_bwd in place and the scaling), C++ for CPU
+    classes, ce_fwd of the statistics' chunks, ce_bwd in place and the scaling), C++ for CPU
     tensors: h bf16[300, 16], W bf16[128256, 16], chunks of 256 rows (one compile per kernel,
-    rows symbolic) or 32768 classes (ce_fwd's ragged last tile has a V of its own, ce_bwd's
-    classes are symbolic). These compile and run (a few seconds)."""
+    rows symbolic) or of classes (the statistics' 2368 classes, sized for a block of 4096
+    rows, and the ragged last chunk's V of its own; ce_bwd's classes symbolic). These
+    compile and run (a few seconds)."""
     from inductor_ce.eager import kernels as eager
     from inductor_ce.eager import loss as eager_loss
     from torch._inductor.utils import run_and_get_code

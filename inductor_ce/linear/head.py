@@ -107,9 +107,14 @@ ROWS_MIN = 256
 ROWS_MIN_NARROW = 64
 CLASSES_MIN_HIDDEN = 4096
 # The smallest chunk of classes (a budget too small for it is exceeded: each chunk is a
-# block's rows x CLASSES_MIN logits), and of a block of rows (its float32 input gradient).
+# block's rows x CLASSES_MIN logits), and the bounds of a block of rows (its float32 input
+# gradient takes half the budget). Why a largest block: the statistics' chunks are sized for
+# a whole block whatever the row count (their widths are compiles), so a call of fewer rows
+# runs narrower chunks than its budget allows; each block after the first reads and writes
+# dW once more.
 CLASSES_MIN = 64
 BLOCK_ROWS_MIN = 16
+BLOCK_ROWS_MAX = 4096
 # The memory_budget a lean call can start from: 64 MiB of chunk scratch
 # (docs/linear.md#the-memory-budget).
 LEAN_BUDGET = 64 << 20
@@ -188,11 +193,12 @@ def _width(classes: int, vocab: int) -> int:
 def class_blocks(hidden: int, vocab: int, itemsize: int, budget: int) -> Blocks:
     """The class chunking's blocks of rows within ``budget`` bytes: as many rows as half the
     budget holds of their float32 (rows, D) input gradient, and fewer where the rest would
-    not hold CLASSES_MIN of their logits (a multiple of BLOCK_ROWS_MIN, at least that); and
+    not hold CLASSES_MIN of their logits (a multiple of BLOCK_ROWS_MIN, at least that, at
+    most BLOCK_ROWS_MAX); and
     the statistics' chunk of classes that fills the budget at that many rows. Neither
     depends on the row count (each width is a compile of ce_fwd, V static)."""
     row = 4 * max(1, hidden)     # (bytes of a row's float32 input gradient)
-    rows = min(budget // 2 // row, budget // (row + CLASSES_MIN * itemsize))
+    rows = min(BLOCK_ROWS_MAX, budget // 2 // row, budget // (row + CLASSES_MIN * itemsize))
     rows = max(BLOCK_ROWS_MIN, rows // BLOCK_ROWS_MIN * BLOCK_ROWS_MIN)
     return Blocks(rows, _width(budget // (rows * itemsize), vocab))
 

@@ -10,7 +10,7 @@ def call(args):
     cpp_fused_0(buf1, arg1_1, s26)
     torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
-    assert_size_stride(arg0_1, (s26, 4736), (4736, 1), 'input')
+    assert_size_stride(arg0_1, (s26, 2368), (2368, 1), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf5 = buf3; del buf3  # reuse
@@ -63,7 +63,7 @@ extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
                             auto tmp5 = static_cast<int64_t>(0);
                             auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
                             auto tmp7 = at::vec::VecMask<int64_t,2>(tmp1 >= tmp6);
-                            auto tmp8 = static_cast<int64_t>(4736);
+                            auto tmp8 = static_cast<int64_t>(2368);
                             auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
                             auto tmp10 = at::vec::VecMask<int64_t,2>(tmp1 < tmp9);
                             auto tmp11 = tmp7.template cast<int32_t,1>();
@@ -86,7 +86,7 @@ extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
                             auto tmp5 = static_cast<int64_t>(0);
                             auto tmp6 = at::vec::VectorizedN<int64_t,2>(tmp5);
                             auto tmp7 = at::vec::VecMask<int64_t,2>(tmp1 >= tmp6);
-                            auto tmp8 = static_cast<int64_t>(4736);
+                            auto tmp8 = static_cast<int64_t>(2368);
                             auto tmp9 = at::vec::VectorizedN<int64_t,2>(tmp8);
                             auto tmp10 = at::vec::VecMask<int64_t,2>(tmp1 < tmp9);
                             auto tmp11 = tmp7.template cast<int32_t,1>();
@@ -151,12 +151,12 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                 {
                     float tmp_acc0 = -std::numeric_limits<float>::infinity();
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(-std::numeric_limits<float>::infinity());
-                    for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(4736L); x1+=static_cast<int64_t>(16L))
+                    for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(2368L); x1+=static_cast<int64_t>(16L))
                     {
                         {
-                            if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(4736L)))
+                            if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(2368L)))
                             {
-                                auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr0 + static_cast<int64_t>(x1 + 4736L*x0), static_cast<int64_t>(16));
+                                auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr0 + static_cast<int64_t>(x1 + 2368L*x0), static_cast<int64_t>(16));
                                 auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
                                 auto tmp2 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
                                 auto tmp3 = c10::convert<int64_t>(tmp1);
@@ -164,7 +164,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                                 auto tmp5 = tmp3 != tmp4;
                                 auto tmp6 = static_cast<int64_t>(0);
                                 auto tmp7 = tmp3 >= tmp6;
-                                auto tmp8 = static_cast<int64_t>(4736);
+                                auto tmp8 = static_cast<int64_t>(2368);
                                 auto tmp9 = tmp3 < tmp8;
                                 auto tmp10 = tmp7 && tmp9;
                                 auto tmp11 = tmp5 && tmp10;
@@ -195,16 +195,12 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                 {
                     float tmp_acc0 = 0;
                     at::vec::VectorizedN<float,2> tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    at::vec::VectorizedN<float,2> masked_tmp_acc0_vec = at::vec::VectorizedN<float,2>(0);
-                    CascadeSumHelper<float, 4096> scalar_cascade_helper0(static_cast<int64_t>(4736L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> cascade_helper0(static_cast<int64_t>(296L));
-                    CascadeSumHelper<at::vec::VectorizedN<float,2>, 4096> masked_cascade_helper0(static_cast<int64_t>(0L));
-                    for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(4736L); x1+=static_cast<int64_t>(16L))
+                    for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(2368L); x1+=static_cast<int64_t>(16L))
                     {
                         {
-                            if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(4736L)))
+                            if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(2368L)))
                             {
-                                auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr0 + static_cast<int64_t>(x1 + 4736L*x0), static_cast<int64_t>(16));
+                                auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr0 + static_cast<int64_t>(x1 + 2368L*x0), static_cast<int64_t>(16));
                                 auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
                                 auto tmp23 = out_ptr0[static_cast<int64_t>(x0)];
                                 auto tmp2 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
@@ -213,7 +209,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                                 auto tmp5 = tmp3 != tmp4;
                                 auto tmp6 = static_cast<int64_t>(0);
                                 auto tmp7 = tmp3 >= tmp6;
-                                auto tmp8 = static_cast<int64_t>(4736);
+                                auto tmp8 = static_cast<int64_t>(2368);
                                 auto tmp9 = tmp3 < tmp8;
                                 auto tmp10 = tmp7 && tmp9;
                                 auto tmp11 = tmp5 && tmp10;
@@ -237,14 +233,11 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                                 auto tmp30 = at::vec::VectorizedN<float,2>(tmp29);
                                 auto tmp31 = tmp28 * tmp30;
                                 auto tmp32 = tmp31.exp2();
-                                tmp_acc0_vec = cascade_sum_combine(tmp32, &cascade_helper0);
+                                tmp_acc0_vec = tmp_acc0_vec + tmp32;
                             }
                         }
                     }
-                    tmp_acc0 = cascade_sum_final(&scalar_cascade_helper0);
-                    tmp_acc0_vec = cascade_sum_final(&cascade_helper0);
-                    masked_tmp_acc0_vec = cascade_sum_final(&masked_cascade_helper0);
-                    tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec + masked_tmp_acc0_vec);
+                    tmp_acc0 = tmp_acc0 + at::vec::vec_reduce_all<float, 2>([](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x + y; }, tmp_acc0_vec);
                     out_ptr1[static_cast<int64_t>(x0)] = static_cast<float>(tmp_acc0);
                 }
             }
@@ -288,7 +281,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                         auto tmp5 = static_cast<int64_t>(0);
                         auto tmp6 = at::vec::VectorizedN<int64_t,4>(tmp5);
                         auto tmp7 = at::vec::VecMask<int64_t,4>(tmp2 >= tmp6);
-                        auto tmp8 = static_cast<int64_t>(4736);
+                        auto tmp8 = static_cast<int64_t>(2368);
                         auto tmp9 = at::vec::VectorizedN<int64_t,4>(tmp8);
                         auto tmp10 = at::vec::VecMask<int64_t,4>(tmp2 < tmp9);
                         auto tmp11 = tmp7.template cast<int32_t,2>();
@@ -305,7 +298,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                         auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp21);
                         auto tmp23 = at::vec::VecMask<int32_t,2>(tmp20 >= tmp22);
                         auto tmp24 = decltype(tmp20)::blendv(tmp22, tmp20, tmp23.template cast<int32_t,2>());
-                        auto tmp25 = 4736L;
+                        auto tmp25 = 2368L;
                         auto tmp26 = c10::convert<int64_t>(tmp25);
                         auto tmp27 = at::vec::convert<int64_t,4,int32_t,2>(tmp24);
                         auto tmp28 = at::vec::VectorizedN<int64_t,4>(tmp26);
@@ -328,7 +321,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                             #pragma GCC unroll 16
                             for (long x0_inner = 0; x0_inner < static_cast<int64_t>(16); x0_inner++)
                             {
-                                tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp32[x0_inner] + 4736L*x0 + 4736L*x0_inner)];
+                                tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp32[x0_inner] + 2368L*x0 + 2368L*x0_inner)];
                             }
                             return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(16));
                         }
@@ -350,7 +343,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                             auto tmp3 = tmp2 != tmp1;
                             auto tmp4 = static_cast<int64_t>(0);
                             auto tmp5 = tmp2 >= tmp4;
-                            auto tmp6 = static_cast<int64_t>(4736);
+                            auto tmp6 = static_cast<int64_t>(2368);
                             auto tmp7 = tmp2 < tmp6;
                             auto tmp8 = tmp5 && tmp7;
                             auto tmp9 = tmp3 && tmp8;
@@ -360,12 +353,12 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                             auto tmp13 = static_cast<int32_t>(0);
                             auto tmp14 = tmp12 >= tmp13;
                             auto tmp15 = tmp14 ? tmp12 : tmp13;
-                            auto tmp16 = 4736L;
+                            auto tmp16 = 2368L;
                             auto tmp17 = c10::convert<int64_t>(tmp16);
                             auto tmp18 = int64_t(tmp15 + tmp17);
                             auto tmp19 = tmp15 < 0;
                             auto tmp20 = tmp19 ? tmp18 : tmp15;
-                            auto tmp21 = in_ptr0[static_cast<int64_t>(tmp20 + 4736L*x0_tail)];
+                            auto tmp21 = in_ptr0[static_cast<int64_t>(tmp20 + 2368L*x0_tail)];
                             auto tmp22 = c10::convert<float>(tmp21);
                             auto tmp23 = -std::numeric_limits<float>::infinity();
                             auto tmp24 = tmp14 ? tmp22 : tmp23;
@@ -402,142 +395,6 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
 
 
 # --- compiled graph 1
-def call(args):
-    arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
-    arg0_1_size = arg0_1.size()
-    s26 = arg0_1_size[0]
-    s49 = arg0_1_size[1]
-    assert_size_stride(arg0_1, (s26, s49), (s49, 1), 'input')
-    assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg2_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
-    assert_size_stride(arg3_1, (s26, ), (1, ), 'input')
-    cpp_fused_0(arg0_1, arg1_1, arg2_1, arg4_1, arg3_1, arg0_1, s26, s49)
-    del arg0_1
-    del arg1_1
-    del arg3_1
-    del arg4_1
-    return (arg2_1, )
-
-
-extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
-                       const int32_t* in_ptr1,
-                       const float* in_ptr2,
-                       const float* in_ptr3,
-                       const float* in_ptr4,
-                       at::BFloat16* out_ptr1,
-                       const int64_t ks0,
-                       const int64_t ks1)
-{
-    std::atomic<int> inductor_cpu_integer_div_error{0};
-    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
-    #pragma omp parallel
-    {
-        int tid = omp_get_thread_num();
-        {
-            #pragma omp for
-            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(1L))
-            {
-                for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(ks1); x1+=static_cast<int64_t>(16L))
-                {
-                    {
-                        if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L))))))
-                        {
-                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(16));
-                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
-                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
-                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
-                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
-                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                            auto tmp6 = c10::convert<int64_t>(tmp1);
-                            auto tmp7 = static_cast<int64_t>(-1);
-                            auto tmp8 = tmp6 != tmp7;
-                            auto tmp9 = static_cast<int64_t>(0);
-                            auto tmp10 = tmp6 >= tmp9;
-                            auto tmp11 = ks1;
-                            auto tmp12 = c10::convert<int64_t>(tmp11);
-                            auto tmp13 = tmp6 < tmp12;
-                            auto tmp14 = tmp10 && tmp13;
-                            auto tmp15 = tmp8 && tmp14;
-                            auto tmp16 = c10::convert<int32_t>(tmp6);
-                            auto tmp17 = static_cast<int32_t>(-1);
-                            auto tmp18 = tmp15 ? tmp16 : tmp17;
-                            auto tmp19 = x1;
-                            auto tmp20 = c10::convert<int32_t>(tmp19);
-                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
-                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
-                            auto tmp24 = -std::numeric_limits<float>::infinity();
-                            auto tmp25 = tmp2 == tmp24;
-                            auto tmp26 = static_cast<float>(0.0);
-                            auto tmp27 = tmp25 ? tmp26 : tmp2;
-                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
-                            auto tmp29 = tmp5 - tmp28;
-                            auto tmp30 = static_cast<float>(1.4426950408889634);
-                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
-                            auto tmp32 = tmp29 * tmp31;
-                            auto tmp33 = tmp32.exp2();
-                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
-                            auto tmp35 = tmp34 * tmp33;
-                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
-                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
-                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
-                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(16));
-                        }
-                        if(C10_UNLIKELY(x1 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L)))) && x1 < static_cast<int64_t>(ks1)))
-                        {
-                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L)))));
-                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
-                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
-                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
-                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
-                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                            auto tmp6 = c10::convert<int64_t>(tmp1);
-                            auto tmp7 = static_cast<int64_t>(-1);
-                            auto tmp8 = tmp6 != tmp7;
-                            auto tmp9 = static_cast<int64_t>(0);
-                            auto tmp10 = tmp6 >= tmp9;
-                            auto tmp11 = ks1;
-                            auto tmp12 = c10::convert<int64_t>(tmp11);
-                            auto tmp13 = tmp6 < tmp12;
-                            auto tmp14 = tmp10 && tmp13;
-                            auto tmp15 = tmp8 && tmp14;
-                            auto tmp16 = c10::convert<int32_t>(tmp6);
-                            auto tmp17 = static_cast<int32_t>(-1);
-                            auto tmp18 = tmp15 ? tmp16 : tmp17;
-                            auto tmp19 = x1;
-                            auto tmp20 = c10::convert<int32_t>(tmp19);
-                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
-                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
-                            auto tmp24 = -std::numeric_limits<float>::infinity();
-                            auto tmp25 = tmp2 == tmp24;
-                            auto tmp26 = static_cast<float>(0.0);
-                            auto tmp27 = tmp25 ? tmp26 : tmp2;
-                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
-                            auto tmp29 = tmp5 - tmp28;
-                            auto tmp30 = static_cast<float>(1.4426950408889634);
-                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
-                            auto tmp32 = tmp29 * tmp31;
-                            auto tmp33 = tmp32.exp2();
-                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
-                            auto tmp35 = tmp34 * tmp33;
-                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
-                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
-                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
-                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L)))));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    inductor_cpu_integer_div_error_flag = nullptr;
-    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
-}
-
-
-# --- compiled graph 2
 def call(args):
     arg0_1, arg1_1 = args
     arg0_1_size = arg0_1.size()
@@ -922,6 +779,142 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                         auto tmp0 = static_cast<float>(0.0);
                         auto tmp2 = at::vec::Vectorized<float>(tmp0);
                         tmp2.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                    }
+                }
+            }
+        }
+    }
+    inductor_cpu_integer_div_error_flag = nullptr;
+    inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+}
+
+
+# --- compiled graph 2
+def call(args):
+    arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
+    arg0_1_size = arg0_1.size()
+    s26 = arg0_1_size[0]
+    s49 = arg0_1_size[1]
+    assert_size_stride(arg0_1, (s26, s49), (s49, 1), 'input')
+    assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
+    assert_size_stride(arg2_1, (s26, ), (1, ), 'input')
+    assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
+    assert_size_stride(arg3_1, (s26, ), (1, ), 'input')
+    cpp_fused_0(arg0_1, arg1_1, arg2_1, arg4_1, arg3_1, arg0_1, s26, s49)
+    del arg0_1
+    del arg1_1
+    del arg3_1
+    del arg4_1
+    return (arg2_1, )
+
+
+extern "C"  void  cpp_fused_0(const at::BFloat16* in_ptr0,
+                       const int32_t* in_ptr1,
+                       const float* in_ptr2,
+                       const float* in_ptr3,
+                       const float* in_ptr4,
+                       at::BFloat16* out_ptr1,
+                       const int64_t ks0,
+                       const int64_t ks1)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+    #pragma omp parallel
+    {
+        int tid = omp_get_thread_num();
+        {
+            #pragma omp for
+            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(1L))
+            {
+                for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(ks1); x1+=static_cast<int64_t>(16L))
+                {
+                    {
+                        if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L))))))
+                        {
+                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(16));
+                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
+                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
+                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
+                            auto tmp6 = c10::convert<int64_t>(tmp1);
+                            auto tmp7 = static_cast<int64_t>(-1);
+                            auto tmp8 = tmp6 != tmp7;
+                            auto tmp9 = static_cast<int64_t>(0);
+                            auto tmp10 = tmp6 >= tmp9;
+                            auto tmp11 = ks1;
+                            auto tmp12 = c10::convert<int64_t>(tmp11);
+                            auto tmp13 = tmp6 < tmp12;
+                            auto tmp14 = tmp10 && tmp13;
+                            auto tmp15 = tmp8 && tmp14;
+                            auto tmp16 = c10::convert<int32_t>(tmp6);
+                            auto tmp17 = static_cast<int32_t>(-1);
+                            auto tmp18 = tmp15 ? tmp16 : tmp17;
+                            auto tmp19 = x1;
+                            auto tmp20 = c10::convert<int32_t>(tmp19);
+                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
+                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
+                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
+                            auto tmp24 = -std::numeric_limits<float>::infinity();
+                            auto tmp25 = tmp2 == tmp24;
+                            auto tmp26 = static_cast<float>(0.0);
+                            auto tmp27 = tmp25 ? tmp26 : tmp2;
+                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
+                            auto tmp29 = tmp5 - tmp28;
+                            auto tmp30 = static_cast<float>(1.4426950408889634);
+                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
+                            auto tmp32 = tmp29 * tmp31;
+                            auto tmp33 = tmp32.exp2();
+                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
+                            auto tmp35 = tmp34 * tmp33;
+                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
+                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
+                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
+                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(16));
+                        }
+                        if(C10_UNLIKELY(x1 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L)))) && x1 < static_cast<int64_t>(ks1)))
+                        {
+                            auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L)))));
+                            auto tmp1 = in_ptr1[static_cast<int64_t>(x0)];
+                            auto tmp2 = in_ptr2[static_cast<int64_t>(x0)];
+                            auto tmp3 = in_ptr3[static_cast<int64_t>(x0)];
+                            auto tmp4 = in_ptr4[static_cast<int64_t>(x0)];
+                            auto tmp5 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
+                            auto tmp6 = c10::convert<int64_t>(tmp1);
+                            auto tmp7 = static_cast<int64_t>(-1);
+                            auto tmp8 = tmp6 != tmp7;
+                            auto tmp9 = static_cast<int64_t>(0);
+                            auto tmp10 = tmp6 >= tmp9;
+                            auto tmp11 = ks1;
+                            auto tmp12 = c10::convert<int64_t>(tmp11);
+                            auto tmp13 = tmp6 < tmp12;
+                            auto tmp14 = tmp10 && tmp13;
+                            auto tmp15 = tmp8 && tmp14;
+                            auto tmp16 = c10::convert<int32_t>(tmp6);
+                            auto tmp17 = static_cast<int32_t>(-1);
+                            auto tmp18 = tmp15 ? tmp16 : tmp17;
+                            auto tmp19 = x1;
+                            auto tmp20 = c10::convert<int32_t>(tmp19);
+                            auto tmp21 = at::vec::VectorizedN<int32_t,2>::arange(tmp20, 1);
+                            auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp18);
+                            auto tmp23 = at::vec::VecMask<int32_t,2>(tmp21 == tmp22);
+                            auto tmp24 = -std::numeric_limits<float>::infinity();
+                            auto tmp25 = tmp2 == tmp24;
+                            auto tmp26 = static_cast<float>(0.0);
+                            auto tmp27 = tmp25 ? tmp26 : tmp2;
+                            auto tmp28 = at::vec::VectorizedN<float,2>(tmp27);
+                            auto tmp29 = tmp5 - tmp28;
+                            auto tmp30 = static_cast<float>(1.4426950408889634);
+                            auto tmp31 = at::vec::VectorizedN<float,2>(tmp30);
+                            auto tmp32 = tmp29 * tmp31;
+                            auto tmp33 = tmp32.exp2();
+                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp4);
+                            auto tmp35 = tmp34 * tmp33;
+                            auto tmp36 = at::vec::VectorizedN<float,2>(tmp3);
+                            auto tmp37 = decltype(tmp36)::blendv(tmp35, tmp36, tmp23.template cast<float,2>());
+                            auto tmp38 = at::vec::convert<at::BFloat16,1,float,2>(tmp37);
+                            tmp38.store(out_ptr1 + static_cast<int64_t>(x1 + ks1*x0), static_cast<int64_t>(ks1 + (-16L)*(c10::div_floor_integer(static_cast<int64_t>(ks1), static_cast<int64_t>(16L)))));
+                        }
                     }
                 }
             }

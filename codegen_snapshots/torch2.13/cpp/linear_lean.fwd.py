@@ -4,17 +4,17 @@ def call(args):
     assert_size_stride(primals_2, (4096, 4096), (4096, 1), 'input')
     assert_size_stride(primals_1, (128256, 4096), (4096, 1), 'input')
     assert_size_stride(primals_3, (4096, ), (1, ), 'input')
-    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 67108864, False, keep=False)
+    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 67108864, keep=False)
     buf1 = buf0[0]
     assert_size_stride(buf1, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
     buf2 = buf0[1]
     assert_size_stride(buf2, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
     del buf0
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    cpp_fused_0(primals_3, buf1, buf2, buf7, buf8, buf9)
-    return (buf8, primals_1, primals_2, primals_3, buf1, buf7, buf9, )
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    cpp_fused_0(primals_3, buf1, buf2, buf5, buf6, buf7)
+    return (buf6, primals_1, primals_2, primals_3, buf1, buf5, buf7, )
 
 
 extern "C"  void  cpp_fused_0(const int64_t* in_ptr0,

@@ -2,17 +2,17 @@
 def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride_grouped((primals_2, primals_1, primals_3), ((4096, 4096), (128256, 4096), (4096, )), ((4096, 1), (4096, 1), (1, )), 'input')
-    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 67108864, False, keep=False)
+    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 67108864, keep=False)
     buf1 = buf0[0]
     assert_tensor_metadata(buf1, (4096, ), (1, ), torch.float32, 'torch.ops.inductor_ce.linear_ce_fwd.default')
     buf2 = buf0[1]
     assert_tensor_metadata(buf2, (4096, ), (1, ), torch.float32, 'torch.ops.inductor_ce.linear_ce_fwd.default')
     del buf0
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = buf2; del buf2  # reuse
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    cpp_fused_0(buf8, primals_3, buf1, buf7, buf9)
-    return (buf9, primals_1, primals_2, primals_3, buf1, buf7, buf8, )
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf6 = buf2; del buf2  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    cpp_fused_0(buf6, primals_3, buf1, buf5, buf7)
+    return (buf7, primals_1, primals_2, primals_3, buf1, buf5, buf6, )
 
 
 extern "C"  void  cpp_fused_0(float* in_out_ptr0,

@@ -2,17 +2,17 @@
 def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride_grouped((primals_2, primals_1, primals_3), ((4096, 4096), (128256, 4096), (4096, )), ((4096, 1), (4096, 1), (1, )), 'input')
-    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 0, False, keep=False)
+    buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_2, primals_1, None, primals_3, None, -100, None, False, 0, 128256, 0, keep=False)
     buf1 = buf0[0]
     assert_tensor_metadata(buf1, (4096, ), (1, ), torch.float32, 'torch.ops.inductor_ce.linear_ce_fwd.default')
     buf2 = buf0[1]
     assert_tensor_metadata(buf2, (4096, ), (1, ), torch.float32, 'torch.ops.inductor_ce.linear_ce_fwd.default')
     del buf0
-    buf7 = empty_strided_cpu((4096, ), (1, ), torch.bool)
-    buf8 = buf2; del buf2  # reuse
-    buf9 = empty_strided_cpu((4096, ), (1, ), torch.float32)
-    triton_poi_fused_0.run(buf8, primals_3, buf1, buf7, buf9, 4096)
-    return (buf9, primals_1, primals_2, primals_3, buf1, buf7, buf8, )
+    buf5 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf6 = buf2; del buf2  # reuse
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_poi_fused_0.run(buf6, primals_3, buf1, buf5, buf7, 4096)
+    return (buf7, primals_1, primals_2, primals_3, buf1, buf5, buf6, )
 
 
 @triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i64, in_ptr1: *fp32, out_ptr0: *i1, out_ptr1: *fp32
