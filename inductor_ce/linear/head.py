@@ -343,11 +343,32 @@ def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
         out32.addmm_(a.float(), b.float())
 
 
+class _Scratch:
+    """One buffer for a class chunking's chunks of logits and a block's float32 input
+    gradient, in turns: a statistics chunk may take all of it; a gradient chunk its start
+    and the float32 gradient its end (``grad_classes`` leaves the room). Each chunk is a
+    view at offset 0 (the compiled kernels' aligned loads), the gradient 16-byte aligned."""
+
+    def __init__(self, like: Tensor, nbytes: int):
+        self.raw = torch.empty(-(-nbytes // 16) * 16 + 16, dtype=torch.uint8,
+                               device=like.device)
+        self.dtype, self.itemsize = like.dtype, like.element_size()
+
+    def logits(self, rows: int, cols: int) -> Tensor:
+        return self.raw[:rows * cols * self.itemsize].view(self.dtype).view(rows, cols)
+
+    def grad32(self, rows: int, hidden: int) -> Tensor:
+        n = rows * hidden * 4
+        start = (self.raw.numel() - n) // 16 * 16
+        return self.raw[start:start + n].view(torch.float32).view(rows, hidden)
+
+
 def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, classes,
-                      out=None):
+                      scratch=None, out=None):
     """ce_fwd's statistics (lse_nt, z_t, sum_wz) of a block of rows, by chunks of
     ``classes`` classes (one GEMM each), combined over the chunks as shards combine (module
-    doc); into ``out`` (three float32 vectors of the block's rows) if given."""
+    doc); the chunks in ``scratch`` (a ``_Scratch``) if given; into ``out`` (three float32
+    vectors of the block's rows) if given."""
     rows, vocab = h_b.shape[0], weight.shape[0]
     lse_nt, z_t, sum_wz = out if out is not None else \
         [h_b.new_empty(rows, dtype=torch.float32) for _ in range(3)]
@@ -357,7 +378,8 @@ def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, 
     targets = _ChunkTargets.locate(keep_b, classes, vocab)
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
-        z = _logits(h_b, weight[v0:v1], None if bias is None else bias[v0:v1])
+        z = _logits(h_b, weight[v0:v1], None if bias is None else bias[v0:v1],
+                    out=None if scratch is None else scratch.logits(rows, v1 - v0))
         cw = None if class_weight is None or not smooth else class_weight[v0:v1]
         local = targets.of(v0)
         part = eager.ce_fwd(z, local, cw, -1, softcap, smooth)
@@ -373,20 +395,18 @@ def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, 
 def _block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softcap, classes,
                  scratch, dh_b, dw, db, first):
     """A block's share of the gradients from ce_bwd's per-row coefficients, by chunks of
-    ``classes`` classes in ``scratch`` (flat, at least rows x classes, shared by the
-    blocks): each chunk's logits recomputed and turned into dz in place; dW_c = dz^T h_b
-    (written by the ``first`` block, accumulated by the others), db_c += sum_rows dz; dh_b =
-    sum_c dz W_c, accumulated in float32 over the chunks and rounded once. None (dh_b, dw,
-    db): not wanted."""
+    ``classes`` classes in ``scratch`` (a ``_Scratch``, shared by the blocks): each chunk's
+    logits recomputed and turned into dz in place; dW_c = dz^T h_b (written by the
+    ``first`` block, accumulated by the others), db_c += sum_rows dz; dh_b = sum_c dz W_c,
+    accumulated in float32 over the chunks (in the scratch's end) and rounded once. None
+    (dh_b, dw, db): not wanted."""
     rows, vocab = h_b.shape[0], weight.shape[0]
-    dh32 = None if dh_b is None else \
-        torch.zeros(dh_b.shape, dtype=torch.float32, device=h_b.device)
+    dh32 = None if dh_b is None else scratch.grad32(rows, h_b.shape[1]).zero_()
     targets = _ChunkTargets.locate(keep_b, classes, vocab)
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
         w_c = weight[v0:v1]
-        # (A view at offset 0 of a buffer of its own: the compiled kernels' aligned loads.)
-        z = scratch[:rows * (v1 - v0)].view(rows, v1 - v0)
+        z = scratch.logits(rows, v1 - v0)
         _logits(h_b, w_c, None if bias is None else bias[v0:v1], out=z)
         cw = None if class_weight is None or c is None else class_weight[v0:v1]
         # V symbolic (columns=True): one compile for the chunk widths of every row count.
@@ -422,7 +442,8 @@ def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, sof
     db = torch.zeros(vocab if bias is not None and weight_grad else 0, dtype=torch.float32,
                      device=h.device)
     cw = class_weight if c is not None else None
-    scratch = h.new_empty(min(block, rows) * min(classes, vocab))
+    b = min(block, rows)
+    scratch = _Scratch(h, b * min(classes, vocab) * size + (4 * b * hidden if input_grad else 0))
     for r0 in range(0, rows, block):
         r = slice(r0, min(rows, r0 + block))
         _block_grads(h[r], weight, bias, keep_t[r], cw, per_row[0][r], per_row[1][r],
@@ -467,7 +488,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         _block_statistics(h[r], weight, bias, keep_t[r], class_weight, softcap, smooth,
-                          blocks.classes, [v[r] for v in stats])
+                          blocks.classes, out=[v[r] for v in stats])
     return (*(v.view(input.shape[:-1]) for v in stats), h.new_empty(0))
 
 
@@ -965,11 +986,14 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
     dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
     dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
     db = torch.zeros(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
-    losses, scratch = [], h.new_empty(min(blocks.rows, rows) * min(classes, vocab))
+    # (one buffer of the budget's size for both sweeps: ``_Scratch``)
+    b = min(blocks.rows, rows)
+    losses, scratch = [], _Scratch(h, max(b * min(blocks.classes, vocab) * size,
+                                          b * (min(classes, vocab) * size + 4 * hidden)))
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         stats = _block_statistics(h[r], weight, bias, keep_t[r], cw, softcap, smooth,
-                                  blocks.classes)
+                                  blocks.classes, scratch)
         with autograd_inside_op():
             leaves = [v.detach().requires_grad_() for v in stats[:2 + smooth]]
             loss, _, _ = finish(*leaves, *stats[2 + smooth:], t[r], class_weight,
