@@ -6,7 +6,7 @@ def call(args):
     assert_size_stride(primals_3, (4096, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_1, primals_2, None, primals_3, None, -100, None, False, 0, 128256, 0, False, keep=False)
+        buf0 = torch.ops.inductor_ce.linear_ce_fwd.default(primals_1, primals_2, None, primals_3, None, -100, None, False, 0, 128256, 0, keep=False)
         buf1 = buf0[0]
         assert_size_stride(buf1, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
         assert_alignment(buf1, 16, 'torch.ops.inductor_ce.linear_ce_fwd.default')
@@ -14,12 +14,12 @@ def call(args):
         assert_size_stride(buf2, (4096, ), (1, ), 'torch.ops.inductor_ce.linear_ce_fwd.default')
         assert_alignment(buf2, 16, 'torch.ops.inductor_ce.linear_ce_fwd.default')
         del buf0
-        buf7 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf9 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(primals_3, buf1, buf2, buf7, buf8, buf9, 4096)
+        buf5 = empty_strided_cuda((4096, ), (1, ), torch.bool)
+        buf6 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_poi_fused_0.run(primals_3, buf1, buf2, buf5, buf6, buf7, 4096)
         del buf2
-    return (buf8, primals_1, primals_2, primals_3, buf1, buf7, buf9, )
+    return (buf6, primals_1, primals_2, primals_3, buf1, buf5, buf7, )
 
 
 @triton_heuristics.pointwise(size_hints={'x': 4096})  # in_ptr0: *i64, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
