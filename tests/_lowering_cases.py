@@ -667,6 +667,50 @@ def case_linear_chunks():
     return out
 
 
+def case_linear_classes():
+    """The fused head by class chunks (blocks of 16 rows, the last ragged; the statistics'
+    chunks of 128 classes, the gradient's of 64, the last of each ragged), eagerly, its Triton code run by the
+    interpreter: the statistics combined into the block's running values by one compiled
+    graph per chunk (eager.ce_fwd_into), then ce_bwd over each recomputed chunk; a bias with
+    a whole chunk of -inf (masked classes), class weights, smoothing, z-loss, a softcap and
+    ignored rows; the mean loss and reduction="none" with an upstream gradient, against
+    float64."""
+    from inductor_ce.eager import kernels as eager
+    from inductor_ce.linear import head
+    gen = torch.Generator().manual_seed(12)
+    n, d = 40, 16
+    h = torch.randn(n, d, generator=gen)
+    w, b = torch.randn(V, d, generator=gen) * 0.5, torch.randn(V, generator=gen)
+    b[128:256] = float("-inf")   # (the statistics' second chunk, the gradient's 3rd and 4th)
+    t = torch.randint(0, V, (n,), generator=gen)
+    t = torch.where((t >= 128) & (t < 256), t + 128, t)     # (no target among them)
+    t[::5] = -100
+    up = torch.rand(n, generator=gen)
+    cw = torch.rand(V, generator=gen) + 0.5
+    opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
+    saved = eager.MODE, head.CLASSES_MIN_HIDDEN
+    eager.MODE, head.CLASSES_MIN_HIDDEN = "compiled", 0
+    out, before = {}, eager.compiles
+    try:
+        for reduction in ("mean", "none"):
+            leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+            loss = inductor_ce.linear_cross_entropy(
+                leaves[0], leaves[1], t, linear_bias=leaves[2], memory_budget=V * 4,
+                reduction=reduction, **opts)
+            (loss * (up if reduction == "none" else 1.0)).sum().backward()
+            ref_leaves = [x.double().requires_grad_() for x in (h, w, b)]
+            ref = reference(ref_leaves[0] @ ref_leaves[1].t() + ref_leaves[2], t,
+                            reduction=reduction, **opts)
+            (ref * (up.double() if reduction == "none" else 1.0)).sum().backward()
+            out[f"{reduction}_loss_err"] = _rel(loss.detach(), ref.detach())
+            for name, x, r in zip(("dh", "dw", "db"), leaves, ref_leaves):
+                out[f"{reduction}_{name}_err"] = _rel(x.grad, r.grad)
+    finally:
+        eager.MODE, head.CLASSES_MIN_HIDDEN = saved
+    out["compiles"] = eager.compiles - before
+    return out
+
+
 def case_soft_collapse():
     """The margin grid 0-80 (tests/test_soft_targets.collapse_case over V columns: two chunks,
     the dominant class in either): per row, the loss, the dominant class's gradient and every

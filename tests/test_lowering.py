@@ -35,7 +35,8 @@ EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
                "ignore_index_edges", "full_inf", "soft", "soft_options", "soft_single",
-               "soft_bf16", "soft_subnormal", "soft_collapse", "linear_chunks"]
+               "soft_bf16", "soft_subnormal", "soft_collapse", "linear_chunks",
+               "linear_classes"]
 SOFT_CASES = ["soft", "soft_options", "soft_single", "soft_bf16", "soft_subnormal"]
 
 
@@ -553,6 +554,17 @@ def test_linear_chunk_graph_in_triton(cases):
     assert case["loss_err"] < 1e-5, case
     assert max(case["dh_err"], case["dw_err"], case["db_err"]) < 1e-5, case
     assert case["compiles"] == 2, case
+
+
+def test_linear_class_chunks_in_triton(cases):
+    """The fused head by class chunks, the statistics of each chunk combined into its
+    block's running values by one compiled graph, and ce_bwd over each recomputed chunk,
+    their Triton code (a GPU's, run by the interpreter): masked classes, every option, blocks
+    and chunks ragged, the mean loss and per-row losses against float64."""
+    case = _case(cases, "linear_classes")
+    for reduction in ("mean", "none"):
+        assert case[f"{reduction}_loss_err"] < 1e-5, case
+        assert max(case[f"{reduction}_{g}_err"] for g in ("dh", "dw", "db")) < 1e-5, case
 
 
 @pytest.mark.parametrize("name", SOFT_CASES)

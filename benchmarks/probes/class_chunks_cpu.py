@@ -3,7 +3,9 @@ its chunk loop: a mean loss and a per-row loss (reduction="none") with a gradien
 8192 float32, a budget of 256 rows of logits with class chunks at any D; the minimum of 15
 calls each. Two versions side by side: run it with each on PYTHONPATH (as linear_ab.py).
 
-    INDUCTOR_CE_EAGER=compiled OMP_NUM_THREADS=1 python benchmarks/probes/class_chunks_cpu.py TAG
+    INDUCTOR_CE_EAGER=compiled OMP_NUM_THREADS=1 python benchmarks/probes/class_chunks_cpu.py TAG [D]
+
+D (default 64): at D = 8 the kernels cost little and the chunk loop's host time shows.
 """
 import sys
 import time
@@ -17,7 +19,7 @@ from inductor_ce.linear import head
 def main():
     head.CLASSES_MIN_HIDDEN = 0     # class chunks below ROWS_MIN rows of logits, any D
     head.ROWS_MIN = 1 << 20
-    T, D, V = 4096, 64, 8192
+    T, D, V = 4096, int(sys.argv[2]) if len(sys.argv) > 2 else 64, 8192
     torch.manual_seed(0)
     h = torch.randn(T, D, requires_grad=True)
     w = (torch.randn(V, D) * 0.02).requires_grad_()
@@ -41,7 +43,7 @@ def main():
             t0 = time.perf_counter()
             step(kind)
             ts.append(time.perf_counter() - t0)
-        print(sys.argv[1], kind, f"{min(ts) * 1e3:.1f} ms", flush=True)
+        print(sys.argv[1], f"D {D}", kind, f"{min(ts) * 1e3:.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

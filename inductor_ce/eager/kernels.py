@@ -286,6 +286,36 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     return out if xm is x else tuple(o.view(x.shape[:-1]) for o in out)
 
 
+def ce_fwd_into(x, target, weight, ignore_index, softcap, smooth, acc) -> bool:
+    """``ce_fwd``'s statistics of ``x``, a chunk of classes, combined into ``acc`` = (lse_nt,
+    z_t, sum_wz) of its rows in place, as shards combine (lse_nt = logaddexp(lse_nt, the
+    chunk's), z_t = max, sum_wz = sum): the fused head's class chunks, one compiled graph per
+    chunk where ce_fwd's and three combining launches were four calls. False where the
+    compiled path does not apply (the caller combines the op's statistics itself)."""
+    merged = compiled_rows(x, target, weight, *acc)
+    if merged is None or merged[0] is not x or not merged[1].dense_inner() or \
+            not all(v.is_contiguous() for v in (target, *acc)):
+        return False
+    weight = weight if smooth else None      # the forward reads the weight only to smooth
+    key = KernelKey("ce_fwd_into", x.device, x.dtype, x.shape[-1], merged[1], target.dtype,
+                    dtype_of(weight), (ignore_index, softcap, smooth))
+
+    def fn(x, t, lse_nt, z_t, sum_wz, w):
+        part = torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap, smooth)
+        lse_nt.copy_(torch.logaddexp(lse_nt, part[0]))
+        z_t.copy_(torch.maximum(z_t, part[1]))
+        sum_wz.copy_(sum_wz + part[2])
+        return (t,)
+
+    from .._inductor.standalone import compile_rows_dynamic
+    entry = compiled_function(
+        key, lambda: compile_rows_dynamic(fn, x, [target, *acc], [weight], salt()), x)
+    if entry is None:
+        return False
+    run_compiled(entry, x, target, *acc, weight)
+    return True
+
+
 def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,
            temperature=None):
     """Compiled ``ce_bwd`` (with a ``temperature``: ``ce_bwd_full``, ``e`` its entropy

@@ -316,22 +316,31 @@ def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tens
 # --- class chunks: per block of rows, the statistics, then the gradient ----------------------
 
 class _ChunkTargets:
-    """Each row's target located once for chunks of ``step`` classes: ``of(v0)``, its column
-    in the chunk starting at class v0, or -1, is then one small kernel per chunk instead of
-    five (the chunk loops are host-bound where D is small)."""
+    """Each row's target column in each chunk of ``step`` classes (-1 where it is not in
+    the chunk), made for GROUP chunks at a time: ``of(v0)`` is then a view (each a row of
+    a table padded to 16 bytes: the compiled kernels' aligned loads), one launch per group
+    of chunks where a column per chunk costs two (the chunk loops are host-bound where D is
+    small); a group of a block's rows is at most 4096 x 64 x 4 bytes."""
 
-    def __init__(self, chunk: Tensor, col: Tensor, step: int):
-        self.chunk, self.col, self.step = chunk, col, step
+    GROUP = 64
 
-    @classmethod
-    def locate(cls, keep_t: Tensor, step: int, vocab: int) -> "_ChunkTargets":
+    def __init__(self, keep_t: Tensor, step: int, vocab: int):
         """``keep_t``: the target's index in this weight, -1 for ignored rows."""
         here = (keep_t >= 0) & (keep_t < vocab)
-        chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
-        return cls(chunk.int(), (keep_t - chunk * step).int(), step)
+        self.chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
+        self.col = (keep_t - self.chunk * step).int()
+        self.step, self.chunks = step, -(-vocab // step)
+        self.first, self.table = 0, None
 
     def of(self, v0: int) -> Tensor:
-        return torch.where(self.chunk == v0 // self.step, self.col, -1)
+        k = v0 // self.step
+        if self.table is None or not self.first <= k < self.first + self.GROUP:
+            self.first = k
+            ks = torch.arange(k, min(self.chunks, k + self.GROUP), device=self.col.device)
+            table = torch.where(self.chunk == ks.unsqueeze(1), self.col, -1)
+            pad = -self.col.shape[0] % 4
+            self.table = torch.nn.functional.pad(table, (0, pad), value=-1) if pad else table
+        return self.table[k - self.first, :self.col.shape[0]]
 
 
 def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
@@ -375,16 +384,16 @@ def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, 
     lse_nt.fill_(float("-inf"))
     z_t.fill_(float("-inf"))
     sum_wz.zero_()
-    targets = _ChunkTargets.locate(keep_b, classes, vocab)
+    targets = _ChunkTargets(keep_b, classes, vocab)
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
         z = _logits(h_b, weight[v0:v1], None if bias is None else bias[v0:v1],
                     out=None if scratch is None else scratch.logits(rows, v1 - v0))
         cw = None if class_weight is None or not smooth else class_weight[v0:v1]
         local = targets.of(v0)
-        part = eager.ce_fwd(z, local, cw, -1, softcap, smooth)
-        if part is None:
-            part = _CE_FWD(z, local, cw, -1, softcap, smooth)
+        if eager.ce_fwd_into(z, local, cw, -1, softcap, smooth, (lse_nt, z_t, sum_wz)):
+            continue
+        part = _CE_FWD(z, local, cw, -1, softcap, smooth)
         del z
         torch.logaddexp(lse_nt, part[0], out=lse_nt)
         torch.maximum(z_t, part[1], out=z_t)
@@ -402,7 +411,7 @@ def _block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softc
     (dh_b, dw, db): not wanted."""
     rows, vocab = h_b.shape[0], weight.shape[0]
     dh32 = None if dh_b is None else scratch.grad32(rows, h_b.shape[1]).zero_()
-    targets = _ChunkTargets.locate(keep_b, classes, vocab)
+    targets = _ChunkTargets(keep_b, classes, vocab)
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
         w_c = weight[v0:v1]
