@@ -1,7 +1,7 @@
 # the chunk kernels of linear_cross_entropy(h, w, t, memory_budget=19660800), eager, h: bf16[300, 16], w: bf16[128256, 16]
 # --- compiled graph 0
 def call(args):
-    arg0_1, arg1_1 = args
+    arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
     arg0_1_size = arg0_1.size()
     s26 = arg0_1_size[0]
     assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
@@ -10,16 +10,19 @@ def call(args):
     cpp_fused_0(buf1, arg1_1, s26)
     torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
-    assert_size_stride(arg0_1, (s26, 2368), (2368, 1), 'input')
+    assert_size_stride_grouped((arg0_1, arg2_1), ((s26, 2368), (s26, )), ((2368, 1), (1, )), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf5 = buf3; del buf3  # reuse
-    buf6 = empty_strided_cpu((s26, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((s26, ), (1, ), torch.float32)
-    cpp_fused_1(buf5, arg0_1, arg1_1, buf4, buf6, buf7, s26)
+    buf20 = buf5; del buf5  # reuse
+    assert_size_stride(arg3_1, (s26, ), (1, ), 'input')
+    assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
+    cpp_fused_1(buf20, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, buf4, arg2_1, arg3_1, arg4_1, s26)
     del arg0_1
-    del arg1_1
-    return (buf5, buf6, buf7, )
+    del arg2_1
+    del arg3_1
+    del arg4_1
+    return (arg1_1, )
 
 
 extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
@@ -133,9 +136,13 @@ extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
 extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int32_t* in_ptr1,
+                       const float* in_ptr2,
+                       const float* in_ptr3,
+                       const float* in_ptr4,
                        float* out_ptr1,
                        float* out_ptr2,
-                       float* out_ptr3,
+                       float* out_ptr4,
+                       float* out_ptr6,
                        const int64_t ks0)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
@@ -251,118 +258,166 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                     {
                         auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp4 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp1 = tmp2.log();
                         auto tmp3 = tmp0 + tmp1;
-                        tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                        auto tmp5 = at::vec::VecMask<float,1>(tmp4 == tmp4);
+                        auto tmp6 = tmp4.abs();
+                        auto tmp7 = std::numeric_limits<float>::infinity();
+                        auto tmp8 = at::vec::Vectorized<float>(tmp7);
+                        auto tmp9 = at::vec::VecMask<float,1>(tmp6 != tmp8);
+                        auto tmp10 = tmp5.template cast<int32_t,1>();
+                        auto tmp11 = tmp9.template cast<int32_t,1>();
+                        auto tmp12 = tmp10 & tmp11;
+                        auto tmp13 = ~tmp12;
+                        auto tmp14 = at::vec::VecMask<float,1>(tmp4 == tmp3);
+                        auto tmp15 = tmp13.template cast<int32_t,1>();
+                        auto tmp16 = tmp14.template cast<int32_t,1>();
+                        auto tmp17 = tmp15 & tmp16;
+                        auto tmp18 = at::vec::VecMask<float,1>(tmp4 >= tmp3);
+                        auto tmp19 = decltype(tmp4)::blendv(tmp3, tmp4, tmp18.template cast<float,1>());
+                        auto tmp20 = decltype(tmp3)::blendv(tmp4, tmp3, tmp18.template cast<float,1>());
+                        auto tmp21 = tmp20 - tmp19;
+                        auto tmp22 = tmp21.exp();
+                        auto tmp23 = tmp22.log1p();
+                        auto tmp24 = tmp19 + tmp23;
+                        auto tmp25 = decltype(tmp4)::blendv(tmp24, tmp4, tmp17.template cast<float,1>());
+                        tmp25.store(out_ptr2 + static_cast<int64_t>(x0));
                     }
                     if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                     {
                         auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                         auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp4 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                         auto tmp1 = tmp2.log();
                         auto tmp3 = tmp0 + tmp1;
-                        tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp5 = at::vec::VecMask<float,1>(tmp4 == tmp4);
+                        auto tmp6 = tmp4.abs();
+                        auto tmp7 = std::numeric_limits<float>::infinity();
+                        auto tmp8 = at::vec::Vectorized<float>(tmp7);
+                        auto tmp9 = at::vec::VecMask<float,1>(tmp6 != tmp8);
+                        auto tmp10 = tmp5.template cast<int32_t,1>();
+                        auto tmp11 = tmp9.template cast<int32_t,1>();
+                        auto tmp12 = tmp10 & tmp11;
+                        auto tmp13 = ~tmp12;
+                        auto tmp14 = at::vec::VecMask<float,1>(tmp4 == tmp3);
+                        auto tmp15 = tmp13.template cast<int32_t,1>();
+                        auto tmp16 = tmp14.template cast<int32_t,1>();
+                        auto tmp17 = tmp15 & tmp16;
+                        auto tmp18 = at::vec::VecMask<float,1>(tmp4 >= tmp3);
+                        auto tmp19 = decltype(tmp4)::blendv(tmp3, tmp4, tmp18.template cast<float,1>());
+                        auto tmp20 = decltype(tmp3)::blendv(tmp4, tmp3, tmp18.template cast<float,1>());
+                        auto tmp21 = tmp20 - tmp19;
+                        auto tmp22 = tmp21.exp();
+                        auto tmp23 = tmp22.log1p();
+                        auto tmp24 = tmp19 + tmp23;
+                        auto tmp25 = decltype(tmp4)::blendv(tmp24, tmp4, tmp17.template cast<float,1>());
+                        tmp25.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                     }
                 }
             }
         }
         {
             #pragma omp for
-            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(16L))
+            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(8L))
             {
                 {
-                    if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))))))
+                    if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L))))))
                     {
-                        auto tmp0 = at::vec::VectorizedN<int32_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
-                        auto tmp2 = at::vec::convert<int64_t,4,int32_t,2>(tmp0);
-                        auto tmp1 = static_cast<int64_t>(-1);
-                        auto tmp3 = at::vec::VectorizedN<int64_t,4>(tmp1);
-                        auto tmp4 = at::vec::VecMask<int64_t,4>(tmp2 != tmp3);
-                        auto tmp5 = static_cast<int64_t>(0);
-                        auto tmp6 = at::vec::VectorizedN<int64_t,4>(tmp5);
-                        auto tmp7 = at::vec::VecMask<int64_t,4>(tmp2 >= tmp6);
-                        auto tmp8 = static_cast<int64_t>(2368);
-                        auto tmp9 = at::vec::VectorizedN<int64_t,4>(tmp8);
-                        auto tmp10 = at::vec::VecMask<int64_t,4>(tmp2 < tmp9);
-                        auto tmp11 = tmp7.template cast<int32_t,2>();
-                        auto tmp12 = tmp10.template cast<int32_t,2>();
-                        auto tmp13 = tmp11 & tmp12;
-                        auto tmp14 = tmp4.template cast<int32_t,2>();
-                        auto tmp15 = tmp13.template cast<int32_t,2>();
-                        auto tmp16 = tmp14 & tmp15;
-                        auto tmp17 = at::vec::convert<int32_t,2,int64_t,4>(tmp2);
-                        auto tmp18 = static_cast<int32_t>(-1);
-                        auto tmp19 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                        auto tmp20 = decltype(tmp17)::blendv(tmp19, tmp17, tmp16.template cast<int32_t,2>());
-                        auto tmp21 = static_cast<int32_t>(0);
-                        auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp21);
-                        auto tmp23 = at::vec::VecMask<int32_t,2>(tmp20 >= tmp22);
-                        auto tmp24 = decltype(tmp20)::blendv(tmp22, tmp20, tmp23.template cast<int32_t,2>());
-                        auto tmp25 = 2368L;
-                        auto tmp26 = c10::convert<int64_t>(tmp25);
-                        auto tmp27 = at::vec::convert<int64_t,4,int32_t,2>(tmp24);
-                        auto tmp28 = at::vec::VectorizedN<int64_t,4>(tmp26);
-                        auto tmp29 = tmp27 + tmp28;
-                        auto tmp30 = at::vec::VecMask<int64_t,4>(tmp27 < tmp6);
-                        auto tmp31 = decltype(tmp29)::blendv(tmp27, tmp29, tmp30.template cast<int64_t,4>());
-                        auto tmp32 =
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp2 = at::vec::Vectorized<int32_t>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp1 = at::vec::convert<int64_t,2,int32_t,1>(tmp2);
+                        auto tmp3 = static_cast<int64_t>(-1);
+                        auto tmp4 = at::vec::VectorizedN<int64_t,2>(tmp3);
+                        auto tmp5 = at::vec::VecMask<int64_t,2>(tmp1 != tmp4);
+                        auto tmp6 = static_cast<int64_t>(0);
+                        auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                        auto tmp8 = at::vec::VecMask<int64_t,2>(tmp1 >= tmp7);
+                        auto tmp9 = static_cast<int64_t>(2368);
+                        auto tmp10 = at::vec::VectorizedN<int64_t,2>(tmp9);
+                        auto tmp11 = at::vec::VecMask<int64_t,2>(tmp1 < tmp10);
+                        auto tmp12 = tmp8.template cast<int32_t,1>();
+                        auto tmp13 = tmp11.template cast<int32_t,1>();
+                        auto tmp14 = tmp12 & tmp13;
+                        auto tmp15 = tmp5.template cast<int32_t,1>();
+                        auto tmp16 = tmp14.template cast<int32_t,1>();
+                        auto tmp17 = tmp15 & tmp16;
+                        auto tmp18 = at::vec::convert<int32_t,1,int64_t,2>(tmp1);
+                        auto tmp19 = static_cast<int32_t>(-1);
+                        auto tmp20 = at::vec::Vectorized<int32_t>(tmp19);
+                        auto tmp21 = decltype(tmp18)::blendv(tmp20, tmp18, tmp17.template cast<int32_t,1>());
+                        auto tmp22 = static_cast<int32_t>(0);
+                        auto tmp23 = at::vec::Vectorized<int32_t>(tmp22);
+                        auto tmp24 = at::vec::VecMask<int32_t,1>(tmp21 >= tmp23);
+                        auto tmp25 = decltype(tmp21)::blendv(tmp23, tmp21, tmp24.template cast<int32_t,1>());
+                        auto tmp26 = 2368L;
+                        auto tmp27 = c10::convert<int64_t>(tmp26);
+                        auto tmp28 = at::vec::convert<int64_t,2,int32_t,1>(tmp25);
+                        auto tmp29 = at::vec::VectorizedN<int64_t,2>(tmp27);
+                        auto tmp30 = tmp28 + tmp29;
+                        auto tmp31 = at::vec::VecMask<int64_t,2>(tmp28 < tmp7);
+                        auto tmp32 = decltype(tmp30)::blendv(tmp28, tmp30, tmp31.template cast<int64_t,2>());
+                        auto tmp33 =
                         [&]
                         {
-                            __at_align__ std::array<int64_t, 16> tmpbuf;
-                            tmp31.store(tmpbuf.data(), static_cast<int64_t>(16));
+                            __at_align__ std::array<int64_t, 8> tmpbuf;
+                            tmp32.store(tmpbuf.data(), static_cast<int64_t>(8));
                             return tmpbuf;
                         }
                         ()
                         ;
-                        auto tmp33 =
+                        auto tmp34 =
                         [&]
                         {
-                            __at_align__ std::array<at::BFloat16, 32> tmpbuf;
-                            #pragma GCC unroll 16
-                            for (long x0_inner = 0; x0_inner < static_cast<int64_t>(16); x0_inner++)
+                            __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                            #pragma GCC unroll 8
+                            for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                             {
-                                tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp32[x0_inner] + 2368L*x0 + 2368L*x0_inner)];
+                                tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp33[x0_inner] + 2368L*x0 + 2368L*x0_inner)];
                             }
-                            return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(16));
+                            return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                         }
                         ()
                         ;
-                        auto tmp34 = at::vec::convert<float,2,at::BFloat16,1>(tmp33);
-                        auto tmp35 = -std::numeric_limits<float>::infinity();
-                        auto tmp36 = at::vec::VectorizedN<float,2>(tmp35);
-                        auto tmp37 = decltype(tmp34)::blendv(tmp36, tmp34, tmp23.template cast<float,2>());
-                        tmp37.store(out_ptr2 + static_cast<int64_t>(x0));
+                        auto tmp35 = at::vec::convert<float>(tmp34);
+                        auto tmp36 = -std::numeric_limits<float>::infinity();
+                        auto tmp37 = at::vec::Vectorized<float>(tmp36);
+                        auto tmp38 = decltype(tmp35)::blendv(tmp37, tmp35, tmp24.template cast<float,1>());
+                        auto tmp39 = at::vec::maximum(tmp0, tmp38);
+                        tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
                     }
-                    if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
+                    if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                     {
-                        for (int64_t x0_tail = static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))));x0_tail < static_cast<int64_t>(ks0); x0_tail++)
+                        for (int64_t x0_tail = static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L))));x0_tail < static_cast<int64_t>(ks0); x0_tail++)
                         {
-                            auto tmp0 = in_ptr1[static_cast<int64_t>(x0_tail)];
-                            auto tmp2 = c10::convert<int64_t>(tmp0);
-                            auto tmp1 = static_cast<int64_t>(-1);
-                            auto tmp3 = tmp2 != tmp1;
-                            auto tmp4 = static_cast<int64_t>(0);
-                            auto tmp5 = tmp2 >= tmp4;
-                            auto tmp6 = static_cast<int64_t>(2368);
-                            auto tmp7 = tmp2 < tmp6;
-                            auto tmp8 = tmp5 && tmp7;
-                            auto tmp9 = tmp3 && tmp8;
-                            auto tmp10 = c10::convert<int32_t>(tmp2);
-                            auto tmp11 = static_cast<int32_t>(-1);
-                            auto tmp12 = tmp9 ? tmp10 : tmp11;
-                            auto tmp13 = static_cast<int32_t>(0);
-                            auto tmp14 = tmp12 >= tmp13;
-                            auto tmp15 = tmp14 ? tmp12 : tmp13;
-                            auto tmp16 = 2368L;
-                            auto tmp17 = c10::convert<int64_t>(tmp16);
-                            auto tmp18 = int64_t(static_cast<std::make_unsigned_t<int64_t>>(tmp15) + static_cast<std::make_unsigned_t<int64_t>>(tmp17));
-                            auto tmp19 = tmp15 < 0;
-                            auto tmp20 = tmp19 ? tmp18 : tmp15;
-                            auto tmp21 = in_ptr0[static_cast<int64_t>(tmp20 + 2368L*x0_tail)];
-                            auto tmp22 = c10::convert<float>(tmp21);
-                            auto tmp23 = -std::numeric_limits<float>::infinity();
-                            auto tmp24 = tmp14 ? tmp22 : tmp23;
-                            out_ptr2[static_cast<int64_t>(x0_tail)] = tmp24;
+                            auto tmp0 = in_ptr3[static_cast<int64_t>(x0_tail)];
+                            auto tmp2 = in_ptr1[static_cast<int64_t>(x0_tail)];
+                            auto tmp1 = c10::convert<int64_t>(tmp2);
+                            auto tmp3 = static_cast<int64_t>(-1);
+                            auto tmp4 = tmp1 != tmp3;
+                            auto tmp5 = static_cast<int64_t>(0);
+                            auto tmp6 = tmp1 >= tmp5;
+                            auto tmp7 = static_cast<int64_t>(2368);
+                            auto tmp8 = tmp1 < tmp7;
+                            auto tmp9 = tmp6 && tmp8;
+                            auto tmp10 = tmp4 && tmp9;
+                            auto tmp11 = c10::convert<int32_t>(tmp1);
+                            auto tmp12 = static_cast<int32_t>(-1);
+                            auto tmp13 = tmp10 ? tmp11 : tmp12;
+                            auto tmp14 = static_cast<int32_t>(0);
+                            auto tmp15 = tmp13 >= tmp14;
+                            auto tmp16 = tmp15 ? tmp13 : tmp14;
+                            auto tmp17 = 2368L;
+                            auto tmp18 = c10::convert<int64_t>(tmp17);
+                            auto tmp19 = int64_t(static_cast<std::make_unsigned_t<int64_t>>(tmp16) + static_cast<std::make_unsigned_t<int64_t>>(tmp18));
+                            auto tmp20 = tmp16 < 0;
+                            auto tmp21 = tmp20 ? tmp19 : tmp16;
+                            auto tmp22 = in_ptr0[static_cast<int64_t>(tmp21 + 2368L*x0_tail)];
+                            auto tmp23 = c10::convert<float>(tmp22);
+                            auto tmp24 = -std::numeric_limits<float>::infinity();
+                            auto tmp25 = tmp15 ? tmp23 : tmp24;
+                            auto tmp26 = max_propagate_nan(tmp0, tmp25);
+                            out_ptr4[static_cast<int64_t>(x0_tail)] = tmp26;
                         }
                     }
                 }
@@ -375,15 +430,19 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                 {
                     if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L))))))
                     {
-                        auto tmp0 = static_cast<float>(0.0);
-                        auto tmp2 = at::vec::Vectorized<float>(tmp0);
-                        tmp2.store(out_ptr3 + static_cast<int64_t>(x0));
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp2 = static_cast<float>(0.0);
+                        auto tmp1 = at::vec::Vectorized<float>(tmp2);
+                        auto tmp3 = tmp0 + tmp1;
+                        tmp3.store(out_ptr6 + static_cast<int64_t>(x0));
                     }
                     if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                     {
-                        auto tmp0 = static_cast<float>(0.0);
-                        auto tmp2 = at::vec::Vectorized<float>(tmp0);
-                        tmp2.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp2 = static_cast<float>(0.0);
+                        auto tmp1 = at::vec::Vectorized<float>(tmp2);
+                        auto tmp3 = tmp0 + tmp1;
+                        tmp3.store(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                     }
                 }
             }
@@ -396,7 +455,7 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
 
 # --- compiled graph 1
 def call(args):
-    arg0_1, arg1_1 = args
+    arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
     arg0_1_size = arg0_1.size()
     s26 = arg0_1_size[0]
     assert_size_stride(arg1_1, (s26, ), (1, ), 'input')
@@ -405,16 +464,19 @@ def call(args):
     cpp_fused_0(buf1, arg1_1, s26)
     torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
-    assert_size_stride(arg0_1, (s26, 384), (384, 1), 'input')
+    assert_size_stride_grouped((arg0_1, arg2_1), ((s26, 384), (s26, )), ((384, 1), (1, )), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((s26, ), (1, ), torch.float32)
     buf5 = buf3; del buf3  # reuse
-    buf6 = empty_strided_cpu((s26, ), (1, ), torch.float32)
-    buf7 = empty_strided_cpu((s26, ), (1, ), torch.float32)
-    cpp_fused_1(buf5, arg0_1, arg1_1, buf4, buf6, buf7, s26)
+    buf20 = buf5; del buf5  # reuse
+    assert_size_stride(arg3_1, (s26, ), (1, ), 'input')
+    assert_size_stride(arg4_1, (s26, ), (1, ), 'input')
+    cpp_fused_1(buf20, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, buf4, arg2_1, arg3_1, arg4_1, s26)
     del arg0_1
-    del arg1_1
-    return (buf5, buf6, buf7, )
+    del arg2_1
+    del arg3_1
+    del arg4_1
+    return (arg1_1, )
 
 
 extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
@@ -528,9 +590,13 @@ extern "C"  void  cpp_fused_0(bool* in_out_ptr0,
 extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                        const at::BFloat16* in_ptr0,
                        const int32_t* in_ptr1,
+                       const float* in_ptr2,
+                       const float* in_ptr3,
+                       const float* in_ptr4,
                        float* out_ptr1,
                        float* out_ptr2,
-                       float* out_ptr3,
+                       float* out_ptr4,
+                       float* out_ptr6,
                        const int64_t ks0)
 {
     std::atomic<int> inductor_cpu_integer_div_error{0};
@@ -646,118 +712,166 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                     {
                         auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp4 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
                         auto tmp1 = tmp2.log();
                         auto tmp3 = tmp0 + tmp1;
-                        tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
+                        auto tmp5 = at::vec::VecMask<float,1>(tmp4 == tmp4);
+                        auto tmp6 = tmp4.abs();
+                        auto tmp7 = std::numeric_limits<float>::infinity();
+                        auto tmp8 = at::vec::Vectorized<float>(tmp7);
+                        auto tmp9 = at::vec::VecMask<float,1>(tmp6 != tmp8);
+                        auto tmp10 = tmp5.template cast<int32_t,1>();
+                        auto tmp11 = tmp9.template cast<int32_t,1>();
+                        auto tmp12 = tmp10 & tmp11;
+                        auto tmp13 = ~tmp12;
+                        auto tmp14 = at::vec::VecMask<float,1>(tmp4 == tmp3);
+                        auto tmp15 = tmp13.template cast<int32_t,1>();
+                        auto tmp16 = tmp14.template cast<int32_t,1>();
+                        auto tmp17 = tmp15 & tmp16;
+                        auto tmp18 = at::vec::VecMask<float,1>(tmp4 >= tmp3);
+                        auto tmp19 = decltype(tmp4)::blendv(tmp3, tmp4, tmp18.template cast<float,1>());
+                        auto tmp20 = decltype(tmp3)::blendv(tmp4, tmp3, tmp18.template cast<float,1>());
+                        auto tmp21 = tmp20 - tmp19;
+                        auto tmp22 = tmp21.exp();
+                        auto tmp23 = tmp22.log1p();
+                        auto tmp24 = tmp19 + tmp23;
+                        auto tmp25 = decltype(tmp4)::blendv(tmp24, tmp4, tmp17.template cast<float,1>());
+                        tmp25.store(out_ptr2 + static_cast<int64_t>(x0));
                     }
                     if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                     {
                         auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                         auto tmp2 = at::vec::Vectorized<float>::loadu(out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp4 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                         auto tmp1 = tmp2.log();
                         auto tmp3 = tmp0 + tmp1;
-                        tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp5 = at::vec::VecMask<float,1>(tmp4 == tmp4);
+                        auto tmp6 = tmp4.abs();
+                        auto tmp7 = std::numeric_limits<float>::infinity();
+                        auto tmp8 = at::vec::Vectorized<float>(tmp7);
+                        auto tmp9 = at::vec::VecMask<float,1>(tmp6 != tmp8);
+                        auto tmp10 = tmp5.template cast<int32_t,1>();
+                        auto tmp11 = tmp9.template cast<int32_t,1>();
+                        auto tmp12 = tmp10 & tmp11;
+                        auto tmp13 = ~tmp12;
+                        auto tmp14 = at::vec::VecMask<float,1>(tmp4 == tmp3);
+                        auto tmp15 = tmp13.template cast<int32_t,1>();
+                        auto tmp16 = tmp14.template cast<int32_t,1>();
+                        auto tmp17 = tmp15 & tmp16;
+                        auto tmp18 = at::vec::VecMask<float,1>(tmp4 >= tmp3);
+                        auto tmp19 = decltype(tmp4)::blendv(tmp3, tmp4, tmp18.template cast<float,1>());
+                        auto tmp20 = decltype(tmp3)::blendv(tmp4, tmp3, tmp18.template cast<float,1>());
+                        auto tmp21 = tmp20 - tmp19;
+                        auto tmp22 = tmp21.exp();
+                        auto tmp23 = tmp22.log1p();
+                        auto tmp24 = tmp19 + tmp23;
+                        auto tmp25 = decltype(tmp4)::blendv(tmp24, tmp4, tmp17.template cast<float,1>());
+                        tmp25.store(out_ptr2 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                     }
                 }
             }
         }
         {
             #pragma omp for
-            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(16L))
+            for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(ks0); x0+=static_cast<int64_t>(8L))
             {
                 {
-                    if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))))))
+                    if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L))))))
                     {
-                        auto tmp0 = at::vec::VectorizedN<int32_t,2>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
-                        auto tmp2 = at::vec::convert<int64_t,4,int32_t,2>(tmp0);
-                        auto tmp1 = static_cast<int64_t>(-1);
-                        auto tmp3 = at::vec::VectorizedN<int64_t,4>(tmp1);
-                        auto tmp4 = at::vec::VecMask<int64_t,4>(tmp2 != tmp3);
-                        auto tmp5 = static_cast<int64_t>(0);
-                        auto tmp6 = at::vec::VectorizedN<int64_t,4>(tmp5);
-                        auto tmp7 = at::vec::VecMask<int64_t,4>(tmp2 >= tmp6);
-                        auto tmp8 = static_cast<int64_t>(384);
-                        auto tmp9 = at::vec::VectorizedN<int64_t,4>(tmp8);
-                        auto tmp10 = at::vec::VecMask<int64_t,4>(tmp2 < tmp9);
-                        auto tmp11 = tmp7.template cast<int32_t,2>();
-                        auto tmp12 = tmp10.template cast<int32_t,2>();
-                        auto tmp13 = tmp11 & tmp12;
-                        auto tmp14 = tmp4.template cast<int32_t,2>();
-                        auto tmp15 = tmp13.template cast<int32_t,2>();
-                        auto tmp16 = tmp14 & tmp15;
-                        auto tmp17 = at::vec::convert<int32_t,2,int64_t,4>(tmp2);
-                        auto tmp18 = static_cast<int32_t>(-1);
-                        auto tmp19 = at::vec::VectorizedN<int32_t,2>(tmp18);
-                        auto tmp20 = decltype(tmp17)::blendv(tmp19, tmp17, tmp16.template cast<int32_t,2>());
-                        auto tmp21 = static_cast<int32_t>(0);
-                        auto tmp22 = at::vec::VectorizedN<int32_t,2>(tmp21);
-                        auto tmp23 = at::vec::VecMask<int32_t,2>(tmp20 >= tmp22);
-                        auto tmp24 = decltype(tmp20)::blendv(tmp22, tmp20, tmp23.template cast<int32_t,2>());
-                        auto tmp25 = 384L;
-                        auto tmp26 = c10::convert<int64_t>(tmp25);
-                        auto tmp27 = at::vec::convert<int64_t,4,int32_t,2>(tmp24);
-                        auto tmp28 = at::vec::VectorizedN<int64_t,4>(tmp26);
-                        auto tmp29 = tmp27 + tmp28;
-                        auto tmp30 = at::vec::VecMask<int64_t,4>(tmp27 < tmp6);
-                        auto tmp31 = decltype(tmp29)::blendv(tmp27, tmp29, tmp30.template cast<int64_t,4>());
-                        auto tmp32 =
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr4 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp2 = at::vec::Vectorized<int32_t>::loadu(in_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp1 = at::vec::convert<int64_t,2,int32_t,1>(tmp2);
+                        auto tmp3 = static_cast<int64_t>(-1);
+                        auto tmp4 = at::vec::VectorizedN<int64_t,2>(tmp3);
+                        auto tmp5 = at::vec::VecMask<int64_t,2>(tmp1 != tmp4);
+                        auto tmp6 = static_cast<int64_t>(0);
+                        auto tmp7 = at::vec::VectorizedN<int64_t,2>(tmp6);
+                        auto tmp8 = at::vec::VecMask<int64_t,2>(tmp1 >= tmp7);
+                        auto tmp9 = static_cast<int64_t>(384);
+                        auto tmp10 = at::vec::VectorizedN<int64_t,2>(tmp9);
+                        auto tmp11 = at::vec::VecMask<int64_t,2>(tmp1 < tmp10);
+                        auto tmp12 = tmp8.template cast<int32_t,1>();
+                        auto tmp13 = tmp11.template cast<int32_t,1>();
+                        auto tmp14 = tmp12 & tmp13;
+                        auto tmp15 = tmp5.template cast<int32_t,1>();
+                        auto tmp16 = tmp14.template cast<int32_t,1>();
+                        auto tmp17 = tmp15 & tmp16;
+                        auto tmp18 = at::vec::convert<int32_t,1,int64_t,2>(tmp1);
+                        auto tmp19 = static_cast<int32_t>(-1);
+                        auto tmp20 = at::vec::Vectorized<int32_t>(tmp19);
+                        auto tmp21 = decltype(tmp18)::blendv(tmp20, tmp18, tmp17.template cast<int32_t,1>());
+                        auto tmp22 = static_cast<int32_t>(0);
+                        auto tmp23 = at::vec::Vectorized<int32_t>(tmp22);
+                        auto tmp24 = at::vec::VecMask<int32_t,1>(tmp21 >= tmp23);
+                        auto tmp25 = decltype(tmp21)::blendv(tmp23, tmp21, tmp24.template cast<int32_t,1>());
+                        auto tmp26 = 384L;
+                        auto tmp27 = c10::convert<int64_t>(tmp26);
+                        auto tmp28 = at::vec::convert<int64_t,2,int32_t,1>(tmp25);
+                        auto tmp29 = at::vec::VectorizedN<int64_t,2>(tmp27);
+                        auto tmp30 = tmp28 + tmp29;
+                        auto tmp31 = at::vec::VecMask<int64_t,2>(tmp28 < tmp7);
+                        auto tmp32 = decltype(tmp30)::blendv(tmp28, tmp30, tmp31.template cast<int64_t,2>());
+                        auto tmp33 =
                         [&]
                         {
-                            __at_align__ std::array<int64_t, 16> tmpbuf;
-                            tmp31.store(tmpbuf.data(), static_cast<int64_t>(16));
+                            __at_align__ std::array<int64_t, 8> tmpbuf;
+                            tmp32.store(tmpbuf.data(), static_cast<int64_t>(8));
                             return tmpbuf;
                         }
                         ()
                         ;
-                        auto tmp33 =
+                        auto tmp34 =
                         [&]
                         {
-                            __at_align__ std::array<at::BFloat16, 32> tmpbuf;
-                            #pragma GCC unroll 16
-                            for (long x0_inner = 0; x0_inner < static_cast<int64_t>(16); x0_inner++)
+                            __at_align__ std::array<at::BFloat16, 16> tmpbuf;
+                            #pragma GCC unroll 8
+                            for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                             {
-                                tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp32[x0_inner] + 384L*x0 + 384L*x0_inner)];
+                                tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp33[x0_inner] + 384L*x0 + 384L*x0_inner)];
                             }
-                            return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(16));
+                            return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                         }
                         ()
                         ;
-                        auto tmp34 = at::vec::convert<float,2,at::BFloat16,1>(tmp33);
-                        auto tmp35 = -std::numeric_limits<float>::infinity();
-                        auto tmp36 = at::vec::VectorizedN<float,2>(tmp35);
-                        auto tmp37 = decltype(tmp34)::blendv(tmp36, tmp34, tmp23.template cast<float,2>());
-                        tmp37.store(out_ptr2 + static_cast<int64_t>(x0));
+                        auto tmp35 = at::vec::convert<float>(tmp34);
+                        auto tmp36 = -std::numeric_limits<float>::infinity();
+                        auto tmp37 = at::vec::Vectorized<float>(tmp36);
+                        auto tmp38 = decltype(tmp35)::blendv(tmp37, tmp35, tmp24.template cast<float,1>());
+                        auto tmp39 = at::vec::maximum(tmp0, tmp38);
+                        tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
                     }
-                    if(C10_UNLIKELY(x0 >= static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L)))) && x0 < static_cast<int64_t>(ks0)))
+                    if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                     {
-                        for (int64_t x0_tail = static_cast<int64_t>(16L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(16L))));x0_tail < static_cast<int64_t>(ks0); x0_tail++)
+                        for (int64_t x0_tail = static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L))));x0_tail < static_cast<int64_t>(ks0); x0_tail++)
                         {
-                            auto tmp0 = in_ptr1[static_cast<int64_t>(x0_tail)];
-                            auto tmp2 = c10::convert<int64_t>(tmp0);
-                            auto tmp1 = static_cast<int64_t>(-1);
-                            auto tmp3 = tmp2 != tmp1;
-                            auto tmp4 = static_cast<int64_t>(0);
-                            auto tmp5 = tmp2 >= tmp4;
-                            auto tmp6 = static_cast<int64_t>(384);
-                            auto tmp7 = tmp2 < tmp6;
-                            auto tmp8 = tmp5 && tmp7;
-                            auto tmp9 = tmp3 && tmp8;
-                            auto tmp10 = c10::convert<int32_t>(tmp2);
-                            auto tmp11 = static_cast<int32_t>(-1);
-                            auto tmp12 = tmp9 ? tmp10 : tmp11;
-                            auto tmp13 = static_cast<int32_t>(0);
-                            auto tmp14 = tmp12 >= tmp13;
-                            auto tmp15 = tmp14 ? tmp12 : tmp13;
-                            auto tmp16 = 384L;
-                            auto tmp17 = c10::convert<int64_t>(tmp16);
-                            auto tmp18 = int64_t(static_cast<std::make_unsigned_t<int64_t>>(tmp15) + static_cast<std::make_unsigned_t<int64_t>>(tmp17));
-                            auto tmp19 = tmp15 < 0;
-                            auto tmp20 = tmp19 ? tmp18 : tmp15;
-                            auto tmp21 = in_ptr0[static_cast<int64_t>(tmp20 + 384L*x0_tail)];
-                            auto tmp22 = c10::convert<float>(tmp21);
-                            auto tmp23 = -std::numeric_limits<float>::infinity();
-                            auto tmp24 = tmp14 ? tmp22 : tmp23;
-                            out_ptr2[static_cast<int64_t>(x0_tail)] = tmp24;
+                            auto tmp0 = in_ptr3[static_cast<int64_t>(x0_tail)];
+                            auto tmp2 = in_ptr1[static_cast<int64_t>(x0_tail)];
+                            auto tmp1 = c10::convert<int64_t>(tmp2);
+                            auto tmp3 = static_cast<int64_t>(-1);
+                            auto tmp4 = tmp1 != tmp3;
+                            auto tmp5 = static_cast<int64_t>(0);
+                            auto tmp6 = tmp1 >= tmp5;
+                            auto tmp7 = static_cast<int64_t>(384);
+                            auto tmp8 = tmp1 < tmp7;
+                            auto tmp9 = tmp6 && tmp8;
+                            auto tmp10 = tmp4 && tmp9;
+                            auto tmp11 = c10::convert<int32_t>(tmp1);
+                            auto tmp12 = static_cast<int32_t>(-1);
+                            auto tmp13 = tmp10 ? tmp11 : tmp12;
+                            auto tmp14 = static_cast<int32_t>(0);
+                            auto tmp15 = tmp13 >= tmp14;
+                            auto tmp16 = tmp15 ? tmp13 : tmp14;
+                            auto tmp17 = 384L;
+                            auto tmp18 = c10::convert<int64_t>(tmp17);
+                            auto tmp19 = int64_t(static_cast<std::make_unsigned_t<int64_t>>(tmp16) + static_cast<std::make_unsigned_t<int64_t>>(tmp18));
+                            auto tmp20 = tmp16 < 0;
+                            auto tmp21 = tmp20 ? tmp19 : tmp16;
+                            auto tmp22 = in_ptr0[static_cast<int64_t>(tmp21 + 384L*x0_tail)];
+                            auto tmp23 = c10::convert<float>(tmp22);
+                            auto tmp24 = -std::numeric_limits<float>::infinity();
+                            auto tmp25 = tmp15 ? tmp23 : tmp24;
+                            auto tmp26 = max_propagate_nan(tmp0, tmp25);
+                            out_ptr4[static_cast<int64_t>(x0_tail)] = tmp26;
                         }
                     }
                 }
@@ -770,15 +884,19 @@ extern "C"  void  cpp_fused_1(float* in_out_ptr0,
                 {
                     if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L))))))
                     {
-                        auto tmp0 = static_cast<float>(0.0);
-                        auto tmp2 = at::vec::Vectorized<float>(tmp0);
-                        tmp2.store(out_ptr3 + static_cast<int64_t>(x0));
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
+                        auto tmp2 = static_cast<float>(0.0);
+                        auto tmp1 = at::vec::Vectorized<float>(tmp2);
+                        auto tmp3 = tmp0 + tmp1;
+                        tmp3.store(out_ptr6 + static_cast<int64_t>(x0));
                     }
                     if(C10_UNLIKELY(x0 >= static_cast<int64_t>(8L*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))) && x0 < static_cast<int64_t>(ks0)))
                     {
-                        auto tmp0 = static_cast<float>(0.0);
-                        auto tmp2 = at::vec::Vectorized<float>(tmp0);
-                        tmp2.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp0 = at::vec::Vectorized<float>::loadu(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
+                        auto tmp2 = static_cast<float>(0.0);
+                        auto tmp1 = at::vec::Vectorized<float>(tmp2);
+                        auto tmp3 = tmp0 + tmp1;
+                        tmp3.store(out_ptr6 + static_cast<int64_t>(x0), static_cast<int64_t>(ks0 + (-8L)*(c10::div_floor_integer(static_cast<int64_t>(ks0), static_cast<int64_t>(8L)))));
                     }
                 }
             }
