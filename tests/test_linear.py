@@ -782,9 +782,10 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
 @pytest.mark.parametrize("vocab,hidden,itemsize,budget,classes", [
     (32000, 2048, 2, 64 << 20, False),      # 1048 rows of bf16 logits: row chunks
     (128256, 4096, 2, 64 << 20, False),     # 261 rows
-    (151936, 4096, 2, 64 << 20, True),      # 220 rows, D >= 4096: class chunks
-    (151936, 2048, 2, 64 << 20, False),     # 220 rows, a smaller D: row chunks from 64 rows
-    (151936, 2048, 2, 16 << 20, True),      # 55 rows
+    (151936, 4096, 2, 64 << 20, True),      # 220 rows, D >= 2048: class chunks
+    (151936, 2048, 2, 64 << 20, True),      # 220 rows, D >= 2048: class chunks
+    (151936, 1536, 2, 64 << 20, False),     # 220 rows, a smaller D: row chunks from 64 rows
+    (151936, 1536, 2, 16 << 20, True),      # 55 rows
     (128256, 8192, 4, 64 << 20, True), (128256, 8192, 4, 512 << 20, False),
     (128256, 4096, 2, 0, False),            # the default: row chunks
 ])

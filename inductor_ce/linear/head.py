@@ -101,11 +101,11 @@ ALIGN_ROWS = 4
 # and of fewer than min(ROWS_MIN, ROWS_MIN_NARROW) where D is smaller: each row chunk after
 # the first reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an
 # H200 (bandwidth / FLOP rate), and its GEMMs get narrow; class chunks pay a fourth GEMM and
-# the host time of many tiles, which binds where D is small (at D = 2048 row chunks of 55-216
-# rows measured faster than class chunks, at D = 4096 slower: docs/linear.md#the-memory-budget).
+# the host time of their chunks, which binds where D is small (at D = 2048 and 216 rows,
+# class chunks measured faster than row chunks: docs/linear.md#the-memory-budget).
 ROWS_MIN = 256
 ROWS_MIN_NARROW = 64
-CLASSES_MIN_HIDDEN = 4096
+CLASSES_MIN_HIDDEN = 2048
 # The smallest chunk of classes (a budget too small for it is exceeded: each chunk is a
 # block's rows x CLASSES_MIN logits), and the bounds of a block of rows (its float32 input
 # gradient takes half the budget). Why a largest block: the statistics' chunks are sized for
