@@ -1,9 +1,11 @@
 """dW's error against float64 as bf16 row chunks multiply, on the CPU: each row chunk adds its
 dz^T h_r to dW in W's dtype (one rounding per chunk). bf16 h (T 4096, D 64) and W (V 8000,
 randn * 0.05), uniform targets, the mean loss; budgets of 4096 to 16 rows of logits (1 to
-256 chunks; row chunks forced), against the unfused ``cross_entropy(h @ W.T)``.
+256 chunks; row chunks forced), against the unfused ``cross_entropy(h @ W.T)``. With
+``--classes``: class chunks forced, budgets giving blocks of 4096 to 256 rows (1 to 16
+blocks; dW accumulates once per block).
 
-    INDUCTOR_CE_EAGER=compiled python benchmarks/probes/dw_rounding_cpu.py
+    INDUCTOR_CE_EAGER=compiled python benchmarks/probes/dw_rounding_cpu.py [--classes]
 """
 import os
 import sys
@@ -35,6 +37,17 @@ def main():
     dh, dw = grads(lambda a, b: inductor_ce.cross_entropy(a @ b.t(), y))
     base_h, base_w = rel(dh, h64.grad), rel(dw, w64.grad)
     print(f"unfused: dh {base_h:.2e}, dW {base_w:.2e}")
+    if "--classes" in sys.argv:
+        head.CLASSES_MIN_HIDDEN, head.ROWS_MIN = 0, 1 << 30
+        for block in (4096, 2048, 1024, 512, 256):
+            budget = 2 * block * 4 * D     # (half of it: the block's float32 dh)
+            assert head.class_blocks(D, V, 2, budget).rows == block
+            dh, dw = grads(lambda a, b: inductor_ce.linear_cross_entropy(
+                a, b, y, memory_budget=budget))
+            print(f"{T // block:4d} blocks of {block:4d} rows: dh "
+                  f"{rel(dh, h64.grad) / base_h:.2f}x, dW {rel(dw, w64.grad) / base_w:.2f}x "
+                  f"the unfused error")
+        return
     head.ROWS_MIN = head.ROWS_MIN_NARROW = 1
     for rows in (4096, 1024, 256, 64, 16):
         dh, dw = grads(lambda a, b: inductor_ce.linear_cross_entropy(
