@@ -262,6 +262,20 @@ def _flat(x: Tensor) -> Tensor:
     return x.reshape(-1, x.shape[-1])
 
 
+def _grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
+                  input_grad: bool = True, weight_grad: bool = True):
+    """(dh, dW, db) to be written: the input's and the weight's shapes and dtypes, db float32
+    and zeros (chunks add into it; empty without a bias); empty where not wanted."""
+    empty = input.new_empty(0)
+    dh = torch.empty(input.shape, dtype=input.dtype, device=input.device) if input_grad \
+        else empty
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
+        else empty
+    db = torch.zeros(weight.shape[0] if bias is not None and weight_grad else 0,
+                     dtype=torch.float32, device=input.device)
+    return dh, dw, db
+
+
 def _logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None,
             scale: float = 1.0) -> Tensor:
     """(h @ w.T (+ b)) * scale: one cuBLAS GEMM (the bias and the scale applied in its
@@ -444,12 +458,7 @@ def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, sof
     _log_head("linear_ce_bwd", h, weight, lambda: (
         f"blocks of {min(block, rows)} rows, chunks of {classes} of {vocab} classes, "
         f"recomputed"))
-    empty = h.new_empty(0)
-    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device) if input_grad else empty
-    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
-        else empty
-    db = torch.zeros(vocab if bias is not None and weight_grad else 0, dtype=torch.float32,
-                     device=h.device)
+    dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
     cw = class_weight if c is not None else None
     b = min(block, rows)
     scratch = _Scratch(h, b * min(classes, vocab) * size + (4 * b * hidden if input_grad else 0))
@@ -636,10 +645,9 @@ def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore
     the target to this weight's columns whatever it holds)."""
     full = e is not None or temperature != 1.0
     h, t = _flat(input), target.reshape(-1)
-    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
+    vocab, hidden, size = weight.shape[0], h.shape[1], h.element_size()
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
-    empty = h.new_empty(0)
     if not full and by_classes(vocab, hidden, size, budget):
         return _grads_by_classes(input, weight, bias,
                                  _target_in_weight(t, ignore_index, vocab_start), class_weight,
@@ -663,12 +671,7 @@ def _grads_by_rows(input, weight, bias, targets, class_weight, per_row, c, softc
         rows, step, vocab, "recomputed" if kept is None else "recomputed but the last"))
     col, ignore = targets
     cw = class_weight if c is not None else None
-    empty = h.new_empty(0)
-    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device) if input_grad else empty
-    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
-        else empty
-    db = torch.zeros(vocab if bias is not None and weight_grad else 0, dtype=torch.float32,
-                     device=h.device)
+    dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
     starts = list(range(0, rows, step))
     if kept is not None:   # the kept chunk is the last: it goes first
         starts = starts[-1:] + starts[:-1]
@@ -942,10 +945,8 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
         rows, step, vocab, "the gradient in the forward"))
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
-    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
+    dh, dw, db = _grad_outputs(input, weight, bias)
     dh_rows = dh.view(h.shape)
-    dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
-    db = torch.zeros(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
     full = temperature is not None
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
     stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
@@ -992,9 +993,7 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
         rows, blocks, vocab, f"the gradient in the forward by chunks of {classes}"))
     keep_t = _target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
-    dh = torch.empty(input.shape, dtype=input.dtype, device=h.device)
-    dw = torch.empty_like(weight, memory_format=torch.contiguous_format)
-    db = torch.zeros(0 if bias is None else vocab, dtype=torch.float32, device=h.device)
+    dh, dw, db = _grad_outputs(input, weight, bias)
     # (one buffer of the budget's size for both sweeps: ``_Scratch``)
     b = min(blocks.rows, rows)
     losses, scratch = [], _Scratch(h, max(b * min(blocks.classes, vocab) * size,
