@@ -731,27 +731,41 @@ def test_eager_chunks_run_compiled_kernels(monkeypatch):
                     (design, reduction, rows)
 
 
-def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch):
-    """The backward's chunks of classes (blocks of 16 rows, the smallest, here: 16, 16 and
-    5 rows) are views of one scratch buffer, a block's chunk (here: 64 classes, the smallest
-    chunk) and its float32 input gradient, never of dW's."""
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch, reduction):
+    """Class chunks (blocks of 16 rows, the smallest, here: 16, 16 and 5 rows; chunks of 64
+    classes, the smallest) are views of one scratch buffer per sweep, never of dW's: the
+    statistics' chunks (the per-row op's forward), then the gradient's chunks beside the
+    block's float32 input gradient (its backward); the scalar op's forward holds both sweeps
+    in one buffer, so its peak is the budget's, not twice it."""
     h, w, b, t = _data("scratch", bias=True)
     leaves = [p.clone().requires_grad_() for p in (h, w, b)]
-    loss = _ours("classes")(leaves[0], leaves[1], leaves[2], t, reduction="none")
-    seen, real = [], eager.ce_bwd_
+    seen, real = [], linear._logits
 
-    def spy(x, *args, **kwargs):
-        seen.append((x.untyped_storage().data_ptr(), x.untyped_storage().nbytes(),
-                     tuple(x.shape)))
-        return real(x, *args, **kwargs)
-    monkeypatch.setattr(eager, "ce_bwd_", spy)
+    def spy(h_, w_, b_, out=None, **kwargs):
+        if out is not None:
+            seen.append((out.untyped_storage().data_ptr(), out.untyped_storage().nbytes(),
+                         tuple(out.shape)))
+        return real(h_, w_, b_, out=out, **kwargs)
+    monkeypatch.setattr(linear, "_logits", spy)
+    loss = _ours("classes")(leaves[0], leaves[1], leaves[2], t, reduction=reduction)
+    forward = list(seen)
     loss.sum().backward()
-    assert [s for *_, s in seen] == [(r, c) for r in (16, 16, N - 32)
-                                     for c in (64, 64, 64, 64, V - 256)]
-    assert len({(p, n) for p, n, _ in seen}) == 1
-    assert 16 * (64 * 4 + 4 * D) <= seen[0][1] <= 16 * (64 * 4 + 4 * D) + 32
+    backward = seen[len(forward):]
+    chunks = [(r, c) for r in (16, 16, N - 32) for c in (64, 64, 64, 64, V - 256)]
+    grad_bytes = 16 * (64 * 4 + 4 * D)    # a block's chunk and its float32 input gradient
+    if reduction == "none":
+        sweeps = [(forward, chunks, 16 * 64 * 4), (backward, chunks, grad_bytes)]
+    else:   # (per block: the statistics' chunks, then the gradient's)
+        per_block = [[(r, c) for c in (64, 64, 64, 64, V - 256)] * 2 for r in (16, 16, N - 32)]
+        sweeps = [(forward, [s for block in per_block for s in block], grad_bytes)]
+        assert not backward
+    for views, shapes, nbytes in sweeps:
+        assert [s for *_, s in views] == shapes
+        assert len({(p, n) for p, n, _ in views}) == 1
+        assert nbytes <= views[0][1] <= nbytes + 32
     ref, ref_grads = _run(lambda *a, **kw: _ref64(*a, **kw).sum(), h.double(), w.double(),
-                          b.double(), t, reduction="none")
+                          b.double(), t, reduction=reduction)
     for got, want in zip([p.grad for p in leaves], ref_grads):
         assert_grad_close(got, want)
 

@@ -387,11 +387,11 @@ class _Scratch:
 
 
 def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, classes,
-                      scratch=None, out=None):
+                      scratch, out=None):
     """ce_fwd's statistics (lse_nt, z_t, sum_wz) of a block of rows, by chunks of
     ``classes`` classes (one GEMM each), combined over the chunks as shards combine (module
-    doc); the chunks in ``scratch`` (a ``_Scratch``) if given; into ``out`` (three float32
-    vectors of the block's rows) if given."""
+    doc); the chunks in ``scratch`` (a ``_Scratch``); into ``out`` (three float32 vectors
+    of the block's rows) if given."""
     rows, vocab = h_b.shape[0], weight.shape[0]
     lse_nt, z_t, sum_wz = out if out is not None else \
         [h_b.new_empty(rows, dtype=torch.float32) for _ in range(3)]
@@ -402,16 +402,15 @@ def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, 
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
         z = _logits(h_b, weight[v0:v1], None if bias is None else bias[v0:v1],
-                    out=None if scratch is None else scratch.logits(rows, v1 - v0))
+                    out=scratch.logits(rows, v1 - v0))
         cw = None if class_weight is None or not smooth else class_weight[v0:v1]
         local = targets.of(v0)
-        if eager.ce_fwd_into(z, local, cw, -1, softcap, smooth, (lse_nt, z_t, sum_wz)):
-            continue
-        part = _CE_FWD(z, local, cw, -1, softcap, smooth)
-        del z
-        torch.logaddexp(lse_nt, part[0], out=lse_nt)
-        torch.maximum(z_t, part[1], out=z_t)
-        sum_wz.add_(part[2])
+        if not eager.ce_fwd_into(z, local, cw, -1, softcap, smooth, (lse_nt, z_t, sum_wz)):
+            part = _CE_FWD(z, local, cw, -1, softcap, smooth)
+            torch.logaddexp(lse_nt, part[0], out=lse_nt)
+            torch.maximum(z_t, part[1], out=z_t)
+            sum_wz.add_(part[2])
+        del z    # (before the next chunk's: one chunk alive at a time)
     return lse_nt, z_t, sum_wz
 
 
@@ -503,10 +502,11 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
         rows, blocks, vocab, "the backward recomputes them"))
     stats = [h.new_empty(rows, dtype=torch.float32) for _ in range(3)]
+    scratch = _Scratch(h, min(blocks.rows, rows) * min(blocks.classes, vocab) * size)
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         _block_statistics(h[r], weight, bias, keep_t[r], class_weight, softcap, smooth,
-                          blocks.classes, out=[v[r] for v in stats])
+                          blocks.classes, scratch, out=[v[r] for v in stats])
     return (*(v.view(input.shape[:-1]) for v in stats), h.new_empty(0))
 
 
