@@ -633,6 +633,33 @@ def case_soft_subnormal():
     return _soft_run(x, p, {})
 
 
+def _linear_data(seed):
+    """The generator, then h (40, 16), W, b and the targets of the fused head's cases."""
+    gen = torch.Generator().manual_seed(seed)
+    n, d = 40, 16
+    h = torch.randn(n, d, generator=gen)
+    w, b = torch.randn(V, d, generator=gen) * 0.5, torch.randn(V, generator=gen)
+    t = torch.randint(0, V, (n,), generator=gen)
+    return gen, h, w, b, t
+
+
+def _linear_errors(h, w, b, t, opts, up=None, prefix=""):
+    """``linear_cross_entropy``'s loss, dh, dW, db (the loss times ``up`` where given, for
+    reduction="none") against float64, as relative errors keyed by ``prefix``."""
+    leaves = [x.clone().requires_grad_() for x in (h, w, b)]
+    ref_leaves = [x.double().requires_grad_() for x in (h, w, b)]
+    loss = inductor_ce.linear_cross_entropy(leaves[0], leaves[1], t, linear_bias=leaves[2],
+                                            **opts)
+    ref_opts = {k: v for k, v in opts.items() if k != "memory_budget"}
+    ref = reference(ref_leaves[0] @ ref_leaves[1].t() + ref_leaves[2], t, **ref_opts)
+    for out, scale in ((loss, up), (ref, None if up is None else up.double())):
+        (out if scale is None else out * scale).sum().backward()
+    errors = {f"{prefix}loss_err": _rel(loss.detach(), ref.detach())}
+    for name, x, r in zip(("dh", "dw", "db"), leaves, ref_leaves):
+        errors[f"{prefix}{name}_err"] = _rel(x.grad, r.grad)
+    return errors
+
+
 def case_linear_chunks():
     """The fused head's scalar loss by row chunks, eagerly (each chunk's statistics, finish and
     ce_bwd over its logits in one compiled graph, eager/loss.py's loss_chunk), its Triton code
@@ -640,75 +667,49 @@ def case_linear_chunks():
     rows, three chunks (the last ragged), against float64."""
     from inductor_ce.eager import kernels as eager
     from inductor_ce.linear import head
-    gen = torch.Generator().manual_seed(11)
-    n, d = 40, 16
-    h = torch.randn(n, d, generator=gen)
-    w, b = torch.randn(V, d, generator=gen) * 0.5, torch.randn(V, generator=gen)
-    t = torch.randint(0, V, (n,), generator=gen)
+    gen, h, w, b, t = _linear_data(11)
     t[::5] = -100
     cw = torch.rand(V, generator=gen) + 0.5
-    opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
+    opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0,
+                memory_budget=16 * V * 4)
     saved = eager.MODE, head.ROWS_MIN_NARROW
     eager.MODE, head.ROWS_MIN_NARROW = "compiled", 1   # (16 rows: the budget's chunks)
     before = eager.compiles
     try:
-        leaves = [x.clone().requires_grad_() for x in (h, w, b)]
-        loss = inductor_ce.linear_cross_entropy(leaves[0], leaves[1], t, linear_bias=leaves[2],
-                                                memory_budget=16 * V * 4, **opts)
-        loss.backward()
+        out = _linear_errors(h, w, b, t, opts)
     finally:
         eager.MODE, head.ROWS_MIN_NARROW = saved
-    ref_leaves = [x.double().requires_grad_() for x in (h, w, b)]
-    ref = reference(ref_leaves[0] @ ref_leaves[1].t() + ref_leaves[2], t, **opts)
-    ref.backward()
-    out = {"loss_err": _rel(loss.detach(), ref.detach()), "compiles": eager.compiles - before}
-    for name, x, r in zip(("dh", "dw", "db"), leaves, ref_leaves):
-        out[f"{name}_err"] = _rel(x.grad, r.grad)
-    return out
+    return {**out, "compiles": eager.compiles - before}
 
 
 def case_linear_classes():
     """The fused head by class chunks (blocks of 16 rows, the last ragged; the statistics'
-    chunks of 128 classes, the gradient's of 64, the last of each ragged), eagerly, its Triton code run by the
-    interpreter: the statistics combined into the block's running values by one compiled
-    graph per chunk (eager.ce_fwd_into), then ce_bwd over each recomputed chunk; a bias with
-    a whole chunk of -inf (masked classes), class weights, smoothing, z-loss, a softcap and
-    ignored rows; the mean loss and reduction="none" with an upstream gradient, against
-    float64."""
+    chunks of 128 classes, the gradient's of 64, the last of each ragged), eagerly, its
+    Triton code run by the interpreter: the statistics combined into the block's running
+    values by one compiled graph per chunk (eager.ce_fwd_into), then ce_bwd over each
+    recomputed chunk; a bias with a whole chunk of -inf (masked classes), class weights,
+    smoothing, z-loss, a softcap and ignored rows; the mean loss and reduction="none" with
+    an upstream gradient, against float64."""
     from inductor_ce.eager import kernels as eager
     from inductor_ce.linear import head
-    gen = torch.Generator().manual_seed(12)
-    n, d = 40, 16
-    h = torch.randn(n, d, generator=gen)
-    w, b = torch.randn(V, d, generator=gen) * 0.5, torch.randn(V, generator=gen)
+    gen, h, w, b, t = _linear_data(12)
     b[128:256] = float("-inf")   # (the statistics' second chunk, the gradient's 3rd and 4th)
-    t = torch.randint(0, V, (n,), generator=gen)
     t = torch.where((t >= 128) & (t < 256), t + 128, t)     # (no target among them)
     t[::5] = -100
-    up = torch.rand(n, generator=gen)
+    up = torch.rand(t.shape[0], generator=gen)
     cw = torch.rand(V, generator=gen) + 0.5
-    opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0)
+    opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0,
+                memory_budget=V * 4)
     saved = eager.MODE, head.CLASSES_MIN_HIDDEN
     eager.MODE, head.CLASSES_MIN_HIDDEN = "compiled", 0
     out, before = {}, eager.compiles
     try:
         for reduction in ("mean", "none"):
-            leaves = [x.clone().requires_grad_() for x in (h, w, b)]
-            loss = inductor_ce.linear_cross_entropy(
-                leaves[0], leaves[1], t, linear_bias=leaves[2], memory_budget=V * 4,
-                reduction=reduction, **opts)
-            (loss * (up if reduction == "none" else 1.0)).sum().backward()
-            ref_leaves = [x.double().requires_grad_() for x in (h, w, b)]
-            ref = reference(ref_leaves[0] @ ref_leaves[1].t() + ref_leaves[2], t,
-                            reduction=reduction, **opts)
-            (ref * (up.double() if reduction == "none" else 1.0)).sum().backward()
-            out[f"{reduction}_loss_err"] = _rel(loss.detach(), ref.detach())
-            for name, x, r in zip(("dh", "dw", "db"), leaves, ref_leaves):
-                out[f"{reduction}_{name}_err"] = _rel(x.grad, r.grad)
+            out.update(_linear_errors(h, w, b, t, dict(opts, reduction=reduction),
+                                      up if reduction == "none" else None, f"{reduction}_"))
     finally:
         eager.MODE, head.CLASSES_MIN_HIDDEN = saved
-    out["compiles"] = eager.compiles - before
-    return out
+    return {**out, "compiles": eager.compiles - before}
 
 
 def case_soft_collapse():

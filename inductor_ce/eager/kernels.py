@@ -286,6 +286,15 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     return out if xm is x else tuple(o.view(x.shape[:-1]) for o in out)
 
 
+def combine_statistics(acc, part) -> None:
+    """``acc`` = (lse_nt, z_t, sum_wz) of some classes of each row, updated in place with a
+    ``part`` of other classes, as shards combine: logaddexp, max, sum."""
+    lse_nt, z_t, sum_wz = acc
+    lse_nt.copy_(torch.logaddexp(lse_nt, part[0]))
+    z_t.copy_(torch.maximum(z_t, part[1]))
+    sum_wz.copy_(sum_wz + part[2])
+
+
 def ce_fwd_into(x, target, weight, ignore_index, softcap, smooth, acc) -> bool:
     """``ce_fwd``'s statistics of ``x``, a chunk of classes, combined into ``acc`` = (lse_nt,
     z_t, sum_wz) of its rows in place, as shards combine (lse_nt = logaddexp(lse_nt, the
@@ -301,10 +310,9 @@ def ce_fwd_into(x, target, weight, ignore_index, softcap, smooth, acc) -> bool:
                     dtype_of(weight), (ignore_index, softcap, smooth))
 
     def fn(x, t, lse_nt, z_t, sum_wz, w):
-        part = torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap, smooth)
-        lse_nt.copy_(torch.logaddexp(lse_nt, part[0]))
-        z_t.copy_(torch.maximum(z_t, part[1]))
-        sum_wz.copy_(sum_wz + part[2])
+        combine_statistics((lse_nt, z_t, sum_wz),
+                           torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap,
+                                                                smooth))
         return (t,)
 
     from .._inductor.standalone import compile_rows_dynamic

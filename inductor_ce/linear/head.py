@@ -406,10 +406,8 @@ def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, 
         cw = None if class_weight is None or not smooth else class_weight[v0:v1]
         local = targets.of(v0)
         if not eager.ce_fwd_into(z, local, cw, -1, softcap, smooth, (lse_nt, z_t, sum_wz)):
-            part = _CE_FWD(z, local, cw, -1, softcap, smooth)
-            torch.logaddexp(lse_nt, part[0], out=lse_nt)
-            torch.maximum(z_t, part[1], out=z_t)
-            sum_wz.add_(part[2])
+            eager.combine_statistics((lse_nt, z_t, sum_wz),
+                                     _CE_FWD(z, local, cw, -1, softcap, smooth))
         del z    # (before the next chunk's: one chunk alive at a time)
     return lse_nt, z_t, sum_wz
 
@@ -459,8 +457,9 @@ def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, sof
         f"recomputed"))
     dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
     cw = class_weight if c is not None else None
-    b = min(block, rows)
-    scratch = _Scratch(h, b * min(classes, vocab) * size + (4 * b * hidden if input_grad else 0))
+    rows_b = min(block, rows)
+    scratch = _Scratch(h, rows_b * (min(classes, vocab) * size
+                                    + (4 * hidden if input_grad else 0)))
     for r0 in range(0, rows, block):
         r = slice(r0, min(rows, r0 + block))
         _block_grads(h[r], weight, bias, keep_t[r], cw, per_row[0][r], per_row[1][r],
@@ -937,6 +936,14 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     return loss, dh, dw, (db if bias is None else db.to(bias.dtype)), *stats
 
 
+def _total(losses: list, device) -> Tensor:
+    """The sum of the chunks' float32 losses: one sum at the end, not an add per chunk; 0
+    without chunks (no rows)."""
+    if len(losses) > 1:
+        return torch.stack(losses).sum()
+    return losses[0] if losses else torch.zeros((), dtype=torch.float32, device=device)
+
+
 def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
                   label_smoothing, z_loss, softcap, scale, temperature=None):
     rows, vocab = h.shape[0], weight.shape[0]
@@ -968,10 +975,7 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
                          r0 == 0)
         losses.append(loss_r)
         del z
-    if len(losses) > 1:     # (one sum at the end, not an add per chunk)
-        loss = torch.stack(losses).sum()
-    else:
-        loss = losses[0] if losses else torch.zeros((), dtype=torch.float32, device=h.device)
+    loss = _total(losses, h.device)
     if rows == 0:
         dw.zero_()
     elif full:
@@ -995,9 +999,9 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
     cw = class_weight if smooth else None
     dh, dw, db = _grad_outputs(input, weight, bias)
     # (one buffer of the budget's size for both sweeps: ``_Scratch``)
-    b = min(blocks.rows, rows)
-    losses, scratch = [], _Scratch(h, max(b * min(blocks.classes, vocab) * size,
-                                          b * (min(classes, vocab) * size + 4 * hidden)))
+    block = min(blocks.rows, rows)
+    losses, scratch = [], _Scratch(h, max(block * min(blocks.classes, vocab) * size,
+                                          block * (min(classes, vocab) * size + 4 * hidden)))
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         stats = _block_statistics(h[r], weight, bias, keep_t[r], cw, softcap, smooth,
@@ -1018,9 +1022,7 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
         losses.append(loss.detach())
     if rows == 0:
         dw.zero_()
-    loss = torch.stack(losses).sum() if len(losses) > 1 else losses[0] if losses else \
-        torch.zeros((), dtype=torch.float32, device=h.device)
-    return loss, dh, dw, db
+    return _total(losses, h.device), dh, dw, db
 
 
 @linear_ce_fast.register_fake
