@@ -339,6 +339,7 @@ def test_no_host_sync(monkeypatch):
         head(budget, reduction) for budget in (rows, classes) for reduction in ("mean", "none")]
     from inductor_ce.linear import head as linear
     monkeypatch.setattr(linear, "ROWS_MIN", 256)
+    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", 256)
     monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)    # (class chunks at D = 256)
     assert linear.by_classes(8192, 256, 2, classes) and not linear.by_classes(8192, 256, 2, rows)
     for call in calls:
@@ -381,6 +382,7 @@ def test_linear_against_float64(name, chunking, compiled, monkeypatch):
     lse = opts.pop("return_lse", False)
     # several chunks, a ragged one: n / 4 + 12 rows, or v / 7 + 5 classes of all rows
     monkeypatch.setattr(linear, "ROWS_MIN", n // 4)
+    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", n // 4)
     monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)
     budget = ((n // 4 + 12) * v if chunking == "rows" else (v // 7 + 5) * n) * 2
 

@@ -42,8 +42,10 @@ def _budget(design, itemsize=4, vocab=V):
 
 @pytest.fixture(autouse=True)
 def _rows_min(monkeypatch):
-    """Row chunks from 2 rows on (the shapes here are tiny; the default is 256)."""
+    """Row chunks from 2 rows on, per-row calls too (the shapes here are tiny; the defaults
+    are 256 and 768)."""
     monkeypatch.setattr(linear, "ROWS_MIN", 2)
+    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", 2)
 OPTIONS = {
     "plain": dict(),
     "smooth+ignore+sum": dict(label_smoothing=0.1, ignore_index=3, reduction="sum"),
@@ -793,19 +795,24 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
         assert c % 64 == 0 or c == vocab
 
 
-@pytest.mark.parametrize("vocab,hidden,itemsize,budget,classes", [
-    (32000, 2048, 2, 64 << 20, False),      # 1048 rows of bf16 logits: row chunks
-    (128256, 4096, 2, 64 << 20, False),     # 261 rows
-    (151936, 4096, 2, 64 << 20, True),      # 220 rows, D >= 2048: class chunks
-    (151936, 2048, 2, 64 << 20, True),      # 220 rows, D >= 2048: class chunks
-    (151936, 1536, 2, 64 << 20, False),     # 220 rows, a smaller D: row chunks from 64 rows
-    (151936, 1536, 2, 16 << 20, True),      # 55 rows
-    (128256, 8192, 4, 64 << 20, True), (128256, 8192, 4, 512 << 20, False),
-    (128256, 4096, 2, 0, False),            # the default: row chunks
+@pytest.mark.parametrize("vocab,hidden,itemsize,budget,classes,per_row", [
+    # (a scalar loss's class chunks, then a per-row call's)
+    (32000, 2048, 2, 64 << 20, False, False),   # 1048 rows of bf16 logits: row chunks
+    (128256, 4096, 2, 64 << 20, False, True),   # 261 rows: below 768, not 256
+    (128256, 4096, 2, 128 << 20, False, True),  # 523 rows
+    (151936, 4096, 2, 256 << 20, False, False),  # 883 rows
+    (151936, 4096, 2, 64 << 20, True, True),    # 220 rows, D >= 2048: class chunks
+    (151936, 2048, 2, 64 << 20, True, True),    # 220 rows, D >= 2048: class chunks
+    (151936, 1536, 2, 64 << 20, False, False),  # 220 rows, a smaller D: rows from 64 rows
+    (151936, 1536, 2, 16 << 20, True, True),    # 55 rows
+    (128256, 8192, 4, 64 << 20, True, True), (128256, 8192, 4, 512 << 20, False, False),
+    (128256, 4096, 2, 0, False, False),         # the default: row chunks
 ])
-def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes):
-    monkeypatch.setattr(linear, "ROWS_MIN", 256)     # (the shipped value; the fixture's is 2)
+def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes, per_row):
+    monkeypatch.setattr(linear, "ROWS_MIN", 256)     # (the shipped values; the fixture's: 2)
+    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", 768)
     assert linear.by_classes(vocab, hidden, itemsize, budget) == classes
+    assert linear.by_classes(vocab, hidden, itemsize, budget, per_row=True) == per_row
 
 
 @pytest.mark.parametrize("rows,r,expected", [

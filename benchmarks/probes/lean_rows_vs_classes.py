@@ -1,7 +1,8 @@
 """Small budgets by row chunks against class chunks, on the GPU: the mean loss's and the
 per-token losses' step (forward + backward, a random upstream gradient for "none") at each
-budget, as the head chooses (class chunks below ``head.ROWS_MIN`` rows of logits) and with
-row chunks forced (``ROWS_MIN`` set to 1), x the three GEMMs of the same run; and each
+budget, as the head chooses (class chunks below ``head.ROWS_MIN`` rows of logits, for
+per-row calls ``ROWS_MIN_PER_ROW``) and with row chunks forced (both set to 1), x the three
+GEMMs of the same run; and each
 one's peak memory above the inputs and the gradients; where T x V <= 2^30, also the mean
 loss's dh and dW errors against float64 (relative norm, as bench_linear_ce.py), beside the
 unfused ``cross_entropy(h @ W.T)``'s.
@@ -49,7 +50,7 @@ def reference(h, w, y):
 
 
 def main():
-    rows_min = head.ROWS_MIN
+    rows_min = head.ROWS_MIN, head.ROWS_MIN_PER_ROW
     for shape in sys.argv[1:]:
         T, D, V = (int(v) for v in shape.split("x"))
         h, w, y, up = data(T, D, V)
@@ -65,12 +66,13 @@ def main():
               + ("" if ref is None else f"; unfused errors dh {ref[2]:.2e}, dW {ref[3]:.2e}"))
         for mib in (0, 256, 128, 64, 32, 16):    # 0: the default
             budget = mib * MiB or None
-            chosen = head.by_classes(V, 2, mib * MiB)
+            chosen = head.by_classes(V, D, 2, mib * MiB, per_row=True)  # (or the scalar's)
             for forced in (False, True) if chosen else (False,):
-                head.ROWS_MIN = 1 if forced else rows_min
-                how = "classes" if head.by_classes(V, 2, mib * MiB) else \
-                    f"rows {head.chunk_rows(T, V, D, 2, mib * MiB)}"
-                line = f"{mib:3d} MiB {how:10s}"
+                head.ROWS_MIN, head.ROWS_MIN_PER_ROW = (1, 1) if forced else rows_min
+                how = "/".join("classes" if head.by_classes(V, D, 2, mib * MiB, per_row=p) else
+                               f"rows {head.chunk_rows(T, V, D, 2, mib * MiB)}"
+                               for p in (False, True))   # (mean/none)
+                line = f"{mib:3d} MiB {how:22s}"
                 for kind in ("mean", "none"):
                     def step():
                         h.grad = w.grad = None
@@ -94,7 +96,7 @@ def main():
                         h, w, y, lambda: inductor_ce.linear_cross_entropy(
                             h, w, y, memory_budget=budget), ref)
                 print(line)
-            head.ROWS_MIN = rows_min
+            head.ROWS_MIN, head.ROWS_MIN_PER_ROW = rows_min
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ working tree, run in turns so that a drift of the GPU's clocks hits both alike.
     python benchmarks/probes/linear_ab.py new --budget-mib 64 8192x768x50304 ...
     python benchmarks/probes/linear_ab.py new --calls mean,none 8192x768x50304 ...
     python benchmarks/probes/linear_ab.py new --classes-any-d --budget-mib 64 4096x2048x151936
+    python benchmarks/probes/linear_ab.py classes --rows-min 100000 --budget-mib 128 8192x8192x128256
 
 Per shape (bf16, every 7th target ignored), do_bench medians: "nograd" (reduction="none"
 under no_grad) and "logp" (``linear_log_probs`` at temperature 0.7 under no_grad) x one GEMM;
@@ -69,6 +70,9 @@ def main():
             budget = int(args[1]) << 20
         elif args[0] == "--calls":     # a comma-separated subset of the calls
             only = args[1].split(",")
+        elif args[0] == "--rows-min":   # class chunks below N rows of logits, every call
+            from inductor_ce.linear import head
+            head.ROWS_MIN = head.ROWS_MIN_PER_ROW = int(args[1])
         elif args[0] == "--classes-any-d":   # class chunks below 256 rows of logits, any D
             from inductor_ce.linear import head
             head.CLASSES_MIN_HIDDEN = 0

@@ -21,8 +21,9 @@ budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunk
     differentiate): each row chunk's logits through ``cross_entropy``'s compiled forward,
     statistics and per-row finish in one graph call.
 
-Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits, or of
-``ROWS_MIN_NARROW`` where D < ``CLASSES_MIN_HIDDEN``: ``by_classes``). For each chunk r of R
+Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits, for a
+per-row call ``ROWS_MIN_PER_ROW``, or of ``ROWS_MIN_NARROW`` where D < ``CLASSES_MIN_HIDDEN``:
+``by_classes``). For each chunk r of R
 rows (a multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
 
     z_r = h_r W^T + b                        one GEMM
@@ -39,7 +40,7 @@ recomputing the others: one chunk fewer to recompute (3 GEMMs where there is one
 still one chunk alive at a time (between forward and backward, the kept one). dW accumulates
 in W's dtype (cuBLAS accumulates each product in float32 and rounds once per chunk); every
 chunk after the first reads and writes dW once more, which is why a chunk has at least
-ROWS_MIN rows where class chunks are faster.
+ROWS_MIN rows (a per-row call's ROWS_MIN_PER_ROW) where class chunks are faster.
 
 Class chunks (a smaller budget), by blocks of B rows (as many as half the budget holds of
 their float32 input gradient: ``class_blocks``). The statistics of chunk c of C classes
@@ -106,6 +107,13 @@ ALIGN_ROWS = 4
 ROWS_MIN = 256
 ROWS_MIN_NARROW = 64
 CLASSES_MIN_HIDDEN = 2048
+# A per-row call (its gradient in the backward: 4 GEMMs either way) chunks by classes below
+# this many rows of logits where D >= CLASSES_MIN_HIDDEN: its row chunks' only gain is the
+# kept last chunk, and each reads and writes dW once more, where a block of class chunks
+# holds budget / (8 D) rows, more than a bf16 row chunk's budget / (2 V) wherever V > 4 D
+# (docs/linear.md#the-memory-budget: class chunks faster at up to 523 rows, row chunks
+# level or faster from 883).
+ROWS_MIN_PER_ROW = 768
 # The smallest chunk of classes (a budget too small for it is exceeded: each chunk is a
 # block's rows x CLASSES_MIN logits), and the bounds of a block of rows (its float32 input
 # gradient takes half the budget). Why a largest block: the statistics' chunks are sized for
@@ -159,16 +167,21 @@ def _evened(rows: int, r: int) -> int:
     return aligned if n > 1 and aligned <= r else step
 
 
-def by_classes(vocab: int, hidden: int, itemsize: int, budget: int) -> bool:
+def by_classes(vocab: int, hidden: int, itemsize: int, budget: int,
+               per_row: bool = False) -> bool:
     """Whether a budget (0: the default) chunks by classes: fewer rows of logits fit in it
-    than ROWS_MIN (D >= CLASSES_MIN_HIDDEN) or min(ROWS_MIN, ROWS_MIN_NARROW) (a smaller D).
-    From V, D, the dtype and the budget only: no guard on the row count."""
-    least = ROWS_MIN if hidden >= CLASSES_MIN_HIDDEN else min(ROWS_MIN, ROWS_MIN_NARROW)
+    than ROWS_MIN, or ROWS_MIN_PER_ROW for the ``per_row`` ops (D >= CLASSES_MIN_HIDDEN), or
+    min(ROWS_MIN, ROWS_MIN_NARROW) (a smaller D). From V, D, the dtype and the budget only:
+    no guard on the row count."""
+    if hidden < CLASSES_MIN_HIDDEN:
+        least = min(ROWS_MIN, ROWS_MIN_NARROW)
+    else:
+        least = ROWS_MIN_PER_ROW if per_row else ROWS_MIN
     return budget > 0 and budget // (max(vocab, 1) * itemsize) < least
 
 
-def _by_classes(input: Tensor, weight: Tensor, budget: int) -> bool:
-    return by_classes(weight.shape[0], weight.shape[1], input.element_size(), budget)
+def _by_classes(input: Tensor, weight: Tensor, budget: int, per_row: bool = False) -> bool:
+    return by_classes(weight.shape[0], weight.shape[1], input.element_size(), budget, per_row)
 
 
 def chunk_rows(rows: int, vocab: int, hidden: int, itemsize: int, budget: int) -> int:
@@ -488,7 +501,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     h, t = _flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     whole = _whole(vocab_start, num_classes, vocab)
-    classes = by_classes(vocab, hidden, size, budget)
+    classes = by_classes(vocab, hidden, size, budget, per_row=True)
     if classes or not whole:    # (else the row chunks' kernels assert the range)
         check_target_range(t, ignore_index, num_classes)
     if not classes:
@@ -647,7 +660,7 @@ def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore
     vocab, hidden, size = weight.shape[0], h.shape[1], h.element_size()
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
-    if not full and by_classes(vocab, hidden, size, budget):
+    if not full and by_classes(vocab, hidden, size, budget, per_row=True):
         return _grads_by_classes(input, weight, bias,
                                  _target_in_weight(t, ignore_index, vocab_start), class_weight,
                                  per_row, c, softcap, budget, input_grad, weight_grad)
@@ -707,7 +720,7 @@ def _keep_logits(input, weight, bias, budget) -> bool:
     tracer the backward is a graph whose saved tensors it may not overwrite: no."""
     grad = torch.is_grad_enabled() and (input.requires_grad or weight.requires_grad or (
         bias is not None and bias.requires_grad))
-    return grad and not _by_classes(input, weight, budget) and \
+    return grad and not _by_classes(input, weight, budget, per_row=True) and \
         not torch.compiler.is_compiling() and not _traced(input)
 
 
