@@ -2,7 +2,7 @@
 
     python benchmarks/bench_linear_ce.py                       # the shapes below, results/
     python benchmarks/bench_linear_ce.py --shapes 8192x768x50304 --frontier
-    python benchmarks/bench_linear_ce.py --plot results/linear-ce-NVIDIA-H200-torch2.11.0.json
+    python benchmarks/bench_linear_ce.py --plot results/linear-ce-NVIDIA-H100-80GB-HBM3-torch2.11.0.json
 
 Contenders (bf16 h of randn, W of randn * 0.02, uniform targets, every 7th ignored), each a call
 of one kind: "mean" (a scalar loss, backward()), "none" (per-token losses, backward with a

@@ -801,6 +801,8 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
     (128256, 4096, 2, 64 << 20, False, True),   # 261 rows: below 768, not 256
     (128256, 4096, 2, 128 << 20, False, True),  # 523 rows
     (151936, 4096, 2, 256 << 20, False, False),  # 883 rows
+    (32000, 2048, 2, 32 << 20, False, False),   # 524 rows, but D x budget < 2^37
+    (32000, 2048, 2, 16 << 20, False, False),   # 262 rows, as well
     (151936, 4096, 2, 64 << 20, True, True),    # 220 rows, D >= 2048: class chunks
     (151936, 2048, 2, 64 << 20, True, True),    # 220 rows, D >= 2048: class chunks
     (151936, 1536, 2, 64 << 20, False, False),  # 220 rows, a smaller D: rows from 64 rows
