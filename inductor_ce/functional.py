@@ -239,8 +239,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     """
     from .linear import head as linear
     if policy is not None or chunk_size is not None:
-        memory_budget = linear.deprecated_budget(memory_budget, policy, chunk_size,
-                                                 linear_weight)
+        from .linear.plan import deprecated_budget
+        memory_budget = deprecated_budget(memory_budget, policy, chunk_size, linear_weight)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     if full:
         check_full_options(temperature, return_entropy, return_accuracy)

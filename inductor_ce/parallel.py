@@ -385,7 +385,8 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     if group is None:
         group = dist.group.WORLD
     if chunk_size is not None:
-        memory_budget = linear.deprecated_budget(memory_budget, None, chunk_size, local_weight)
+        from .linear.plan import deprecated_budget
+        memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
 
     def check():

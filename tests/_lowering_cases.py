@@ -666,19 +666,19 @@ def case_linear_chunks():
     run by the interpreter: a bias, class weights, smoothing, z-loss, a softcap and ignored
     rows, three chunks (the last ragged), against float64."""
     from inductor_ce.eager import kernels as eager
-    from inductor_ce.linear import head
+    from inductor_ce.linear import plan
     gen, h, w, b, t = _linear_data(11)
     t[::5] = -100
     cw = torch.rand(V, generator=gen) + 0.5
     opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0,
                 memory_budget=16 * V * 4)
-    saved = eager.MODE, head.ROWS_MIN_NARROW
-    eager.MODE, head.ROWS_MIN_NARROW = "compiled", 1   # (16 rows: the budget's chunks)
+    saved = eager.MODE, plan.ROWS_MIN_NARROW
+    eager.MODE, plan.ROWS_MIN_NARROW = "compiled", 1   # (16 rows: the budget's chunks)
     before = eager.compiles
     try:
         out = _linear_errors(h, w, b, t, opts)
     finally:
-        eager.MODE, head.ROWS_MIN_NARROW = saved
+        eager.MODE, plan.ROWS_MIN_NARROW = saved
     return {**out, "compiles": eager.compiles - before}
 
 
@@ -691,7 +691,7 @@ def case_linear_classes():
     smoothing, z-loss, a softcap and ignored rows; the mean loss and reduction="none" with
     an upstream gradient, against float64."""
     from inductor_ce.eager import kernels as eager
-    from inductor_ce.linear import head
+    from inductor_ce.linear import plan
     gen, h, w, b, t = _linear_data(12)
     b[128:256] = float("-inf")   # (the statistics' second chunk, the gradient's 3rd and 4th)
     t = torch.where((t >= 128) & (t < 256), t + 128, t)     # (no target among them)
@@ -700,15 +700,15 @@ def case_linear_classes():
     cw = torch.rand(V, generator=gen) + 0.5
     opts = dict(weight=cw, label_smoothing=0.1, z_loss=1e-3, softcap=20.0,
                 memory_budget=V * 4)
-    saved = eager.MODE, head.CLASSES_MIN_HIDDEN
-    eager.MODE, head.CLASSES_MIN_HIDDEN = "compiled", 0
+    saved = eager.MODE, plan.CLASSES_MIN_HIDDEN
+    eager.MODE, plan.CLASSES_MIN_HIDDEN = "compiled", 0
     out, before = {}, eager.compiles
     try:
         for reduction in ("mean", "none"):
             out.update(_linear_errors(h, w, b, t, dict(opts, reduction=reduction),
                                       up if reduction == "none" else None, f"{reduction}_"))
     finally:
-        eager.MODE, head.CLASSES_MIN_HIDDEN = saved
+        eager.MODE, plan.CLASSES_MIN_HIDDEN = saved
     return {**out, "compiles": eager.compiles - before}
 
 

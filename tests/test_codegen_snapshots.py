@@ -234,12 +234,12 @@ def test_linear_chunk_kernels(chunking, monkeypatch):
     from inductor_ce.eager import loss as eager_loss
     from torch._inductor.utils import run_and_get_code
 
-    from inductor_ce.linear import head as linear
+    from inductor_ce.linear import plan
     folder = _folder("cpp")
     monkeypatch.setattr(eager, "MODE", "compiled")
     monkeypatch.setattr(eager, "_CACHE", {})
-    monkeypatch.setattr(linear, "ROWS_MIN", 256)
-    monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)     # (class chunks at D = 16)
+    monkeypatch.setattr(plan, "ROWS_MIN", 256)
+    monkeypatch.setattr(plan, "CLASSES_MIN_HIDDEN", 0)     # (class chunks at D = 16)
     g = torch.Generator().manual_seed(0)
     h = torch.randn(300, 16, generator=g).bfloat16().requires_grad_()
     w = torch.randn(V, 16, generator=g).bfloat16().requires_grad_()

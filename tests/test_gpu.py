@@ -337,11 +337,11 @@ def test_no_host_sync(monkeypatch):
     rows, classes = 256 * 8192 * 2, 1024 * 1024 * 2
     calls = [lambda: inductor_ce.cross_entropy((h @ w.t()).requires_grad_(), t)] + [
         head(budget, reduction) for budget in (rows, classes) for reduction in ("mean", "none")]
-    from inductor_ce.linear import head as linear
-    monkeypatch.setattr(linear, "ROWS_MIN", 256)
-    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", 256)
-    monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)    # (class chunks at D = 256)
-    assert linear.by_classes(8192, 256, 2, classes) and not linear.by_classes(8192, 256, 2, rows)
+    from inductor_ce.linear import plan
+    monkeypatch.setattr(plan, "ROWS_MIN", 256)
+    monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", 256)
+    monkeypatch.setattr(plan, "CLASSES_MIN_HIDDEN", 0)    # (class chunks at D = 256)
+    assert plan.by_classes(8192, 256, 2, classes) and not plan.by_classes(8192, 256, 2, rows)
     for call in calls:
         call().backward()  # first calls compile (and may synchronize)
         torch.cuda.synchronize()
@@ -368,7 +368,7 @@ def test_linear_against_float64(name, chunking, compiled, monkeypatch):
     of our unfused path (whose logits are rounded to bf16 once, as ours are), loss and both
     gradients, with a bias and several chunks of rows, or of classes (ROWS_MIN and
     CLASSES_MIN_HIDDEN lowered)."""
-    from inductor_ce.linear import head as linear
+    from inductor_ce.linear import plan
     gen = torch.Generator(device=DEV).manual_seed(4)
     n, d, v = (2048, 512, 40000) if DEV == "cuda" else (64, 32, 3000)
     h = torch.randn(n, d, device=DEV, generator=gen, dtype=torch.bfloat16)
@@ -381,9 +381,9 @@ def test_linear_against_float64(name, chunking, compiled, monkeypatch):
     t = torch.where(torch.arange(n, device=DEV) % 7 == 0, opts.get("ignore_index", -100), t)
     lse = opts.pop("return_lse", False)
     # several chunks, a ragged one: n / 4 + 12 rows, or v / 7 + 5 classes of all rows
-    monkeypatch.setattr(linear, "ROWS_MIN", n // 4)
-    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", n // 4)
-    monkeypatch.setattr(linear, "CLASSES_MIN_HIDDEN", 0)
+    monkeypatch.setattr(plan, "ROWS_MIN", n // 4)
+    monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", n // 4)
+    monkeypatch.setattr(plan, "CLASSES_MIN_HIDDEN", 0)
     budget = ((n // 4 + 12) * v if chunking == "rows" else (v // 7 + 5) * n) * 2
 
     def ours(h, w, b):
@@ -430,8 +430,8 @@ def test_linear_peak_is_the_gradients_and_the_budget(mib, reduction, compiled):
     w = (torch.randn(v, d, device=DEV, generator=gen) * 0.05).to(torch.bfloat16)
     t = torch.randint(0, v, (n,), device=DEV, generator=gen)
     budget = mib << 20
-    from inductor_ce.linear import head as linear
-    assert linear.by_classes(v, d, 2, budget) == (mib == 4)
+    from inductor_ce.linear import plan
+    assert plan.by_classes(v, d, 2, budget) == (mib == 4)
 
     def step(h, w, t):
         return inductor_ce.linear_cross_entropy(h, w, t, memory_budget=budget,

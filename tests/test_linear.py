@@ -4,7 +4,7 @@ rows, export, opcheck, torch 2.13's own F.linear_cross_entropy, and bad input.
 
 Shapes are small (N = 37 rows, D = 16, V = 301) with memory budgets that make several chunks and
 a ragged last one (``BUDGET_ROWS`` rows of logits; class chunks of 64, the smallest, once the
-budget holds fewer than ``head.ROWS_MIN`` rows, lowered to 2 here), so the loops and their edges
+budget holds fewer than ``plan.ROWS_MIN`` rows, lowered to 2 here), so the loops and their edges
 run; float32 inputs, whose float64 reference is computed from the same values (logits of float64
 GEMMs).
 """
@@ -22,6 +22,7 @@ import inductor_ce
 from inductor_ce.op import decomposition
 from inductor_ce.eager import kernels as eager
 from inductor_ce.linear import head as linear
+from inductor_ce.linear import plan
 from _reference import (assert_grad_close, assert_loss_close, collapse_safe_reference,
                         gemm_rounding, reference)
 from test_lowering import TRITON_MISSING
@@ -44,8 +45,8 @@ def _budget(design, itemsize=4, vocab=V):
 def _rows_min(monkeypatch):
     """Row chunks from 2 rows on, per-row calls too (the shapes here are tiny; the defaults
     are 256 and 768)."""
-    monkeypatch.setattr(linear, "ROWS_MIN", 2)
-    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", 2)
+    monkeypatch.setattr(plan, "ROWS_MIN", 2)
+    monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", 2)
 OPTIONS = {
     "plain": dict(),
     "smooth+ignore+sum": dict(label_smoothing=0.1, ignore_index=3, reduction="sum"),
@@ -298,7 +299,7 @@ def test_ops_match_their_decomposition(monkeypatch, block, softcap):
     classes over blocks of rows, or all rows where dh is not wanted).
     (sum_wz adds V terms of both signs: chunks sum them in another order, so it is compared
     at the scale of the terms, 1e-6 of the largest row's sum of |w_j z_j|.)"""
-    monkeypatch.setattr(linear, "BLOCK_ROWS_MIN", block)
+    monkeypatch.setattr(plan, "BLOCK_ROWS_MIN", block)
     h, w, b, t = _data("decomp", bias=True, ignore_index=3)
     cw = torch.rand(V, generator=torch.Generator().manual_seed(9)) + 0.5
     terms = (F.linear(h, w, b).abs() * cw).sum(-1).max().item()
@@ -404,7 +405,7 @@ def test_without_gradient_matches_float64(monkeypatch, options, mode):
                     assert got.shape == want.shape
                     assert_loss_close(got, want)
                 rows = h.numel() // D
-                step = linear.chunk_rows(rows, V, D, 4, budget or 0)
+                step = plan.chunk_rows(rows, V, D, 4, budget or 0)
                 chunks, last_row = -(-rows // step), rows % step == 1
                 assert len(calls) == chunks, (len(calls), chunks)
                 graphs = sum(out is not None for out, _ in calls)
@@ -783,13 +784,13 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
     gradient (or all rows' chunk without it), fit in the budget (large enough for the
     smallest ones here); widths are multiples of 64 (or V); the blocks do not depend on the
     row count (each statistics width a compile of ce_fwd)."""
-    blocks = linear.class_blocks(hidden, vocab, itemsize, budget)
-    assert blocks.rows % linear.BLOCK_ROWS_MIN == 0
+    blocks = plan.class_blocks(hidden, vocab, itemsize, budget)
+    assert blocks.rows % plan.BLOCK_ROWS_MIN == 0
     assert blocks.rows * blocks.classes * itemsize <= budget, blocks
     b = min(rows, blocks.rows)
-    classes = linear.grad_classes(b, hidden, vocab, itemsize, budget, True)
+    classes = plan.grad_classes(b, hidden, vocab, itemsize, budget, True)
     assert b * (4 * hidden + classes * itemsize) <= budget, classes
-    assert rows * linear.grad_classes(rows, hidden, vocab, itemsize, budget, False) * \
+    assert rows * plan.grad_classes(rows, hidden, vocab, itemsize, budget, False) * \
         itemsize <= budget
     for c in (blocks.classes, classes):
         assert c % 64 == 0 or c == vocab
@@ -811,10 +812,10 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
     (128256, 4096, 2, 0, False, False),         # the default: row chunks
 ])
 def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes, per_row):
-    monkeypatch.setattr(linear, "ROWS_MIN", 256)     # (the shipped values; the fixture's: 2)
-    monkeypatch.setattr(linear, "ROWS_MIN_PER_ROW", 768)
-    assert linear.by_classes(vocab, hidden, itemsize, budget) == classes
-    assert linear.by_classes(vocab, hidden, itemsize, budget, per_row=True) == per_row
+    monkeypatch.setattr(plan, "ROWS_MIN", 256)     # (the shipped values; the fixture's: 2)
+    monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", 768)
+    assert plan.by_classes(vocab, hidden, itemsize, budget) == classes
+    assert plan.by_classes(vocab, hidden, itemsize, budget, per_row=True) == per_row
 
 
 @pytest.mark.parametrize("rows,r,expected", [
@@ -825,7 +826,7 @@ def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes, per_r
     (301, 1, 1),
 ])
 def test_evened_rows(rows, r, expected):
-    step = linear._evened(rows, r)
+    step = plan.evened(rows, r)
     assert step == expected
     assert -(-rows // step) == -(-rows // min(r, rows))     # no more chunks than r allows
 
@@ -838,10 +839,10 @@ def test_evened_rows(rows, r, expected):
     (100, 64, 1000, 100),          # fewer rows than a chunk: one chunk
 ])
 def test_fast_chunk_rows(rows, hidden, vocab, expected):
-    r = linear.fast_chunk_rows(rows, vocab, hidden)
+    r = plan.fast_chunk_rows(rows, vocab, hidden)
     assert r == expected
     n = -(-rows // r)
-    assert r * vocab <= max(linear.FAST_CHUNK_ELEMENTS, linear.MIN_CHUNK * vocab)
+    assert r * vocab <= max(plan.FAST_CHUNK_ELEMENTS, plan.MIN_CHUNK * vocab)
     assert rows - (n - 1) * r > 0 and (n == 1 or rows - (n - 1) * r > r // 2)  # no sliver
 
 
@@ -918,8 +919,8 @@ def test_deprecated_policy_and_chunk_size():
         with pytest.warns(FutureWarning, match="memory_budget"):
             torch.testing.assert_close(inductor_ce.linear_cross_entropy(h, w, t, **kw), want)
     from inductor_ce.op.checks import check_deprecated
-    assert linear.deprecated_budget(None, "compact", None, w) == linear.LEAN_BUDGET
-    assert linear.deprecated_budget(None, None, 10, w) == 10 * V * 4
+    assert plan.deprecated_budget(None, "compact", None, w) == plan.LEAN_BUDGET
+    assert plan.deprecated_budget(None, None, 10, w) == 10 * V * 4
     with pytest.raises(ValueError, match="policy"):
         check_deprecated(None, "lean", None)
 

@@ -790,10 +790,10 @@ def test_gradient_penalty_through_torch_func_matches_float64():
 
 def test_linear_ce_logs_its_chunking_once_per_signature(caplog):
     import logging
-    from inductor_ce.linear import head as linear
+    from inductor_ce.linear import plan
     caplog.set_level(logging.DEBUG, logger="inductor_ce")
     h, w, t = _head_case(6, 8, 11)     # a shape no other test logs
-    linear._LOGGED.clear()
+    plan._LOGGED.clear()
     for budget, reduction in ((None, "mean"), (64, "mean"), (None, "none"), (None, "mean")):
         inductor_ce.linear_cross_entropy(h.requires_grad_(), w, t, memory_budget=budget,
                                          reduction=reduction).sum().backward()

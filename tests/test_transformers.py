@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _reference import assert_grad_close, assert_loss_close  # noqa: E402
 
 import inductor_ce.transformers as ict  # noqa: E402
-from inductor_ce.linear import head as linear  # noqa: E402
+from inductor_ce.linear import plan  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 V, B, T = 96, 2, 8
@@ -187,7 +187,7 @@ def test_memory_budget_reaches_the_fused_loss(monkeypatch):
     head = ours.get_output_embeddings().weight
     vocab, size = head.shape[0], head.element_size()
     run_both(ref, ours, make_batch())
-    assert seen == [linear.lean_chunk_rows(*head.shape) * vocab * size]   # eagerly
+    assert seen == [plan.lean_chunk_rows(*head.shape) * vocab * size]   # eagerly
     ict.revert(ours)
     ict.apply(ours, memory_budget=4096)
     for p in (*ref.parameters(), *ours.parameters()):

@@ -13,12 +13,22 @@ import time
 import torch
 
 import inductor_ce   # the version on PYTHONPATH
-from inductor_ce.linear import head
+
+
+def _plan():
+    """Where this version keeps the head's chunking constants (``linear/plan.py``; older
+    versions: ``linear/head.py``)."""
+    try:
+        from inductor_ce.linear import plan
+    except ImportError:
+        from inductor_ce.linear import head as plan
+    return plan
 
 
 def main():
-    head.CLASSES_MIN_HIDDEN = 0     # class chunks below ROWS_MIN rows of logits, any D
-    head.ROWS_MIN = 1 << 20
+    plan = _plan()
+    plan.CLASSES_MIN_HIDDEN = 0     # class chunks below ROWS_MIN rows of logits, any D
+    plan.ROWS_MIN = plan.ROWS_MIN_PER_ROW = 1 << 20
     T, D, V = 4096, int(sys.argv[2]) if len(sys.argv) > 2 else 64, 8192
     torch.manual_seed(0)
     h = torch.randn(T, D, requires_grad=True)

@@ -27,7 +27,7 @@ from triton.testing import do_bench
 
 import inductor_ce
 from inductor_ce.eager import kernels as eager
-from inductor_ce.linear import head
+from inductor_ce.linear import head, plan
 
 
 def sweep(h, w, t, budget):
@@ -107,11 +107,11 @@ def main():
             inductor_ce.linear_cross_entropy(hg, wg, t, memory_budget=budget).backward()
             hg.grad = wg.grad = None
         rows = do_bench(step)
-        head.CLASSES_MIN_HIDDEN, keep = 0, head.CLASSES_MIN_HIDDEN
-        head.ROWS_MIN_NARROW, keep2 = 1 << 30, head.ROWS_MIN_NARROW
-        head.ROWS_MIN, keep3 = 1 << 30, head.ROWS_MIN
+        plan.CLASSES_MIN_HIDDEN, keep = 0, plan.CLASSES_MIN_HIDDEN
+        plan.ROWS_MIN_NARROW, keep2 = 1 << 30, plan.ROWS_MIN_NARROW
+        plan.ROWS_MIN, keep3 = 1 << 30, plan.ROWS_MIN
         classes = do_bench(step)
-        head.CLASSES_MIN_HIDDEN, head.ROWS_MIN_NARROW, head.ROWS_MIN = keep, keep2, keep3
+        plan.CLASSES_MIN_HIDDEN, plan.ROWS_MIN_NARROW, plan.ROWS_MIN = keep, keep2, keep3
         line = (f"{spec} {budget >> 20} MiB: GEMMs {gemms:.2f} ms; sweep {sw / gemms:.3f}x "
                 f"(host {host:.2f} ms/call), rows {rows / gemms:.3f}x, classes "
                 f"{classes / gemms:.3f}x")

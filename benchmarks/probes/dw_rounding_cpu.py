@@ -14,7 +14,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce.linear import head  # noqa: E402
+from inductor_ce.linear import plan  # noqa: E402
 
 
 def rel(a, b):
@@ -38,17 +38,17 @@ def main():
     base_h, base_w = rel(dh, h64.grad), rel(dw, w64.grad)
     print(f"unfused: dh {base_h:.2e}, dW {base_w:.2e}")
     if "--classes" in sys.argv:
-        head.CLASSES_MIN_HIDDEN, head.ROWS_MIN = 0, 1 << 30
+        plan.CLASSES_MIN_HIDDEN, plan.ROWS_MIN = 0, 1 << 30
         for block in (4096, 2048, 1024, 512, 256):
             budget = 2 * block * 4 * D     # (half of it: the block's float32 dh)
-            assert head.class_blocks(D, V, 2, budget).rows == block
+            assert plan.class_blocks(D, V, 2, budget).rows == block
             dh, dw = grads(lambda a, b: inductor_ce.linear_cross_entropy(
                 a, b, y, memory_budget=budget))
             print(f"{T // block:4d} blocks of {block:4d} rows: dh "
                   f"{rel(dh, h64.grad) / base_h:.2f}x, dW {rel(dw, w64.grad) / base_w:.2f}x "
                   f"the unfused error")
         return
-    head.ROWS_MIN = head.ROWS_MIN_NARROW = 1
+    plan.ROWS_MIN = plan.ROWS_MIN_NARROW = 1
     for rows in (4096, 1024, 256, 64, 16):
         dh, dw = grads(lambda a, b: inductor_ce.linear_cross_entropy(
             a, b, y, memory_budget=rows * V * 2))

@@ -1,6 +1,6 @@
 """Small budgets by row chunks against class chunks, on the GPU: the mean loss's and the
 per-token losses' step (forward + backward, a random upstream gradient for "none") at each
-budget, as the head chooses (class chunks below ``head.ROWS_MIN`` rows of logits, for
+budget, as the head chooses (class chunks below ``plan.ROWS_MIN`` rows of logits, for
 per-row calls ``ROWS_MIN_PER_ROW``) and with row chunks forced (both set to 1), x the three
 GEMMs of the same run; and each
 one's peak memory above the inputs and the gradients; where T x V <= 2^30, also the mean
@@ -20,7 +20,7 @@ from triton.testing import do_bench
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce.linear import head  # noqa: E402
+from inductor_ce.linear import plan  # noqa: E402
 from linear_ab import data  # noqa: E402
 
 MiB = 1 << 20
@@ -50,7 +50,7 @@ def reference(h, w, y):
 
 
 def main():
-    rows_min = head.ROWS_MIN, head.ROWS_MIN_PER_ROW
+    rows_min = plan.ROWS_MIN, plan.ROWS_MIN_PER_ROW
     for shape in sys.argv[1:]:
         T, D, V = (int(v) for v in shape.split("x"))
         h, w, y, up = data(T, D, V)
@@ -66,11 +66,11 @@ def main():
               + ("" if ref is None else f"; unfused errors dh {ref[2]:.2e}, dW {ref[3]:.2e}"))
         for mib in (0, 256, 128, 64, 32, 16):    # 0: the default
             budget = mib * MiB or None
-            chosen = head.by_classes(V, D, 2, mib * MiB, per_row=True)  # (or the scalar's)
+            chosen = plan.by_classes(V, D, 2, mib * MiB, per_row=True)  # (or the scalar's)
             for forced in (False, True) if chosen else (False,):
-                head.ROWS_MIN, head.ROWS_MIN_PER_ROW = (1, 1) if forced else rows_min
-                how = "/".join("classes" if head.by_classes(V, D, 2, mib * MiB, per_row=p) else
-                               f"rows {head.chunk_rows(T, V, D, 2, mib * MiB)}"
+                plan.ROWS_MIN, plan.ROWS_MIN_PER_ROW = (1, 1) if forced else rows_min
+                how = "/".join("classes" if plan.by_classes(V, D, 2, mib * MiB, per_row=p) else
+                               f"rows {plan.chunk_rows(T, V, D, 2, mib * MiB)}"
                                for p in (False, True))   # (mean/none)
                 line = f"{mib:3d} MiB {how:22s}"
                 for kind in ("mean", "none"):
@@ -96,7 +96,7 @@ def main():
                         h, w, y, lambda: inductor_ce.linear_cross_entropy(
                             h, w, y, memory_budget=budget), ref)
                 print(line)
-            head.ROWS_MIN, head.ROWS_MIN_PER_ROW = rows_min
+            plan.ROWS_MIN, plan.ROWS_MIN_PER_ROW = rows_min
 
 
 if __name__ == "__main__":

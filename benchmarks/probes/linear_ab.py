@@ -24,6 +24,16 @@ from triton.testing import do_bench
 import inductor_ce   # the version on PYTHONPATH (so nothing here puts this checkout first)
 
 
+def _plan():
+    """Where this version keeps the head's chunking constants (``linear/plan.py``; older
+    versions: ``linear/head.py``)."""
+    try:
+        from inductor_ce.linear import plan
+    except ImportError:
+        from inductor_ce.linear import head as plan
+    return plan
+
+
 def data(T, D, V):
     """bench_linear_ce.py's inputs, made here: importing that script would put this checkout
     first on sys.path, ahead of the version under test."""
@@ -71,11 +81,9 @@ def main():
         elif args[0] == "--calls":     # a comma-separated subset of the calls
             only = args[1].split(",")
         elif args[0] == "--rows-min":   # class chunks below N rows of logits, every call
-            from inductor_ce.linear import head
-            head.ROWS_MIN = head.ROWS_MIN_PER_ROW = int(args[1])
+            _plan().ROWS_MIN = _plan().ROWS_MIN_PER_ROW = int(args[1])
         elif args[0] == "--classes-any-d":   # class chunks below 256 rows of logits, any D
-            from inductor_ce.linear import head
-            head.CLASSES_MIN_HIDDEN = 0
+            _plan().CLASSES_MIN_HIDDEN = 0
             args = args[1:]
             continue
         args = args[2:]

@@ -75,7 +75,7 @@ from torch import Tensor, nn
 
 from .._inductor import runtime
 from ..functional import linear_cross_entropy
-from ..linear.head import deprecated_budget, lean_chunk_rows
+from ..linear.plan import deprecated_budget, lean_chunk_rows
 from ..op.checks import check_budget
 
 __all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]

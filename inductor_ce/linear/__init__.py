@@ -1,3 +1,4 @@
-"""The fused linear + cross-entropy (``head``: the LM head's loss without its logits) and
-the in-place gradient scaling of its scalar loss's backward (``scaling``)."""
-from .head import LEAN_BUDGET, lean_chunk_rows  # noqa: F401  (named in the docs)
+"""The fused linear + cross-entropy (``head``: the LM head's loss without its logits; ``plan``:
+how it chunks the logits within a memory budget) and the in-place gradient scaling of its
+scalar loss's backward (``scaling``)."""
+from .plan import LEAN_BUDGET, lean_chunk_rows  # noqa: F401  (named in the docs)

@@ -23,7 +23,7 @@ budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunk
 
 Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits, for a
 per-row call ``ROWS_MIN_PER_ROW``, or of ``ROWS_MIN_NARROW`` where D < ``CLASSES_MIN_HIDDEN``:
-``by_classes``). For each chunk r of R
+``plan.py``). For each chunk r of R
 rows (a multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
 
     z_r = h_r W^T + b                        one GEMM
@@ -68,213 +68,34 @@ from V, D, the dtype and the budget, never from the row count (no guard on it).
 """
 from __future__ import annotations
 
-import logging
-import warnings
-from typing import NamedTuple, Optional
+from typing import Optional
 
 import torch
 from torch import Tensor
 
 from .._inductor import runtime
 from .._inductor.dispatch import autograd_inside_op
-from .._log import log
 from ..eager import kernels as eager
 from ..eager import loss as eager_loss
 from ..op import ce as ops
-from ..op.checks import check_deprecated
 from ..op.decomposition import check_target_range
 from ..op.finish import finish
 from . import scaling  # noqa: F401  (the scale_ op)
+from .plan import (by_classes, chunk_rows, class_blocks, classes_words, grad_classes, log_plan,
+                   rows_words)
 
 LIB = ops.LIB
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 _CE_FWD_FULL = torch.ops.inductor_ce.ce_fwd_full.default
 _SCALE = torch.ops.inductor_ce.scale_.default
 
-# The default chunk of rows: D rows of logits (as large as W), kept within [2^28, 2^29]
-# logits (512 MiB to 1 GiB of bf16): see fast_chunk_rows.
-FAST_CHUNK_ELEMENTS = 1 << 29
-FAST_MIN_CHUNK_ELEMENTS = 1 << 28
-MIN_CHUNK = 256
-# Row chunks are a multiple of this many rows (of float32 statistics: 16 bytes).
-ALIGN_ROWS = 4
-# A budget of fewer rows of logits than this chunks by classes where D >= CLASSES_MIN_HIDDEN,
-# and of fewer than min(ROWS_MIN, ROWS_MIN_NARROW) where D is smaller: each row chunk after
-# the first reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an
-# H200 (bandwidth / FLOP rate), and its GEMMs get narrow; class chunks pay a fourth GEMM and
-# the host time of their chunks, which binds where D is small (at D = 2048 and 216 rows,
-# class chunks measured faster than row chunks: docs/linear.md#the-memory-budget).
-ROWS_MIN = 256
-ROWS_MIN_NARROW = 64
-CLASSES_MIN_HIDDEN = 2048
-# A per-row call (its gradient in the backward: 4 GEMMs either way) chunks by classes below
-# ROWS_MIN_PER_ROW rows of logits where D >= CLASSES_MIN_HIDDEN and D x budget >=
-# CLASSES_MIN_WORK: its row chunks' only gain is the kept last chunk, and each reads and
-# writes dW once more, where a block of class chunks holds budget / (8 D) rows, more than a
-# bf16 row chunk's budget / (2 V) wherever V > 4 D. Below that product the class chunks'
-# GEMMs are short and their launches set the pace (a call's chunk count over its GEMM time
-# goes as 1 / (D x budget), three times that of row chunks). docs/linear.md#the-memory-budget
-# has the measurements.
-ROWS_MIN_PER_ROW = 768
-CLASSES_MIN_WORK = 1 << 37     # (D = 2048 and 64 MiB, D = 8192 and 16 MiB)
-# The smallest chunk of classes (a budget too small for it is exceeded: each chunk is a
-# block's rows x CLASSES_MIN logits), and the bounds of a block of rows (its float32 input
-# gradient takes half the budget). Why a largest block: the statistics' chunks are sized for
-# a whole block whatever the row count (their widths are compiles), so a call of fewer rows
-# runs narrower chunks than its budget allows; each block after the first reads and writes
-# dW once more.
-CLASSES_MIN = 64
-BLOCK_ROWS_MIN = 16
-BLOCK_ROWS_MAX = 4096
-# The memory_budget a lean call can start from: 64 MiB of chunk scratch
-# (docs/linear.md#the-memory-budget).
-LEAN_BUDGET = 64 << 20
 
 
-# --- the chunking -------------------------------------------------------------------------------
-
-def fast_chunk_rows(rows: int, vocab: int, hidden: int) -> int:
-    """Rows per chunk without a budget: D (a chunk of logits as large as W, so the step's peak
-    stays within twice the unavoidable gradients dh + dW), kept within [2^28, 2^29] logits,
-    then evened out over the chunks (no small ragged last one). Why not larger: each chunk
-    adds its size to the peak. Why not smaller: each chunk also costs a read and write of dW
-    and the host time of its kernels (docs/linear.md#the-memory-budget)."""
-    if rows == 0:
-        return MIN_CHUNK
-    vocab = max(vocab, 1)
-    r = min(max(hidden, FAST_MIN_CHUNK_ELEMENTS // vocab), FAST_CHUNK_ELEMENTS // vocab)
-    return _evened(rows, max(MIN_CHUNK, r))
-
-
-def lean_chunk_rows(vocab: int, hidden: int) -> int:
-    """Rows per chunk where the loss's peak adds to an eager model's (the transformers
-    integration's eager default): D / 2 rows (a chunk of logits half as large as W), kept
-    within [2^27, 2^28] logits, rounded down to a multiple of 256. In transformers models it
-    brings the eager step's peak near Liger's eager patch's for a few percent of step time
-    (docs/transformers.md)."""
-    vocab = max(vocab, 1)
-    r = min(max(hidden // 2, (1 << 27) // vocab), (1 << 28) // vocab)
-    return max(MIN_CHUNK, r // MIN_CHUNK * MIN_CHUNK)
-
-
-def _evened(rows: int, r: int) -> int:
-    """At most ``r`` rows per chunk, as few chunks as that allows, the same rows in every
-    chunk but the last, which is not much smaller; a multiple of ALIGN_ROWS where that
-    takes no more chunks (each chunk's slices of the per-row tensors then start 16-byte
-    aligned, as the compiled kernels want their inputs: Inductor copies a misaligned one
-    first, a launch per input and chunk)."""
-    r = max(1, min(rows, r))
-    n = -(-rows // r)
-    step = -(-rows // n)
-    aligned = -(-step // ALIGN_ROWS) * ALIGN_ROWS
-    return aligned if n > 1 and aligned <= r else step
-
-
-def by_classes(vocab: int, hidden: int, itemsize: int, budget: int,
-               per_row: bool = False) -> bool:
-    """Whether a budget (0: the default) chunks by classes: fewer rows of logits fit in it
-    than ROWS_MIN (D >= CLASSES_MIN_HIDDEN; for the ``per_row`` ops ROWS_MIN_PER_ROW where
-    D x budget >= CLASSES_MIN_WORK) or min(ROWS_MIN, ROWS_MIN_NARROW) (a smaller D). From
-    V, D, the dtype and the budget only: no guard on the row count."""
-    if hidden < CLASSES_MIN_HIDDEN:
-        least = min(ROWS_MIN, ROWS_MIN_NARROW)
-    elif per_row and hidden * budget >= CLASSES_MIN_WORK:
-        least = ROWS_MIN_PER_ROW
-    else:
-        least = ROWS_MIN
-    return budget > 0 and budget // (max(vocab, 1) * itemsize) < least
-
+# --- pieces every chunking shares ---------------------------------------------------------------
 
 def _by_classes(input: Tensor, weight: Tensor, budget: int, per_row: bool = False) -> bool:
     return by_classes(weight.shape[0], weight.shape[1], input.element_size(), budget, per_row)
 
-
-def chunk_rows(rows: int, vocab: int, hidden: int, itemsize: int, budget: int) -> int:
-    """Rows per row chunk: ``fast_chunk_rows`` without a budget, else as many rows of logits
-    as the budget holds, evened out."""
-    if not budget:
-        return fast_chunk_rows(rows, vocab, hidden)
-    return _evened(rows, budget // (max(vocab, 1) * itemsize)) if rows else MIN_CHUNK
-
-
-class Blocks(NamedTuple):
-    """How the class chunking cuts the logits (all from the budget, none from the rows)."""
-    rows: int       # rows per block: its float32 input gradient takes half the budget
-    classes: int    # classes per chunk of the statistics' sweep (rows x classes logits)
-
-
-def _width(classes: int, vocab: int) -> int:
-    """A chunk's classes: a multiple of 64, at least CLASSES_MIN, at most V."""
-    return min(vocab, max(CLASSES_MIN, classes // 64 * 64))
-
-
-def class_blocks(hidden: int, vocab: int, itemsize: int, budget: int) -> Blocks:
-    """The class chunking's blocks of rows within ``budget`` bytes: as many rows as half the
-    budget holds of their float32 (rows, D) input gradient, and fewer where the rest would
-    not hold CLASSES_MIN of their logits (a multiple of BLOCK_ROWS_MIN, at least that, at
-    most BLOCK_ROWS_MAX); and
-    the statistics' chunk of classes that fills the budget at that many rows. Neither
-    depends on the row count (each width is a compile of ce_fwd, V static)."""
-    row = 4 * max(1, hidden)     # (bytes of a row's float32 input gradient)
-    rows = min(BLOCK_ROWS_MAX, budget // 2 // row, budget // (row + CLASSES_MIN * itemsize))
-    rows = max(BLOCK_ROWS_MIN, rows // BLOCK_ROWS_MIN * BLOCK_ROWS_MIN)
-    return Blocks(rows, _width(budget // (rows * itemsize), vocab))
-
-
-def grad_classes(rows: int, hidden: int, vocab: int, itemsize: int, budget: int,
-                 input_grad: bool) -> int:
-    """Classes per chunk of the gradient's sweep over a block of ``rows`` rows: what the
-    budget holds beside the block's float32 input gradient (if wanted). V symbolic in its
-    ce_bwd (one compile for every width)."""
-    left = budget - (4 * rows * hidden if input_grad else 0)
-    return _width(max(0, left) // (max(1, rows) * itemsize), vocab)
-
-
-def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor):
-    """The memory_budget that the deprecated ``policy`` / ``chunk_size`` stand for (a
-    FutureWarning, but under torch.compile: Dynamo would break the graph on it)."""
-    check_deprecated(memory_budget, policy, chunk_size)
-    if not torch.compiler.is_compiling():
-        warnings.warn("linear_cross_entropy's policy and chunk_size are deprecated: pass "
-                      "memory_budget (policy='compact' is memory_budget=inductor_ce.linear."
-                      "LEAN_BUDGET; chunk_size=R is memory_budget=R * V * "
-                      "input.element_size())", FutureWarning, stacklevel=3)
-    if chunk_size is not None:
-        return chunk_size * weight.shape[0] * weight.element_size()
-    return LEAN_BUDGET if policy == "compact" else None
-
-
-_LOGGED: set = set()      # the (op, shapes, dtype, chunking) already logged
-_MAX_LOGGED = 1024        # (then forgotten: a signature may be logged again)
-
-
-def _log_head(op: str, h: Tensor, weight: Tensor, plan) -> None:
-    """One DEBUG line the first time a fused head runs with this op, shape signature and
-    chunking (``TORCH_LOGS=+inductor_ce``): ``plan``, a function giving the chunking's words,
-    called only when the line is written."""
-    if not log.isEnabledFor(logging.DEBUG):
-        return
-    words = plan()
-    key = (op, tuple(h.shape), tuple(weight.shape), h.dtype, h.device.type, words)
-    if key in _LOGGED:
-        return
-    if len(_LOGGED) >= _MAX_LOGGED:
-        _LOGGED.clear()
-    _LOGGED.add(key)
-    log.debug("linear_cross_entropy: %s, %d rows, D %d, V %d, %s on %s; %s", op, h.shape[0],
-              h.shape[1], weight.shape[0], str(h.dtype).removeprefix("torch."), h.device, words)
-
-
-def _rows_words(rows: int, step: int, vocab: int, what: str) -> str:
-    return f"{-(-rows // step)} chunk(s) of at most {min(step, rows)} rows x {vocab} logits, {what}"
-
-
-def _classes_words(rows: int, blocks: Blocks, vocab: int, what: str) -> str:
-    return (f"blocks of {min(blocks.rows, rows)} rows, chunks of {blocks.classes} of {vocab} "
-            f"classes, {what}")
-
-
-# --- pieces every chunking shares ---------------------------------------------------------------
 
 def _flat(x: Tensor) -> Tensor:
     return x.reshape(-1, x.shape[-1])
@@ -470,7 +291,7 @@ def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, sof
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     block = class_blocks(hidden, vocab, size, budget).rows if input_grad else max(1, rows)
     classes = grad_classes(min(block, rows), hidden, vocab, size, budget, input_grad)
-    _log_head("linear_ce_bwd", h, weight, lambda: (
+    log_plan("linear_ce_bwd", h, weight, lambda: (
         f"blocks of {min(block, rows)} rows, chunks of {classes} of {vocab} classes, "
         f"recomputed"))
     dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
@@ -516,7 +337,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                                      class_weight, softcap, smooth, budget, keep=keep))
     keep_t = _target_in_weight(t, ignore_index, vocab_start)
     blocks = class_blocks(hidden, vocab, size, budget)
-    _log_head("linear_ce_fwd", h, weight, lambda: _classes_words(
+    log_plan("linear_ce_fwd", h, weight, lambda: classes_words(
         rows, blocks, vocab, "the backward recomputes them"))
     stats = [h.new_empty(rows, dtype=torch.float32) for _ in range(3)]
     scratch = _Scratch(h, min(blocks.rows, rows) * min(blocks.classes, vocab) * size)
@@ -555,7 +376,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     backward takes them instead of recomputing them."""
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
-    _log_head(op, h, weight, lambda: _rows_words(rows, step, vocab,
+    log_plan(op, h, weight, lambda: rows_words(rows, step, vocab,
                                                  "the backward recomputes them"))
     cw = class_weight if smooth else None
     full = temperature is not None
@@ -600,8 +421,8 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     h, t = _flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
-    _log_head("linear_cross_entropy without gradient", h, weight,
-              lambda: _rows_words(rows, step, vocab, "each through cross_entropy's graph"))
+    log_plan("linear_cross_entropy without gradient", h, weight,
+              lambda: rows_words(rows, step, vocab, "each through cross_entropy's graph"))
     smooth = label_smoothing > 0.0
     losses, lses = [], []
     for r0 in range(0, rows, step):
@@ -684,7 +505,7 @@ def _grads_by_rows(input, weight, bias, targets, class_weight, per_row, c, softc
     h = _flat(input)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     step = chunk_rows(rows, vocab, hidden, size, budget)
-    _log_head("linear_ce_bwd", h, weight, lambda: _rows_words(
+    log_plan("linear_ce_bwd", h, weight, lambda: rows_words(
         rows, step, vocab, "recomputed" if kept is None else "recomputed but the last"))
     col, ignore = targets
     cw = class_weight if c is not None else None
@@ -966,7 +787,7 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
                   label_smoothing, z_loss, softcap, scale, temperature=None):
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
-    _log_head("linear_ce_fast", h, weight, lambda: _rows_words(
+    log_plan("linear_ce_fast", h, weight, lambda: rows_words(
         rows, step, vocab, "the gradient in the forward"))
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
@@ -1011,7 +832,7 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
     smooth = label_smoothing > 0.0
     blocks = class_blocks(hidden, vocab, size, budget)
     classes = grad_classes(min(blocks.rows, rows), hidden, vocab, size, budget, True)
-    _log_head("linear_ce_fast", h, weight, lambda: _classes_words(
+    log_plan("linear_ce_fast", h, weight, lambda: classes_words(
         rows, blocks, vocab, f"the gradient in the forward by chunks of {classes}"))
     keep_t = _target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
