@@ -220,10 +220,30 @@ def measure(name, kind, fn, T, D, V, ref, grads):
     return row
 
 
+FRONTIER = (("default", "ours"), ("256", "ours budget=256MiB"), ("128", "ours budget=128MiB"),
+            ("64", "ours lean"), ("32", "ours budget=32MiB"), ("16", "ours budget=16MiB"))
+
+
+def _frontier(ax, rows):
+    """The mean loss's step at each memory budget of a shape (``--frontier``), joined by a
+    line from the default to 16 MiB, each point labelled with its budget in MiB."""
+    by_name = {r["impl"]: r for r in rows if r.get("kind", "mean") == "mean"}
+    points = [(label, by_name[name]) for label, name in FRONTIER if name in by_name]
+    if len(points) < 3:
+        return
+    ax.plot([r["peak_gib"] for _, r in points], [r["x_gemms"] for _, r in points], "-",
+            color="C0", lw=0.8, alpha=0.6, zorder=2)
+    for label, r in points[1:]:
+        if label != "64":   # (the lean point has its own label)
+            ax.annotate(label, (r["peak_gib"], r["x_gemms"]), fontsize=6, color="C0",
+                        xytext=(-4, -9), textcoords="offset points")
+
+
 def plot(rows, path):
     """Per shape, each contender's step time (x the GEMMs) against its peak memory; the
     GEMMs' own point (their time, the gradients' size) is the corner both axes start from.
-    Ours eager filled, compiled hollow. False without matplotlib."""
+    Ours eager filled, compiled hollow; with ``--frontier``, ours at each budget joined by a
+    line (``_frontier``). False without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -251,6 +271,7 @@ def plot(rows, path):
                 label = name.replace("ours ", "ours: ").replace("3 cuBLAS GEMMs", "GEMMs")
                 ax.annotate(label, (r["peak_gib"], r["x_gemms"]), fontsize=7, xytext=(4, 3),
                             textcoords="offset points")
+        _frontier(ax, [r for r in rows if r["shape"] == shape and "ms" in r])
         t, d, v = shape.split(":")[0].split("x")
         ax.set_title(f"T {t}, D {d}, V {v}" + (", softcap 30" if ":" in shape else ""),
                      fontsize=9)
