@@ -818,6 +818,31 @@ def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes, per_r
     assert plan.by_classes(vocab, hidden, itemsize, budget, per_row=True) == per_row
 
 
+def test_per_row_calls_take_their_own_threshold(monkeypatch):
+    """A budget between the two thresholds: the scalar loss chunks by rows, a per-row call
+    (forward statistics, kept logits and backward alike) by classes; both as float64's."""
+    monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", 20)
+    monkeypatch.setattr(plan, "CLASSES_MIN_HIDDEN", 0)
+    monkeypatch.setattr(plan, "CLASSES_MIN_WORK", 0)
+    ran = []
+    for name in ("_block_statistics", "_grads_by_classes", "_grads_by_rows", "_fast_by_rows",
+                 "_fast_by_classes"):
+        def spy(*args, _name=name, _of=getattr(linear, name), **kwargs):
+            ran.append(_name)
+            return _of(*args, **kwargs)
+        monkeypatch.setattr(linear, name, spy)
+    h, w, b, t = _data("thresholds")    # ("rows": a budget of 10 rows of logits, >= 2, < 20)
+    for reduction, want in [("mean", {"_fast_by_rows"}),
+                            ("none", {"_block_statistics", "_grads_by_classes"})]:
+        ran.clear()
+        out, grads = _run(_ours("rows"), h, w, None, t, reduction=reduction)
+        assert set(ran) == want, (reduction, ran)
+        ref, ref_grads = _run(_ref64, h.double(), w.double(), None, t, reduction=reduction)
+        assert_loss_close(out, ref)
+        for got, expect in zip(grads, ref_grads):
+            assert_grad_close(got, expect)
+
+
 @pytest.mark.parametrize("rows,r,expected", [
     (8192, 667, 632),      # 13 chunks either way: 632 rows (a multiple of 4) instead of 631
     (37, 10, 10),          # 4 chunks: aligned would be 12 rows, over r: 10 as they are
