@@ -13,20 +13,11 @@ import time
 import torch
 
 import inductor_ce   # the version on PYTHONPATH
-
-
-def _plan():
-    """Where this version keeps the head's chunking constants (``linear/plan.py``; older
-    versions: ``linear/head.py``)."""
-    try:
-        from inductor_ce.linear import plan
-    except ImportError:
-        from inductor_ce.linear import head as plan
-    return plan
+from linear_ab import plan_module   # (this version's linear/plan.py, or older head.py)
 
 
 def main():
-    plan = _plan()
+    plan = plan_module()
     plan.CLASSES_MIN_HIDDEN = 0     # class chunks below ROWS_MIN rows of logits, any D
     plan.ROWS_MIN = plan.ROWS_MIN_PER_ROW = 1 << 20
     T, D, V = 4096, int(sys.argv[2]) if len(sys.argv) > 2 else 64, 8192

@@ -24,7 +24,7 @@ from triton.testing import do_bench
 import inductor_ce   # the version on PYTHONPATH (so nothing here puts this checkout first)
 
 
-def _plan():
+def plan_module():
     """Where this version keeps the head's chunking constants (``linear/plan.py``; older
     versions: ``linear/head.py``)."""
     try:
@@ -81,9 +81,9 @@ def main():
         elif args[0] == "--calls":     # a comma-separated subset of the calls
             only = args[1].split(",")
         elif args[0] == "--rows-min":   # class chunks below N rows of logits, every call
-            _plan().ROWS_MIN = _plan().ROWS_MIN_PER_ROW = int(args[1])
+            plan_module().ROWS_MIN = plan_module().ROWS_MIN_PER_ROW = int(args[1])
         elif args[0] == "--classes-any-d":   # class chunks below 256 rows of logits, any D
-            _plan().CLASSES_MIN_HIDDEN = 0
+            plan_module().CLASSES_MIN_HIDDEN = 0
             args = args[1:]
             continue
         args = args[2:]

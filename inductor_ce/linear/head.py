@@ -216,6 +216,16 @@ class _Scratch:
                                device=like.device)
         self.dtype, self.itemsize = like.dtype, like.element_size()
 
+    @classmethod
+    def for_block(cls, h: Tensor, rows: int, vocab: int, stats: int = 0, grad: int = 0,
+                  input_grad: bool = False) -> "_Scratch":
+        """The scratch of blocks of ``rows`` rows: chunks of ``stats`` classes for the
+        statistics' sweep, or of ``grad`` classes beside the float32 input gradient (if
+        wanted) for the gradient's, whichever needs more."""
+        size = h.element_size()
+        grad_bytes = rows * (min(grad, vocab) * size + (4 * h.shape[1] if input_grad else 0))
+        return cls(h, max(rows * min(stats, vocab) * size, grad_bytes if grad else 0))
+
     def logits(self, rows: int, cols: int) -> Tensor:
         return self.raw[:rows * cols * self.itemsize].view(self.dtype).view(rows, cols)
 
@@ -296,9 +306,8 @@ def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, sof
         f"recomputed"))
     dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
     cw = class_weight if c is not None else None
-    rows_b = min(block, rows)
-    scratch = _Scratch(h, rows_b * (min(classes, vocab) * size
-                                    + (4 * hidden if input_grad else 0)))
+    scratch = _Scratch.for_block(h, min(block, rows), vocab, grad=classes,
+                                 input_grad=input_grad)
     for r0 in range(0, rows, block):
         r = slice(r0, min(rows, r0 + block))
         _block_grads(h[r], weight, bias, keep_t[r], cw, per_row[0][r], per_row[1][r],
@@ -340,7 +349,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     log_plan("linear_ce_fwd", h, weight, lambda: classes_words(
         rows, blocks, vocab, "the backward recomputes them"))
     stats = [h.new_empty(rows, dtype=torch.float32) for _ in range(3)]
-    scratch = _Scratch(h, min(blocks.rows, rows) * min(blocks.classes, vocab) * size)
+    scratch = _Scratch.for_block(h, min(blocks.rows, rows), vocab, stats=blocks.classes)
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         _block_statistics(h[r], weight, bias, keep_t[r], class_weight, softcap, smooth,
@@ -377,7 +386,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     log_plan(op, h, weight, lambda: rows_words(rows, step, vocab,
-                                                 "the backward recomputes them"))
+                                               "the backward recomputes them"))
     cw = class_weight if smooth else None
     full = temperature is not None
     parts: list = [[] for _ in range(5 if full else 3)]   # (per-row vectors: joined once)
@@ -422,7 +431,7 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     log_plan("linear_cross_entropy without gradient", h, weight,
-              lambda: rows_words(rows, step, vocab, "each through cross_entropy's graph"))
+             lambda: rows_words(rows, step, vocab, "each through cross_entropy's graph"))
     smooth = label_smoothing > 0.0
     losses, lses = [], []
     for r0 in range(0, rows, step):
@@ -839,8 +848,9 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
     dh, dw, db = _grad_outputs(input, weight, bias)
     # (one buffer of the budget's size for both sweeps: ``_Scratch``)
     block = min(blocks.rows, rows)
-    losses, scratch = [], _Scratch(h, max(block * min(blocks.classes, vocab) * size,
-                                          block * (min(classes, vocab) * size + 4 * hidden)))
+    losses = []
+    scratch = _Scratch.for_block(h, block, vocab, stats=blocks.classes, grad=classes,
+                                 input_grad=True)
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         stats = _block_statistics(h[r], weight, bias, keep_t[r], cw, softcap, smooth,
