@@ -222,9 +222,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             recomputed logits (docs/linear.md).
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
-            logits, at GEMM speed. At least 256 rows of logits: chunks of that many rows;
-            fewer (``LEAN_BUDGET``, 64 MiB, at V > 131072 in bf16) chunk by classes: one
-            GEMM more, little memory (docs/linear.md#the-memory-budget).
+            logits, at GEMM speed. At least 256-768 rows of logits (by D, the budget and
+            the call): chunks of that many rows; fewer (``LEAN_BUDGET``, 64 MiB, at V >
+            111848 in bf16 where D >= 2048) chunk by classes: one GEMM more, little memory
+            (docs/linear.md#the-memory-budget).
         policy, chunk_size: deprecated (FutureWarning): ``policy="compact"`` is
             ``memory_budget=inductor_ce.linear.LEAN_BUDGET``, ``chunk_size=R`` is
             ``memory_budget=R * V * input.element_size()``.

@@ -44,8 +44,9 @@ def _budget(design, itemsize=4, vocab=V):
 @pytest.fixture(autouse=True)
 def _rows_min(monkeypatch):
     """Row chunks from 2 rows on, per-row calls too (the shapes here are tiny; the defaults
-    are 256 and 768)."""
+    are 256, 300 and 768)."""
     monkeypatch.setattr(plan, "ROWS_MIN", 2)
+    monkeypatch.setattr(plan, "ROWS_MIN_SCALAR", 2)
     monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", 2)
 OPTIONS = {
     "plain": dict(),
@@ -799,11 +800,13 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
 @pytest.mark.parametrize("vocab,hidden,itemsize,budget,classes,per_row", [
     # (a scalar loss's class chunks, then a per-row call's)
     (32000, 2048, 2, 64 << 20, False, False),   # 1048 rows of bf16 logits: row chunks
-    (128256, 4096, 2, 64 << 20, False, True),   # 261 rows: below 768, not 256
+    (128256, 4096, 2, 64 << 20, True, True),    # 261 rows: below 300 and 768
+    (128256, 2048, 2, 64 << 20, True, True),    # 261 rows, D x budget = 2^37
+    (128256, 8192, 2, 76 << 20, False, True),   # 310 rows: below 768, not 300
     (128256, 4096, 2, 128 << 20, False, True),  # 523 rows
     (151936, 4096, 2, 256 << 20, False, False),  # 883 rows
     (32000, 2048, 2, 32 << 20, False, False),   # 524 rows, but D x budget < 2^37
-    (32000, 2048, 2, 16 << 20, False, False),   # 262 rows, as well
+    (32000, 2048, 2, 16 << 20, False, False),   # 262 rows, as well (256 applies)
     (151936, 4096, 2, 64 << 20, True, True),    # 220 rows, D >= 2048: class chunks
     (151936, 2048, 2, 64 << 20, True, True),    # 220 rows, D >= 2048: class chunks
     (151936, 1536, 2, 64 << 20, False, False),  # 220 rows, a smaller D: rows from 64 rows
@@ -813,6 +816,7 @@ def test_class_blocks_stay_within_the_budget(rows, hidden, vocab, itemsize, budg
 ])
 def test_by_classes(monkeypatch, vocab, hidden, itemsize, budget, classes, per_row):
     monkeypatch.setattr(plan, "ROWS_MIN", 256)     # (the shipped values; the fixture's: 2)
+    monkeypatch.setattr(plan, "ROWS_MIN_SCALAR", 300)
     monkeypatch.setattr(plan, "ROWS_MIN_PER_ROW", 768)
     assert plan.by_classes(vocab, hidden, itemsize, budget) == classes
     assert plan.by_classes(vocab, hidden, itemsize, budget, per_row=True) == per_row

@@ -1,7 +1,7 @@
 """Small budgets by row chunks against class chunks, on the GPU: the mean loss's and the
 per-token losses' step (forward + backward, a random upstream gradient for "none") at each
-budget, as the head chooses (class chunks below ``plan.ROWS_MIN`` rows of logits, for
-per-row calls ``ROWS_MIN_PER_ROW``) and with row chunks forced (both set to 1), x the three
+budget, as the head chooses (class chunks below ``plan.rows_least`` rows of logits) and
+with row chunks forced (its thresholds set to 1), x the three
 GEMMs of the same run; and each
 one's peak memory above the inputs and the gradients; where T x V <= 2^30, also the mean
 loss's dh and dW errors against float64 (relative norm, as bench_linear_ce.py), beside the
@@ -50,7 +50,7 @@ def reference(h, w, y):
 
 
 def main():
-    rows_min = plan.ROWS_MIN, plan.ROWS_MIN_PER_ROW
+    rows_min = plan.ROWS_MIN, plan.ROWS_MIN_SCALAR, plan.ROWS_MIN_PER_ROW
     for shape in sys.argv[1:]:
         T, D, V = (int(v) for v in shape.split("x"))
         h, w, y, up = data(T, D, V)
@@ -68,7 +68,8 @@ def main():
             budget = mib * MiB or None
             chosen = plan.by_classes(V, D, 2, mib * MiB, per_row=True)  # (or the scalar's)
             for forced in (False, True) if chosen else (False,):
-                plan.ROWS_MIN, plan.ROWS_MIN_PER_ROW = (1, 1) if forced else rows_min
+                (plan.ROWS_MIN, plan.ROWS_MIN_SCALAR,
+                 plan.ROWS_MIN_PER_ROW) = (1, 1, 1) if forced else rows_min
                 how = "/".join("classes" if plan.by_classes(V, D, 2, mib * MiB, per_row=p) else
                                f"rows {plan.chunk_rows(T, V, D, 2, mib * MiB)}"
                                for p in (False, True))   # (mean/none)
@@ -96,7 +97,7 @@ def main():
                         h, w, y, lambda: inductor_ce.linear_cross_entropy(
                             h, w, y, memory_budget=budget), ref)
                 print(line)
-            plan.ROWS_MIN, plan.ROWS_MIN_PER_ROW = rows_min
+            plan.ROWS_MIN, plan.ROWS_MIN_SCALAR, plan.ROWS_MIN_PER_ROW = rows_min
 
 
 if __name__ == "__main__":

@@ -81,7 +81,8 @@ def main():
         elif args[0] == "--calls":     # a comma-separated subset of the calls
             only = args[1].split(",")
         elif args[0] == "--rows-min":   # class chunks below N rows of logits, every call
-            plan_module().ROWS_MIN = plan_module().ROWS_MIN_PER_ROW = int(args[1])
+            plan = plan_module()
+            plan.ROWS_MIN = plan.ROWS_MIN_SCALAR = plan.ROWS_MIN_PER_ROW = int(args[1])
         elif args[0] == "--classes-any-d":   # class chunks below 256 rows of logits, any D
             plan_module().CLASSES_MIN_HIDDEN = 0
             args = args[1:]

@@ -21,9 +21,8 @@ budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunk
     differentiate): each row chunk's logits through ``cross_entropy``'s compiled forward,
     statistics and per-row finish in one graph call.
 
-Row chunks (the default, and any budget of at least ``ROWS_MIN`` rows of logits, for a
-per-row call ``ROWS_MIN_PER_ROW``, or of ``ROWS_MIN_NARROW`` where D < ``CLASSES_MIN_HIDDEN``:
-``plan.py``). For each chunk r of R
+Row chunks (the default, and any budget of at least ``plan.rows_least`` rows of logits:
+256 to 768 by D, the budget and the call). For each chunk r of R
 rows (a multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
 
     z_r = h_r W^T + b                        one GEMM
@@ -40,7 +39,7 @@ recomputing the others: one chunk fewer to recompute (3 GEMMs where there is one
 still one chunk alive at a time (between forward and backward, the kept one). dW accumulates
 in W's dtype (cuBLAS accumulates each product in float32 and rounds once per chunk); every
 chunk after the first reads and writes dW once more, which is why a chunk has at least
-ROWS_MIN rows (a per-row call's ROWS_MIN_PER_ROW) where class chunks are faster.
+``plan.rows_least`` rows where class chunks are faster.
 
 Class chunks (a smaller budget), by blocks of B rows (as many as half the budget holds of
 their float32 input gradient: ``class_blocks``). The statistics of chunk c of C classes
@@ -641,7 +640,7 @@ def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], ta
                        ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd_full``'s statistics (lse_nt, z_t, sum_wz, ent_nt, max_nt) of ``input @
     weight.T + bias`` by row chunks within ``budget`` whatever its size (a budget below
-    ROWS_MIN rows of logits means many small chunks), as ``linear_ce_fwd`` without gradient;
+    plan.rows_least rows of logits means many small chunks), as ``linear_ce_fwd`` without gradient;
     the backward recomputes the logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and
     temperature), but the last chunk's with ``keep`` (the sixth output, as
     ``linear_ce_fwd``'s)."""

@@ -32,14 +32,18 @@ ALIGN_ROWS = 4
 ROWS_MIN = 256
 ROWS_MIN_NARROW = 64
 CLASSES_MIN_HIDDEN = 2048
-# A per-row call (its gradient in the backward: 4 GEMMs either way) chunks by classes below
-# ROWS_MIN_PER_ROW rows of logits where D >= CLASSES_MIN_HIDDEN and D x budget >=
-# CLASSES_MIN_WORK: its row chunks' only gain is the kept last chunk, and each reads and
-# writes dW once more, where a block of class chunks holds budget / (8 D) rows, more than a
-# bf16 row chunk's budget / (2 V) wherever V > 4 D. Below that product the class chunks'
-# GEMMs are short and their launches set the pace (a call's chunk count over its GEMM time
-# goes as 1 / (D x budget), three times that of row chunks). docs/linear.md#the-memory-budget
-# has the measurements.
+# Where D x budget >= CLASSES_MIN_WORK (and D >= CLASSES_MIN_HIDDEN) the thresholds rise:
+# - a scalar loss chunks by classes below ROWS_MIN_SCALAR rows of logits: at 261 rows class
+#   chunks measured 3-15% faster (D = 2048, 4096, 8192), at 310 level (within 2.5%), at
+#   359-408 rows 1-16% slower;
+# - a per-row call (its gradient in the backward: 4 GEMMs either way) below ROWS_MIN_PER_ROW:
+#   its row chunks' only gain is the kept last chunk, and each reads and writes dW once more,
+#   where a block of class chunks holds budget / (8 D) rows, more than a bf16 row chunk's
+#   budget / (2 V) wherever V > 4 D.
+# Below that product the class chunks' GEMMs are short and their launches set the pace (a
+# call's chunk count over its GEMM time goes as 1 / (D x budget), three times that of row
+# chunks). docs/linear.md#the-memory-budget has the measurements.
+ROWS_MIN_SCALAR = 300
 ROWS_MIN_PER_ROW = 768
 CLASSES_MIN_WORK = 1 << 37     # (D = 2048 and 64 MiB, D = 8192 and 16 MiB)
 # The smallest chunk of classes (a budget too small for it is exceeded: each chunk is a
@@ -96,16 +100,19 @@ def evened(rows: int, r: int) -> int:
 def by_classes(vocab: int, hidden: int, itemsize: int, budget: int,
                per_row: bool = False) -> bool:
     """Whether a budget (0: the default) chunks by classes: fewer rows of logits fit in it
-    than ROWS_MIN (D >= CLASSES_MIN_HIDDEN; for the ``per_row`` ops ROWS_MIN_PER_ROW where
-    D x budget >= CLASSES_MIN_WORK) or min(ROWS_MIN, ROWS_MIN_NARROW) (a smaller D). From
-    V, D, the dtype and the budget only: no guard on the row count."""
-    if hidden < CLASSES_MIN_HIDDEN:
-        least = min(ROWS_MIN, ROWS_MIN_NARROW)
-    elif per_row and hidden * budget >= CLASSES_MIN_WORK:
-        least = ROWS_MIN_PER_ROW
-    else:
-        least = ROWS_MIN
+    than ``rows_least``. From V, D, the dtype and the budget only: no guard on the row
+    count."""
+    least = rows_least(hidden, budget, per_row)
     return budget > 0 and budget // (max(vocab, 1) * itemsize) < least
+
+
+def rows_least(hidden: int, budget: int, per_row: bool = False) -> int:
+    """The fewest rows of logits a row chunk may have (the constants above say why)."""
+    if hidden < CLASSES_MIN_HIDDEN:
+        return min(ROWS_MIN, ROWS_MIN_NARROW)
+    if hidden * budget < CLASSES_MIN_WORK:
+        return ROWS_MIN
+    return ROWS_MIN_PER_ROW if per_row else ROWS_MIN_SCALAR
 
 
 def chunk_rows(rows: int, vocab: int, hidden: int, itemsize: int, budget: int) -> int:
