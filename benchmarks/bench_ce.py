@@ -7,6 +7,8 @@ Contenders (same data, bf16 logits of randn*2, uniform targets, every 7th row ig
     ours/compile     torch.compile(inductor_ce.cross_entropy)          (our Inductor lowering)
     ours/* +metrics  the same with return_entropy and return_accuracy (an entropy bonus in the
                      loss, the accuracy's mean computed): the full ops
+    ours/* +temperature, +accuracy   the loss at temperature 0.7 (RL's log-probabilities);
+                     the loss and the accuracy's mean (a trainer's logged token accuracy)
     ours/eager       inductor_ce.cross_entropy, no torch.compile (the lowering's kernels,
                      compiled once by the eager path: inductor_ce/eager/)
     stock/compile    torch.compile(F.cross_entropy(x.float(), t))
@@ -138,6 +140,15 @@ def ours_metrics(x, t):
     return out.loss - 0.01 * out.entropy.mean() + 0.0 * out.accuracy.float().mean()
 
 
+def ours_tempered(x, t):
+    return inductor_ce.cross_entropy(x, t, temperature=0.7)
+
+
+def ours_accuracy(x, t):
+    out = inductor_ce.cross_entropy(x, t, return_accuracy=True)
+    return out.loss + 0.0 * out.accuracy.float().mean()
+
+
 def stock(x, t):
     return F.cross_entropy(x.float(), t)
 
@@ -160,6 +171,8 @@ def contenders(dynamic):
     out = {
         "ours/compile": _compile(ours, dynamic),
         "ours/compile +metrics": _compile(ours_metrics, dynamic),
+        "ours/compile +temperature": _compile(ours_tempered, dynamic),
+        "ours/compile +accuracy": _compile(ours_accuracy, dynamic),
         "stock/compile": _compile(stock, dynamic),
     }
     for chunk in CHUNKS:
@@ -167,6 +180,8 @@ def contenders(dynamic):
     if not dynamic:
         out["ours/eager"] = ours
         out["ours/eager +metrics"] = ours_metrics
+        out["ours/eager +temperature"] = ours_tempered
+        out["ours/eager +accuracy"] = ours_accuracy
         out["stock/eager"] = stock
         out["stock/eager bf16"] = stock_bf16
         try:

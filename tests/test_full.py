@@ -157,6 +157,39 @@ def test_reductions_and_return_forms():
     assert not bool(rows.accuracy[ign].any()) and bool((rows.loss[ign] == 0).all())
 
 
+@pytest.mark.parametrize("asked", ["temperature", "accuracy", "entropy"])
+def test_compiled_temperature_without_entropy_runs_the_plain_kernels(asked):
+    """Compiled, a temperature without the entropy (alone, or with the accuracy) costs what the
+    plain loss does: the op's backward gets no entropy gradient (None, not zeros), so nothing
+    reads ent_nt and neither the forward's gap sum nor the backward's entropy term is
+    generated (the gap's clamp constant marks both); with the entropy, both are. Values and
+    gradients as float64's."""
+    from torch._inductor.utils import run_and_get_code
+    from inductor_ce.lowering import _GAP_MAX_BITS
+    leaf, target, _ = _case("tempered", torch.float32, 5)
+    x = leaf[:, :300]
+    kw = dict(temperature=0.7, reduction="none", return_entropy=asked == "entropy",
+              return_accuracy=asked == "accuracy")
+
+    def fn(x, target):   # (with the entropy: an entropy bonus, both differentiated)
+        out = inductor_ce.cross_entropy(x, target, **kw)
+        loss = out if asked == "temperature" else out.loss
+        (loss.sum() - (0.3 * out.entropy.sum() if asked == "entropy" else 0.0)).backward()
+        return loss, out.entropy if asked == "entropy" else None
+
+    with torch._inductor.config.patch(force_disable_caches=True):
+        (loss, entropy), code = run_and_get_code(torch.compile(fn), x, target)
+    assert len(code) == 2, len(code)              # the forward's and the backward's
+    assert [str(_GAP_MAX_BITS) in c for c in code] == [asked == "entropy"] * 2
+    xr = leaf.detach().double().requires_grad_()
+    ref = full_reference(xr[:, :300], target, temperature=0.7)
+    (ref[0].sum() - (0.3 * ref[1].sum() if asked == "entropy" else 0.0)).backward()
+    assert_loss_close(loss, ref[0])
+    if entropy is not None:
+        assert_entropy_close(entropy, ref[1])
+    assert_grad_close(leaf.grad, xr.grad)
+
+
 def test_accuracy_counts_ties_and_masked_classes():
     x = torch.tensor([[1.0, 3.0, 3.0, -1.0], [float("-inf"), 0.0, float("-inf"), -2.0],
                       [0.0, 0.0, 0.0, 0.0], [5.0, 4.0, 4.0, 4.0]])

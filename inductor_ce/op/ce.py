@@ -194,6 +194,10 @@ def _setup_context_full(ctx, inputs, output):
     ctx.save_for_backward(logits, target, weight, output[0], output[3])
     ctx.ignore_index, ctx.softcap, ctx.smooth = ignore_index, softcap, smooth
     ctx.temperature = temperature
+    # An output without a gradient reaches the backward as None, not zeros: without the
+    # entropy's, ce_bwd_full runs as ce_bwd (and, traced, nothing reads ent_nt, so the
+    # forward's gap sum is dead code: a temperature alone costs what the plain loss does).
+    ctx.set_materialize_grads(False)
     ctx.mark_non_differentiable(output[4])     # max_nt: compared, never differentiated
 
 
