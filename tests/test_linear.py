@@ -21,8 +21,8 @@ import torch.nn.functional as F
 import inductor_ce
 from inductor_ce.op import decomposition
 from inductor_ce.eager import kernels as eager
+from inductor_ce.linear import chunks, class_chunks, plan
 from inductor_ce.linear import head as linear
-from inductor_ce.linear import plan
 from _reference import (assert_grad_close, assert_loss_close, collapse_safe_reference,
                         gemm_rounding, reference)
 from test_lowering import TRITON_MISSING
@@ -460,14 +460,14 @@ def test_classes_backward_runs_what_is_needed(monkeypatch):
     computes no dW, a frozen input no dh and then takes all rows in one block (dW written
     once, nothing accumulated)."""
     calls = []
-    grads_of = linear._block_grads
+    grads_of = class_chunks.block_grads
 
     def spy(h_b, *args):
         dh_b, dw = args[-4], args[-3]   # (..., scratch, dh_b, dw, db, first)
         calls.append((h_b.shape[0], dh_b is not None, dw is not None))
         return grads_of(h_b, *args)
 
-    monkeypatch.setattr(linear, "_block_grads", spy)
+    monkeypatch.setattr(class_chunks, "block_grads", spy)
     h, w, b, t = _data("needed")
     blocks = [(16, True, True), (16, True, True), (5, True, True)]
     for frozen, retain, want in [(None, False, blocks), (None, True, blocks),
@@ -492,7 +492,7 @@ def test_rows_backward_recomputes_what_is_needed(monkeypatch):
     the forward, and without any gradient (no_grad, inference_mode) one GEMM per chunk and
     nothing saved."""
     calls, gemms = [], []
-    bwd_of, logits_of = linear._grads_by_rows, linear._logits
+    bwd_of, logits_of = linear._grads_by_rows, chunks.logits
 
     def bwd_spy(*args):
         calls.append((*args[9:11], args[-1] is not None))
@@ -502,7 +502,7 @@ def test_rows_backward_recomputes_what_is_needed(monkeypatch):
         gemms.append(h.shape[0])
         return logits_of(h, *args, **kwargs)
     monkeypatch.setattr(linear, "_grads_by_rows", bwd_spy)
-    monkeypatch.setattr(linear, "_logits", logits_spy)
+    monkeypatch.setattr(chunks, "logits", logits_spy)
     h, w, b, t = _data("recomputed")
     for frozen, want in [(None, (True, True)), ("w", (True, False)), ("h", (False, True))]:
         calls.clear()
@@ -589,14 +589,14 @@ def test_kept_logits_freed_before_recomputing(monkeypatch, rows_per_chunk):
     float64."""
     import weakref
     made, seen = [], []
-    logits_of = linear._logits
+    logits_of = chunks.logits
 
     def logits_spy(h, *args, **kwargs):
         seen.append([r() is not None for r in made])
         z = logits_of(h, *args, **kwargs)
         made.append(weakref.ref(z))
         return z
-    monkeypatch.setattr(linear, "_logits", logits_spy)
+    monkeypatch.setattr(chunks, "logits", logits_spy)
     h, w, b, t = _data("kept", bias=True)
     budget = rows_per_chunk * V * 4
     leaves = [x.clone().requires_grad_() for x in (h, w, b)]
@@ -744,22 +744,22 @@ def test_class_chunks_share_one_buffer_within_the_budget(monkeypatch, reduction)
     in one buffer, so its peak is the budget's, not twice it."""
     h, w, b, t = _data("scratch", bias=True)
     leaves = [p.clone().requires_grad_() for p in (h, w, b)]
-    seen, real = [], linear._logits
+    seen, real = [], chunks.logits
 
     def spy(h_, w_, b_, out=None, **kwargs):
         if out is not None:
             seen.append((out.untyped_storage().data_ptr(), out.untyped_storage().nbytes(),
                          tuple(out.shape)))
         return real(h_, w_, b_, out=out, **kwargs)
-    monkeypatch.setattr(linear, "_logits", spy)
+    monkeypatch.setattr(chunks, "logits", spy)
     loss = _ours("classes")(leaves[0], leaves[1], leaves[2], t, reduction=reduction)
     forward = list(seen)
     loss.sum().backward()
     backward = seen[len(forward):]
-    chunks = [(r, c) for r in (16, 16, N - 32) for c in (64, 64, 64, 64, V - 256)]
+    shapes = [(r, c) for r in (16, 16, N - 32) for c in (64, 64, 64, 64, V - 256)]
     grad_bytes = 16 * (64 * 4 + 4 * D)    # a block's chunk and its float32 input gradient
     if reduction == "none":
-        sweeps = [(forward, chunks, 16 * 64 * 4), (backward, chunks, grad_bytes)]
+        sweeps = [(forward, shapes, 16 * 64 * 4), (backward, shapes, grad_bytes)]
     else:   # (per block: the statistics' chunks, then the gradient's)
         per_block = [[(r, c) for c in (64, 64, 64, 64, V - 256)] * 2 for r in (16, 16, N - 32)]
         sweeps = [(forward, [s for block in per_block for s in block], grad_bytes)]
@@ -829,15 +829,16 @@ def test_per_row_calls_take_their_own_threshold(monkeypatch):
     monkeypatch.setattr(plan, "CLASSES_MIN_HIDDEN", 0)
     monkeypatch.setattr(plan, "CLASSES_MIN_WORK", 0)
     ran = []
-    for name in ("_block_statistics", "_grads_by_classes", "_grads_by_rows", "_fast_by_rows",
-                 "_fast_by_classes"):
-        def spy(*args, _name=name, _of=getattr(linear, name), **kwargs):
+    for module, name in [(class_chunks, "block_statistics"), (class_chunks, "grads_by_classes"),
+                         (linear, "_grads_by_rows"), (linear, "_fast_by_rows"),
+                         (linear, "_fast_by_classes")]:
+        def spy(*args, _name=name, _of=getattr(module, name), **kwargs):
             ran.append(_name)
             return _of(*args, **kwargs)
-        monkeypatch.setattr(linear, name, spy)
+        monkeypatch.setattr(module, name, spy)
     h, w, b, t = _data("thresholds")    # ("rows": a budget of 10 rows of logits, >= 2, < 20)
     for reduction, want in [("mean", {"_fast_by_rows"}),
-                            ("none", {"_block_statistics", "_grads_by_classes"})]:
+                            ("none", {"block_statistics", "grads_by_classes"})]:
         ran.clear()
         out, grads = _run(_ours("rows"), h, w, None, t, reduction=reduction)
         assert set(ran) == want, (reduction, ran)

@@ -1,7 +1,7 @@
 """A design for small budgets, timed before it was built (the head's class chunks have run it
-since, with their own chunk loop: linear/head.py's _block_statistics and _block_grads; this
-prototype, as NOTES run 67 measured it, is kept with only the target lookup's constructor
-updated): the gradient by chunks of classes
+since, with their own chunk loop: linear/class_chunks.py's block_statistics and block_grads;
+this prototype, as NOTES run 67 measured it, is kept with only the target lookup's
+constructor and the names it borrows updated): the gradient by chunks of classes
 over all rows, with dh accumulated over the chunks (instead of row chunks, whose every chunk
 reads and writes dW, or the class chunks' forward sum u):
 
@@ -27,7 +27,7 @@ from triton.testing import do_bench
 
 import inductor_ce
 from inductor_ce.eager import kernels as eager
-from inductor_ce.linear import head, plan
+from inductor_ce.linear import class_chunks, head, plan
 
 
 def sweep(h, w, t, budget):
@@ -45,7 +45,7 @@ def sweep(h, w, t, budget):
     for r0 in range(0, T, block):
         r1 = min(T, r0 + block)
         h_r, k_r = h[r0:r1], keep[r0:r1]
-        targets = head._ChunkTargets(k_r, classes, V)
+        targets = class_chunks.ChunkTargets(k_r, classes, V)
         lse = h.new_full((r1 - r0,), float("-inf"), dtype=torch.float32)
         z_t = torch.full_like(lse, float("-inf"))
         for v0 in range(0, V, classes):
@@ -70,7 +70,7 @@ def sweep(h, w, t, budget):
                 torch.mm(z.t(), h_r, out=dw[v0:v1])
             else:
                 dw[v0:v1].addmm_(z.t(), h_r)
-            head._acc_mm(dh32, z, w[v0:v1])
+            class_chunks.acc_mm(dh32, z, w[v0:v1])
         dh[r0:r1] = dh32
     return dh, dw
 

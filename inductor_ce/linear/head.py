@@ -41,24 +41,8 @@ in W's dtype (cuBLAS accumulates each product in float32 and rounds once per chu
 chunk after the first reads and writes dW once more, which is why a chunk has at least
 ``plan.rows_least`` rows where class chunks are faster.
 
-Class chunks (a smaller budget), by blocks of B rows (as many as half the budget holds of
-their float32 input gradient: ``class_blocks``). The statistics of chunk c of C classes
-combine like the shards of the vocabulary-parallel loss:
-
-    z_c = h_B W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
-    lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
-
-so they equal ``ce_fwd``'s of the whole row, and autograd of the finish hands the backward the
-same (a, b, c). The gradient then sweeps the classes again, in one scratch buffer:
-
-    z_c recomputed;  dz_c = ce_bwd(z_c, ...) in place;  dW_c = dz_c^T h_B;  db_c = sum dz_c
-    dh_B += dz_c W_c    (float32, cuBLAS's float32 output: one rounding at the end)
-
-4 GEMMs, for the fast op too (all in its forward), none of them narrow: a chunk has B rows and
-C classes. dW_c is written once where the rows fit one block (every budget where no input
-gradient is wanted: then the block is all rows) and accumulates over the blocks otherwise.
-A forward without gradient computes the statistics alone, a frozen input skips dh, a frozen
-W the dW_c.
+Class chunks (a smaller budget), by blocks of rows: ``class_chunks.py``. The rows' and the
+classes' loops share ``chunks.py``'s GEMMs and buffers.
 
 All are custom ops of our namespace (functional, with fake kernels and registered autograd):
 under torch.compile they are opaque calls whose implementations loop over chunks at run time,
@@ -79,6 +63,7 @@ from ..eager import loss as eager_loss
 from ..op import ce as ops
 from ..op.decomposition import check_target_range
 from ..op.finish import finish
+from . import chunks, class_chunks
 from . import scaling  # noqa: F401  (the scale_ op)
 from .plan import (by_classes, chunk_rows, class_blocks, classes_words, grad_classes, log_plan,
                    rows_words)
@@ -89,53 +74,10 @@ _CE_FWD_FULL = torch.ops.inductor_ce.ce_fwd_full.default
 _SCALE = torch.ops.inductor_ce.scale_.default
 
 
-
-# --- pieces every chunking shares ---------------------------------------------------------------
+# --- pieces the ops share -------------------------------------------------------------------------
 
 def _by_classes(input: Tensor, weight: Tensor, budget: int, per_row: bool = False) -> bool:
     return by_classes(weight.shape[0], weight.shape[1], input.element_size(), budget, per_row)
-
-
-def _flat(x: Tensor) -> Tensor:
-    return x.reshape(-1, x.shape[-1])
-
-
-def _grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
-                  input_grad: bool = True, weight_grad: bool = True):
-    """(dh, dW, db) to be written: the input's and the weight's shapes and dtypes, db float32
-    and zeros (chunks add into it; empty without a bias); empty where not wanted."""
-    empty = input.new_empty(0)
-    dh = torch.empty(input.shape, dtype=input.dtype, device=input.device) if input_grad \
-        else empty
-    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
-        else empty
-    db = torch.zeros(weight.shape[0] if bias is not None and weight_grad else 0,
-                     dtype=torch.float32, device=input.device)
-    return dh, dw, db
-
-
-def _logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None,
-            scale: float = 1.0) -> Tensor:
-    """(h @ w.T (+ b)) * scale: one cuBLAS GEMM (the bias and the scale applied in its
-    epilogue: alpha and beta), into ``out``."""
-    if scale == 1.0:
-        return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)
-    if b is not None:
-        return torch.addmm(b, h, w.t(), beta=scale, alpha=scale, out=out)
-    # (beta = 0: addmm ignores its input, here the uninitialized output itself)
-    z = h.new_empty(h.shape[0], w.shape[0]) if out is None else out
-    return torch.addmm(z, h, w.t(), beta=0, alpha=scale, out=z)
-
-
-def _target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
-    """The target's index among this weight's classes (global id - vocab_start), -1 for
-    ignored rows; other shards' targets fall outside [0, V)."""
-    return torch.where(target == ignore_index, -1, target - vocab_start)
-
-
-def _column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
-    """The target's column in classes [v0, v1), -1 where it is not among them."""
-    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
 
 
 def _traced(t: Tensor) -> bool:
@@ -148,174 +90,6 @@ def _keeps_graph() -> bool:
     """Whether the running backward keeps the graph (retain_graph=True): then saved tensors
     are read again and must stay unchanged. Unknown (an older torch): assume so."""
     return runtime.graph_keeps_graph()
-
-
-def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tensor],
-                     dw: Optional[Tensor], db: Optional[Tensor], first: bool) -> None:
-    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written),
-    dW += dz^T h_r (written by the first chunk), db += sum_rows dz; None: not wanted."""
-    if dh_r is not None:
-        torch.mm(z, weight, out=dh_r)
-    if dw is not None:
-        if first:
-            torch.mm(z.t(), h_r, out=dw)
-        else:
-            dw.addmm_(z.t(), h_r)
-    if db is not None:
-        db += z.sum(0, dtype=torch.float32)
-
-
-# --- class chunks: per block of rows, the statistics, then the gradient ----------------------
-
-class _ChunkTargets:
-    """Each row's target column in each chunk of ``step`` classes (-1 where it is not in
-    the chunk), made for GROUP chunks at a time: ``of(v0)`` is then a view (each a row of
-    a table padded to 16 bytes: the compiled kernels' aligned loads), one launch per group
-    of chunks where a column per chunk costs two (the chunk loops are host-bound where D is
-    small); a group of a block's rows is at most 4096 x 64 x 4 bytes."""
-
-    GROUP = 64
-
-    def __init__(self, keep_t: Tensor, step: int, vocab: int):
-        """``keep_t``: the target's index in this weight, -1 for ignored rows."""
-        here = (keep_t >= 0) & (keep_t < vocab)
-        self.chunk = torch.where(here, torch.div(keep_t, step, rounding_mode="floor"), -1)
-        self.col = (keep_t - self.chunk * step).int()
-        self.step, self.chunks = step, -(-vocab // step)
-        self.first, self.table = 0, None
-
-    def of(self, v0: int) -> Tensor:
-        k = v0 // self.step
-        if self.table is None or not self.first <= k < self.first + self.GROUP:
-            self.first = k
-            ks = torch.arange(k, min(self.chunks, k + self.GROUP), device=self.col.device)
-            table = torch.where(self.chunk == ks.unsqueeze(1), self.col, -1)
-            pad = -self.col.shape[0] % 4
-            self.table = torch.nn.functional.pad(table, (0, pad), value=-1) if pad else table
-        return self.table[k - self.first, :self.col.shape[0]]
-
-
-def _acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
-    """out32 += a @ b, with a float32 result for low-precision a, b (CUDA: cuBLAS with a
-    float32 output, no rounding of the product; elsewhere in float32)."""
-    if out32.device.type == "cuda" and a.dtype != torch.float32:
-        torch.addmm(out32, a, b, out_dtype=torch.float32, out=out32)
-    else:
-        out32.addmm_(a.float(), b.float())
-
-
-class _Scratch:
-    """One buffer for a class chunking's chunks of logits and a block's float32 input
-    gradient, in turns: a statistics chunk may take all of it; a gradient chunk its start
-    and the float32 gradient its end (``grad_classes`` leaves the room). Each chunk is a
-    view at offset 0 (the compiled kernels' aligned loads), the gradient 16-byte aligned."""
-
-    def __init__(self, like: Tensor, nbytes: int):
-        self.raw = torch.empty(-(-nbytes // 16) * 16 + 16, dtype=torch.uint8,
-                               device=like.device)
-        self.dtype, self.itemsize = like.dtype, like.element_size()
-
-    @classmethod
-    def for_block(cls, h: Tensor, rows: int, vocab: int, stats: int = 0, grad: int = 0,
-                  input_grad: bool = False) -> "_Scratch":
-        """The scratch of blocks of ``rows`` rows: chunks of ``stats`` classes for the
-        statistics' sweep, or of ``grad`` classes beside the float32 input gradient (if
-        wanted) for the gradient's, whichever needs more."""
-        size = h.element_size()
-        grad_bytes = rows * (min(grad, vocab) * size + (4 * h.shape[1] if input_grad else 0))
-        return cls(h, max(rows * min(stats, vocab) * size, grad_bytes if grad else 0))
-
-    def logits(self, rows: int, cols: int) -> Tensor:
-        return self.raw[:rows * cols * self.itemsize].view(self.dtype).view(rows, cols)
-
-    def grad32(self, rows: int, hidden: int) -> Tensor:
-        n = rows * hidden * 4
-        start = (self.raw.numel() - n) // 16 * 16
-        return self.raw[start:start + n].view(torch.float32).view(rows, hidden)
-
-
-def _block_statistics(h_b, weight, bias, keep_b, class_weight, softcap, smooth, classes,
-                      scratch, out=None):
-    """ce_fwd's statistics (lse_nt, z_t, sum_wz) of a block of rows, by chunks of
-    ``classes`` classes (one GEMM each), combined over the chunks as shards combine (module
-    doc); the chunks in ``scratch`` (a ``_Scratch``); into ``out`` (three float32 vectors
-    of the block's rows) if given."""
-    rows, vocab = h_b.shape[0], weight.shape[0]
-    lse_nt, z_t, sum_wz = out if out is not None else \
-        [h_b.new_empty(rows, dtype=torch.float32) for _ in range(3)]
-    lse_nt.fill_(float("-inf"))
-    z_t.fill_(float("-inf"))
-    sum_wz.zero_()
-    targets = _ChunkTargets(keep_b, classes, vocab)
-    for v0 in range(0, vocab, classes):
-        v1 = min(vocab, v0 + classes)
-        z = _logits(h_b, weight[v0:v1], None if bias is None else bias[v0:v1],
-                    out=scratch.logits(rows, v1 - v0))
-        cw = None if class_weight is None or not smooth else class_weight[v0:v1]
-        local = targets.of(v0)
-        if not eager.ce_fwd_into(z, local, cw, -1, softcap, smooth, (lse_nt, z_t, sum_wz)):
-            eager.combine_statistics((lse_nt, z_t, sum_wz),
-                                     _CE_FWD(z, local, cw, -1, softcap, smooth))
-        del z    # (before the next chunk's: one chunk alive at a time)
-    return lse_nt, z_t, sum_wz
-
-
-def _block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softcap, classes,
-                 scratch, dh_b, dw, db, first):
-    """A block's share of the gradients from ce_bwd's per-row coefficients, by chunks of
-    ``classes`` classes in ``scratch`` (a ``_Scratch``, shared by the blocks): each chunk's
-    logits recomputed and turned into dz in place; dW_c = dz^T h_b (written by the
-    ``first`` block, accumulated by the others), db_c += sum_rows dz; dh_b = sum_c dz W_c,
-    accumulated in float32 over the chunks (in the scratch's end) and rounded once. None
-    (dh_b, dw, db): not wanted."""
-    rows, vocab = h_b.shape[0], weight.shape[0]
-    dh32 = None if dh_b is None else scratch.grad32(rows, h_b.shape[1]).zero_()
-    targets = _ChunkTargets(keep_b, classes, vocab)
-    for v0 in range(0, vocab, classes):
-        v1 = min(vocab, v0 + classes)
-        w_c = weight[v0:v1]
-        z = scratch.logits(rows, v1 - v0)
-        _logits(h_b, w_c, None if bias is None else bias[v0:v1], out=z)
-        cw = None if class_weight is None or c is None else class_weight[v0:v1]
-        # V symbolic (columns=True): one compile for the chunk widths of every row count.
-        eager.ce_bwd_(z, targets.of(v0), cw, lse_nt, a, b, c, -1, softcap, columns=True)
-        if dw is not None:
-            if first:
-                torch.mm(z.t(), h_b, out=dw[v0:v1])
-            else:
-                dw[v0:v1].addmm_(z.t(), h_b)
-        if db is not None:
-            db[v0:v1] += z.sum(0, dtype=torch.float32)
-        if dh32 is not None:
-            _acc_mm(dh32, z, w_c)
-    if dh_b is not None:
-        dh_b.copy_(dh32)
-
-
-def _grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, softcap, budget,
-                      input_grad, weight_grad):
-    """``linear_ce_bwd`` by class chunks: blocks of rows (all rows in one block where no
-    input gradient is wanted: dW then exact, written once), each swept by ``_block_grads``."""
-    h = _flat(input)
-    rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
-    block = class_blocks(hidden, vocab, size, budget).rows if input_grad else max(1, rows)
-    classes = grad_classes(min(block, rows), hidden, vocab, size, budget, input_grad)
-    log_plan("linear_ce_bwd", h, weight, lambda: (
-        f"blocks of {min(block, rows)} rows, chunks of {classes} of {vocab} classes, "
-        f"recomputed"))
-    dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
-    cw = class_weight if c is not None else None
-    scratch = _Scratch.for_block(h, min(block, rows), vocab, grad=classes,
-                                 input_grad=input_grad)
-    for r0 in range(0, rows, block):
-        r = slice(r0, min(rows, r0 + block))
-        _block_grads(h[r], weight, bias, keep_t[r], cw, per_row[0][r], per_row[1][r],
-                     per_row[2][r], None if c is None else c[r], softcap, classes, scratch,
-                     dh.view(h.shape)[r] if input_grad else None,
-                     dw if weight_grad else None, db if db.numel() else None, r0 == 0)
-    if weight_grad and rows == 0:
-        dw.zero_()
-    return dh, dw, db
 
 
 # --- the per-row statistics and their backward ---------------------------------------------------
@@ -332,7 +106,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
     logits, and no gradient (the backward recomputes the logits). By row chunks, with
     ``keep``, the last chunk's logits are the fourth output (else empty), which an eager
     backward takes (``_take_kept``)."""
-    h, t = _flat(input), target.reshape(-1)
+    h, t = chunks.flat(input), target.reshape(-1)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     whole = _whole(vocab_start, num_classes, vocab)
     classes = by_classes(vocab, hidden, size, budget, per_row=True)
@@ -343,16 +117,18 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                                      *_row_targets(t, ignore_index, vocab_start, vocab,
                                                    whole),
                                      class_weight, softcap, smooth, budget, keep=keep))
-    keep_t = _target_in_weight(t, ignore_index, vocab_start)
+    keep_t = chunks.target_in_weight(t, ignore_index, vocab_start)
     blocks = class_blocks(hidden, vocab, size, budget)
     log_plan("linear_ce_fwd", h, weight, lambda: classes_words(
         rows, blocks, vocab, "the backward recomputes them"))
     stats = [h.new_empty(rows, dtype=torch.float32) for _ in range(3)]
-    scratch = _Scratch.for_block(h, min(blocks.rows, rows), vocab, stats=blocks.classes)
+    scratch = class_chunks.Scratch.for_block(h, min(blocks.rows, rows), vocab,
+                                             stats=blocks.classes)
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
-        _block_statistics(h[r], weight, bias, keep_t[r], class_weight, softcap, smooth,
-                          blocks.classes, scratch, out=[v[r] for v in stats])
+        class_chunks.block_statistics(h[r], weight, bias, keep_t[r], class_weight, softcap,
+                                      smooth, blocks.classes, scratch,
+                                      out=[v[r] for v in stats])
     return (*(v.view(input.shape[:-1]) for v in stats), h.new_empty(0))
 
 
@@ -371,7 +147,7 @@ def _row_targets(t: Tensor, ignore_index: int, vocab_start: int, vocab: int, who
     five launches that mapping costs are a share of the step."""
     if whole:
         return t, ignore_index
-    return _column(_target_in_weight(t, ignore_index, vocab_start), 0, vocab), -1
+    return chunks.column(chunks.target_in_weight(t, ignore_index, vocab_start), 0, vocab), -1
 
 
 def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softcap, smooth,
@@ -392,7 +168,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     kept = h.new_empty(0)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
-        z = _logits(h[r0:r1], weight, bias)
+        z = chunks.logits(h[r0:r1], weight, bias)
         # ce_fwd's compiled kernels called directly (the custom op's dispatch costs host
         # time per chunk, which sets the pace where D is small); the op where they do not
         # apply
@@ -400,8 +176,8 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
         if part is None:
             part = (_CE_FWD_FULL(z, tgt[r0:r1], cw, ignore, softcap, smooth, temperature)
                     if full else _CE_FWD(z, tgt[r0:r1], cw, ignore, softcap, smooth))
-        for chunks, p in zip(parts, part):
-            chunks.append(p)
+        for acc, p in zip(parts, part):
+            acc.append(p)
         if keep and r1 == rows:
             kept = z
         # Freed before the next chunk's GEMM allocates its logits: else two chunks are alive
@@ -411,8 +187,8 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
         return [*(p[0].view(shape) for p in parts), kept]
     stats = [h.new_empty(shape, dtype=torch.float32) for _ in parts]
     if rows:
-        for out, chunks in zip(stats, parts):
-            torch.cat(chunks, out=out.view(-1))
+        for out, acc in zip(stats, parts):
+            torch.cat(acc, out=out.view(-1))
     return [*stats, kept]
 
 
@@ -426,7 +202,7 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     finish cost a dozen more launches per call, which set the pace of a short call on a GPU.
     A chunk where that path does not apply (off CUDA below its size, one row) runs the op's
     statistics and the finish. The same math either way: ``op/finish.py``'s."""
-    h, t = _flat(input), target.reshape(-1)
+    h, t = chunks.flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
     log_plan("linear_cross_entropy without gradient", h, weight,
@@ -435,7 +211,7 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     losses, lses = [], []
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
-        z, t_r = _logits(h[r0:r1], weight, bias, scale=scale), t[r0:r1]
+        z, t_r = chunks.logits(h[r0:r1], weight, bias, scale=scale), t[r0:r1]
         out = eager_loss.cross_entropy(z, t_r, class_weight, ignore_index, "none",
                                        label_smoothing, z_loss, softcap, True, graphs=False)
         if out is None:
@@ -490,14 +266,15 @@ def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore
     ``whole`` (``_whole``: the weight holds every class; the op does not know it, and maps
     the target to this weight's columns whatever it holds)."""
     full = e is not None or temperature != 1.0
-    h, t = _flat(input), target.reshape(-1)
+    h, t = chunks.flat(input), target.reshape(-1)
     vocab, hidden, size = weight.shape[0], h.shape[1], h.element_size()
     per_row = [v.reshape(-1) for v in (lse_nt, a, b)]
     c = None if c is None else c.reshape(-1)
     if not full and by_classes(vocab, hidden, size, budget, per_row=True):
-        return _grads_by_classes(input, weight, bias,
-                                 _target_in_weight(t, ignore_index, vocab_start), class_weight,
-                                 per_row, c, softcap, budget, input_grad, weight_grad)
+        keep_t = chunks.target_in_weight(t, ignore_index, vocab_start)
+        return class_chunks.grads_by_classes(input, weight, bias, keep_t, class_weight,
+                                             per_row, c, softcap, budget, input_grad,
+                                             weight_grad)
     return _grads_by_rows(input, weight, bias,
                           _row_targets(t, ignore_index, vocab_start, vocab, whole),
                           class_weight, per_row, c, softcap, budget, input_grad, weight_grad,
@@ -510,25 +287,27 @@ def _grads_by_rows(input, weight, bias, targets, class_weight, per_row, c, softc
     list holding the forward's last chunk of logits (``_take_kept``), which this takes (its
     only reference: it is freed once done, before any other chunk is recomputed) and
     overwrites with its dz; that chunk goes first, and the others are recomputed."""
-    h = _flat(input)
+    h = chunks.flat(input)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     step = chunk_rows(rows, vocab, hidden, size, budget)
     log_plan("linear_ce_bwd", h, weight, lambda: rows_words(
         rows, step, vocab, "recomputed" if kept is None else "recomputed but the last"))
     col, ignore = targets
     cw = class_weight if c is not None else None
-    dh, dw, db = _grad_outputs(input, weight, bias, input_grad, weight_grad)
+    dh, dw, db = chunks.grad_outputs(input, weight, bias, input_grad, weight_grad)
     starts = list(range(0, rows, step))
     if kept is not None:   # the kept chunk is the last: it goes first
         starts = starts[-1:] + starts[:-1]
     for i, r0 in enumerate(starts):
         r1 = min(rows, r0 + step)
-        z = kept.pop() if kept is not None and i == 0 else _logits(h[r0:r1], weight, bias)
+        z = kept.pop() if kept is not None and i == 0 else \
+            chunks.logits(h[r0:r1], weight, bias)
         eager.ce_bwd_(z, col[r0:r1], cw, per_row[0][r0:r1], per_row[1][r0:r1],
                       per_row[2][r0:r1], None if c is None else c[r0:r1], ignore, softcap,
                       e=None if e is None else e.reshape(-1)[r0:r1], temperature=temperature)
-        _row_chunk_grads(z, h[r0:r1], weight, dh.view(h.shape)[r0:r1] if input_grad else None,
-                         dw if weight_grad else None, db if db.numel() else None, i == 0)
+        chunks.row_chunk_grads(z, h[r0:r1], weight,
+                               dh.view(h.shape)[r0:r1] if input_grad else None,
+                               dw if weight_grad else None, db if db.numel() else None, i == 0)
         del z
     if weight_grad and rows == 0:
         dw.zero_()
@@ -644,7 +423,7 @@ def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], ta
     the backward recomputes the logits (``linear_ce_bwd`` with ``ce_bwd_full``'s e and
     temperature), but the last chunk's with ``keep`` (the sixth output, as
     ``linear_ce_fwd``'s)."""
-    h, t = _flat(input), target.reshape(-1)
+    h, t = chunks.flat(input), target.reshape(-1)
     whole = _whole(vocab_start, num_classes, weight.shape[0])
     if not whole:
         check_target_range(t, ignore_index, num_classes)
@@ -748,7 +527,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     bytes (0: the default); with ``full`` (by row chunks only), at ``temperature``, and
     ``ce_fwd_full``'s per-row (lse_nt, z_t, ent_nt, max_nt) too, for the entropy and the
     accuracy (``full_statistics`` makes them differentiable), else four empty tensors."""
-    h, t = _flat(input), target.reshape(-1)
+    h, t = chunks.flat(input), target.reshape(-1)
     vocab, size = weight.shape[0], h.element_size()
     by_rows = full or not by_classes(vocab, h.shape[1], size, budget)
     if class_weight is not None or not by_rows:
@@ -799,7 +578,7 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
         rows, step, vocab, "the gradient in the forward"))
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
-    dh, dw, db = _grad_outputs(input, weight, bias)
+    dh, dw, db = chunks.grad_outputs(input, weight, bias)
     dh_rows = dh.view(h.shape)
     full = temperature is not None
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
@@ -809,25 +588,25 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
         h_r, t_r = h[r0:r1], t[r0:r1]
-        z = _logits(h_r, weight, bias)
+        z = chunks.logits(h_r, weight, bias)
         # The chunk's loss (times `scale`: 1 / the kept weight for "mean") and its gradient
         # dz over z: one compiled graph, see eager.loss_chunk.
         loss_r, lse_nt, *extra = eager_loss.loss_chunk(z, t_r, class_weight, ignore_index,
                                                        label_smoothing, z_loss, softcap,
                                                        scale, temperature)
         if full:
-            for chunks, part in zip(parts, (lse_nt, *extra)):
-                chunks.append(part)
-        _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
-                         r0 == 0)
+            for acc, part in zip(parts, (lse_nt, *extra)):
+                acc.append(part)
+        chunks.row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw,
+                               db if bias is not None else None, r0 == 0)
         losses.append(loss_r)
         del z
     loss = _total(losses, h.device)
     if rows == 0:
         dw.zero_()
     elif full:
-        for whole, chunks in zip(stats, parts):
-            torch.cat(chunks, out=whole)
+        for whole, acc in zip(stats, parts):
+            torch.cat(acc, out=whole)
     return loss, dh, dw, db, *stats
 
 
@@ -835,25 +614,25 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
                      ignore_index, label_smoothing, z_loss, softcap, scale):
     """The class chunking's 4 GEMMs in the forward, per block of rows: the statistics by
     chunks of classes, the finish's coefficients from autograd (as loss_chunk's), then the
-    gradient by chunks of classes (``_block_grads``)."""
+    gradient by chunks of classes (``class_chunks.block_grads``)."""
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     smooth = label_smoothing > 0.0
     blocks = class_blocks(hidden, vocab, size, budget)
     classes = grad_classes(min(blocks.rows, rows), hidden, vocab, size, budget, True)
     log_plan("linear_ce_fast", h, weight, lambda: classes_words(
         rows, blocks, vocab, f"the gradient in the forward by chunks of {classes}"))
-    keep_t = _target_in_weight(t, ignore_index, 0)
+    keep_t = chunks.target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
-    dh, dw, db = _grad_outputs(input, weight, bias)
-    # (one buffer of the budget's size for both sweeps: ``_Scratch``)
+    dh, dw, db = chunks.grad_outputs(input, weight, bias)
+    # (one buffer of the budget's size for both sweeps: ``class_chunks.Scratch``)
     block = min(blocks.rows, rows)
     losses = []
-    scratch = _Scratch.for_block(h, block, vocab, stats=blocks.classes, grad=classes,
-                                 input_grad=True)
+    scratch = class_chunks.Scratch.for_block(h, block, vocab, stats=blocks.classes,
+                                             grad=classes, input_grad=True)
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
-        stats = _block_statistics(h[r], weight, bias, keep_t[r], cw, softcap, smooth,
-                                  blocks.classes, scratch)
+        stats = class_chunks.block_statistics(h[r], weight, bias, keep_t[r], cw, softcap,
+                                              smooth, blocks.classes, scratch)
         with autograd_inside_op():
             leaves = [v.detach().requires_grad_() for v in stats[:2 + smooth]]
             loss, _, _ = finish(*leaves, *stats[2 + smooth:], t[r], class_weight,
@@ -864,9 +643,9 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
         if zero_weight:
             a, b = a.where(keep[r], 0.0), b.where(keep[r], 0.0)
             c = None if c is None else c.where(keep[r], 0.0)
-        _block_grads(h[r], weight, bias, keep_t[r], cw, stats[0], a, b, c, softcap, classes,
-                     scratch, dh.view(h.shape)[r], dw, db if bias is not None else None,
-                     r0 == 0)
+        class_chunks.block_grads(h[r], weight, bias, keep_t[r], cw, stats[0], a, b, c, softcap,
+                                 classes, scratch, dh.view(h.shape)[r], dw,
+                                 db if bias is not None else None, r0 == 0)
         losses.append(loss.detach())
     if rows == 0:
         dw.zero_()

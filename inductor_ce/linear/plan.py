@@ -2,7 +2,8 @@
 chunks or class chunks, and how many rows or classes each), from V, D, the dtype and the
 budget alone (never the row count: under torch.compile no guard on it), and the DEBUG line
 that says what a call runs. The measurements behind each constant:
-docs/linear.md#the-memory-budget; the algorithms that run the plan: ``head.py``.
+docs/linear.md#the-memory-budget; the algorithms that run the plan: ``head.py`` (rows) and
+``class_chunks.py``.
 """
 from __future__ import annotations
 

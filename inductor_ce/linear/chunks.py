@@ -1,0 +1,67 @@
+"""What both chunkings of the fused head use (``head.py``'s row chunks, ``class_chunks.py``):
+the chunks' GEMMs (cuBLAS, the bias and a scale in the epilogue), the gradient buffers, the
+targets' columns in a weight or a chunk of its classes, and a row chunk's share of the
+gradients."""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+
+def flat(x: Tensor) -> Tensor:
+    return x.reshape(-1, x.shape[-1])
+
+
+def grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
+                 input_grad: bool = True, weight_grad: bool = True):
+    """(dh, dW, db) to be written: the input's and the weight's shapes and dtypes, db float32
+    and zeros (chunks add into it; empty without a bias); empty where not wanted."""
+    empty = input.new_empty(0)
+    dh = torch.empty(input.shape, dtype=input.dtype, device=input.device) if input_grad \
+        else empty
+    dw = torch.empty_like(weight, memory_format=torch.contiguous_format) if weight_grad \
+        else empty
+    db = torch.zeros(weight.shape[0] if bias is not None and weight_grad else 0,
+                     dtype=torch.float32, device=input.device)
+    return dh, dw, db
+
+
+def logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None,
+           scale: float = 1.0) -> Tensor:
+    """(h @ w.T (+ b)) * scale: one cuBLAS GEMM (the bias and the scale applied in its
+    epilogue: alpha and beta), into ``out``."""
+    if scale == 1.0:
+        return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)
+    if b is not None:
+        return torch.addmm(b, h, w.t(), beta=scale, alpha=scale, out=out)
+    # (beta = 0: addmm ignores its input, here the uninitialized output itself)
+    z = h.new_empty(h.shape[0], w.shape[0]) if out is None else out
+    return torch.addmm(z, h, w.t(), beta=0, alpha=scale, out=z)
+
+
+def target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:
+    """The target's index among this weight's classes (global id - vocab_start), -1 for
+    ignored rows; other shards' targets fall outside [0, V)."""
+    return torch.where(target == ignore_index, -1, target - vocab_start)
+
+
+def column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
+    """The target's column in classes [v0, v1), -1 where it is not among them."""
+    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
+
+
+def row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tensor],
+                    dw: Optional[Tensor], db: Optional[Tensor], first: bool) -> None:
+    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written),
+    dW += dz^T h_r (written by the first chunk), db += sum_rows dz; None: not wanted."""
+    if dh_r is not None:
+        torch.mm(z, weight, out=dh_r)
+    if dw is not None:
+        if first:
+            torch.mm(z.t(), h_r, out=dw)
+        else:
+            dw.addmm_(z.t(), h_r)
+    if db is not None:
+        db += z.sum(0, dtype=torch.float32)
