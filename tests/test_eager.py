@@ -603,3 +603,51 @@ def test_cuda_graph_options_buffer(monkeypatch):
     replays.options_buffer.fill_(-1.0)          # the same tensor again: nothing copied
     replays(x, opts[3])
     assert read[-1] == [-1.0, -1.0]
+
+
+@pytest.mark.parametrize("reduction,asked", [
+    ("mean", ()), ("none", ()), ("sum", ("lse",)), ("none", ("entropy", "accuracy")),
+    ("mean", ("accuracy",))])
+def test_full_form_with_gradient(reduction, asked):
+    """The full form through the eager graphs (a temperature, with or without the lse, the
+    entropy and the accuracy) in training: each call's return form (a temperature alone: the
+    loss as a plain call returns it, of the target's shape for "none"; with an entropy or an
+    accuracy a LossOutput), values and gradients against float64, the entropy and the lse
+    differentiated where asked."""
+    from _reference import full_reference
+    g = torch.Generator().manual_seed(7)
+    leaf = (torch.randn(37, 300, generator=g) * 3).requires_grad_()
+    target = torch.randint(0, 300, (37,), generator=g)
+    target[::5] = -100
+    kw = dict(temperature=0.7, reduction=reduction, return_lse="lse" in asked,
+              return_entropy="entropy" in asked, return_accuracy="accuracy" in asked)
+    out = inductor_ce.cross_entropy(leaf, target, **kw)
+    xr = leaf.detach().double().requires_grad_()
+    loss_r, entropy_r, accuracy_r = full_reference(xr, target, temperature=0.7)
+    keep = target != -100
+    want = {"mean": loss_r.sum() / keep.sum(), "sum": loss_r.sum(), "none": loss_r}[reduction]
+    lse_r = (xr / 0.7).logsumexp(-1)
+    if not asked:
+        loss, lse, entropy, accuracy = out, None, None, None
+    elif asked == ("lse",):
+        loss, lse = out
+        entropy = accuracy = None
+    else:
+        assert isinstance(out, inductor_ce.LossOutput), type(out)
+        loss, lse, entropy, accuracy = out.loss, out.lse, out.entropy, out.accuracy
+    assert loss.shape == want.shape, (loss.shape, want.shape)
+    assert_loss_close(loss, want)
+    objective, objective_r = loss.sum(), want.sum()
+    if lse is not None:
+        torch.testing.assert_close(lse.double(), lse_r.detach(), rtol=1e-6, atol=1e-6)
+        objective, objective_r = objective + 0.1 * lse.sum(), objective_r + 0.1 * lse_r.sum()
+    if entropy is not None:
+        err = (entropy.double() - entropy_r.detach()).abs()
+        assert bool((err <= 1e-5 * entropy_r.detach().abs() + 1e-6).all())
+        objective = objective - 0.3 * entropy.sum()
+        objective_r = objective_r - 0.3 * entropy_r.sum()
+    if accuracy is not None:
+        assert torch.equal(accuracy, accuracy_r)
+    objective.backward()
+    objective_r.backward()
+    assert_grad_close(leaf.grad, xr.grad)

@@ -170,8 +170,9 @@ class CallPath:
         opts = self.plan.options(label_smoothing, z_loss) if self.valued else None
         if self.training:
             out = _apply_loss(xm, t, weight, opts, self.plan, graphed)
-            if self.plan.n == 1:
-                return out.view(target.shape) if self.none else out
+            if self.plan.n == 1:    # (the loss alone; the full form's callers take a tuple)
+                loss = out.view(target.shape) if self.none else out
+                return (loss,) if self.tuple else loss
         else:
             out = self.plan.forward_runner(graphed)(xm, t, weight, opts)
         loss = out[0].view(target.shape) if self.none else out[0]
