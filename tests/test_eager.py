@@ -605,28 +605,33 @@ def test_cuda_graph_options_buffer(monkeypatch):
     assert read[-1] == [-1.0, -1.0]
 
 
+FULL_OPTIONS = dict(softcap=15.0, label_smoothing=0.1, z_loss=1e-3, ignore_index=2)
+
+
 @pytest.mark.parametrize("reduction,asked", [
     ("mean", ()), ("none", ()), ("sum", ("lse",)), ("none", ("entropy", "accuracy")),
-    ("mean", ("accuracy",))])
+    ("mean", ("accuracy",)), ("mean", ("options", "entropy", "lse"))])
 def test_full_form_with_gradient(reduction, asked):
     """The full form through the eager graphs (a temperature, with or without the lse, the
-    entropy and the accuracy) in training: each call's return form (a temperature alone: the
-    loss as a plain call returns it, of the target's shape for "none"; with an entropy or an
-    accuracy a LossOutput), values and gradients against float64, the entropy and the lse
-    differentiated where asked."""
-    from _reference import full_reference
+    entropy and the accuracy; once with every option and class weights) in training: each
+    call's return form (a temperature alone: the loss as a plain call returns it, of the
+    target's shape for "none"; with an entropy or an accuracy a LossOutput), values and
+    gradients against float64, the entropy and the lse differentiated where asked."""
+    from _reference import full_reference, reference, softcap64
     g = torch.Generator().manual_seed(7)
     leaf = (torch.randn(37, 300, generator=g) * 3).requires_grad_()
     target = torch.randint(0, 300, (37,), generator=g)
-    target[::5] = -100
+    options = FULL_OPTIONS if "options" in asked else {}
+    weight = torch.rand(300, generator=g) + 0.5 if options else None
+    target[::5] = options.get("ignore_index", -100)
     kw = dict(temperature=0.7, reduction=reduction, return_lse="lse" in asked,
               return_entropy="entropy" in asked, return_accuracy="accuracy" in asked)
-    out = inductor_ce.cross_entropy(leaf, target, **kw)
+    out = inductor_ce.cross_entropy(leaf, target, weight, **kw, **options)
     xr = leaf.detach().double().requires_grad_()
-    loss_r, entropy_r, accuracy_r = full_reference(xr, target, temperature=0.7)
-    keep = target != -100
-    want = {"mean": loss_r.sum() / keep.sum(), "sum": loss_r.sum(), "none": loss_r}[reduction]
-    lse_r = (xr / 0.7).logsumexp(-1)
+    _, entropy_r, accuracy_r = full_reference(xr, target, temperature=0.7, **options)
+    want = reference(xr / 0.7, target, weight, reduction=reduction, **options)
+    lse_r = softcap64(xr / 0.7, options.get("softcap")).logsumexp(-1)
+    asked = tuple(a for a in asked if a != "options")
     if not asked:
         loss, lse, entropy, accuracy = out, None, None, None
     elif asked == ("lse",):
