@@ -254,6 +254,30 @@ def case_full_form(ctx):
     grad_close(local.grad.cpu(), xr.grad[..., start:start + size], "grad")
 
 
+@case(2)
+def case_temperature_alone(ctx):
+    """A temperature without the entropy or the accuracy: the plain return form (a tensor of
+    the target's shape, or a scalar), the loss and its gradient as float64's (the entropy's
+    absent gradient reaches the shards' backward as None)."""
+    from inductor_ce.parallel import vocab_parallel_cross_entropy
+    from _reference import full_reference
+    x, t, _ = make_data(ctx.world)
+    start, size = shards(40, ctx.world)[ctx.rank]
+    for reduction in ("none", "mean"):
+        local = x[..., start:start + size].to(ctx.device).clone().requires_grad_()
+        out = vocab_parallel_cross_entropy(local, t.to(ctx.device), reduction=reduction,
+                                           vocab_start=start, num_classes=40, temperature=0.7)
+        assert isinstance(out, torch.Tensor)
+        assert out.shape == (t.shape if reduction == "none" else ()), out.shape
+        out.double().sum().backward()
+        xr = x.double().requires_grad_()
+        loss = full_reference(xr, t, temperature=0.7)[0]
+        loss = loss if reduction == "none" else loss.sum() / (t != -100).sum()
+        loss.sum().backward()
+        close(out.detach().cpu(), loss, "loss")
+        grad_close(local.grad.cpu(), xr.grad[..., start:start + size], "grad")
+
+
 @case(2, 3)
 def case_full_form_margin_grid(ctx):
     """The entropy over the collapse grid (targets on every shard, margins 0-80): relative
