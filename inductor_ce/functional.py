@@ -222,7 +222,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             recomputed logits (docs/linear.md).
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
-            logits, at GEMM speed. At least 256-768 rows of logits (by D, the budget and
+            logits, at GEMM speed. At least 64-768 rows of logits (by D, the budget and
             the call): chunks of that many rows; fewer (``LEAN_BUDGET``, 64 MiB, at V >
             111848 in bf16 where D >= 2048) chunk by classes: one GEMM more, little memory
             (docs/linear.md#the-memory-budget).

@@ -21,9 +21,9 @@ budget (bytes of chunk scratch beyond the inputs, outputs and gradients; ``chunk
     differentiate): each row chunk's logits through ``cross_entropy``'s compiled forward,
     statistics and per-row finish in one graph call.
 
-Row chunks (the default, and any budget of at least ``plan.rows_least`` rows of logits:
-256 to 768 by D, the budget and the call). For each chunk r of R
-rows (a multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
+Row chunks (the default, and any budget of at least ``plan.rows_least`` rows of logits: 64
+where D < 2048, else 256 to 768 by the budget and the call). For each chunk r of R rows (a
+multiple of 4 where that takes no more chunks: aligned slices of the per-row inputs):
 
     z_r = h_r W^T + b                        one GEMM
     forward:  stats_r = ce_fwd(z_r)          (fast: with the finish, its coefficients and
