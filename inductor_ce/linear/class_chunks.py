@@ -2,8 +2,8 @@
 which): per block of rows, the statistics, then the gradient (the ops are ``head.py``'s).
 
 Blocks of B rows: as many as half the budget holds of their float32 input gradient
-(``plan.class_blocks``). The statistics of chunk c of C classes
-combine like the shards of the vocabulary-parallel loss:
+(``plan.class_blocks``). The statistics of chunk c of C classes combine like the shards of
+the vocabulary-parallel loss:
 
     z_c = h_B W_c^T + b_c;   (lse_nt_c, z_t_c, sum_wz_c) = ce_fwd(z_c, target's column in c)
     lse_nt = logaddexp_c lse_nt_c,   z_t = max_c z_t_c,   sum_wz = sum_c sum_wz_c
