@@ -13,6 +13,7 @@ import pytest
 import torch
 
 import inductor_ce
+from inductor_ce.eager import kernels as eager_kernels
 from _reference import (MARGINS, assert_grad_close, assert_loss_close, collapse_logits,
                         full_reference, gemm_rounding, reference)
 
@@ -62,12 +63,16 @@ CONFIGS = {
 # --- the collapse grid: a dominant target, margins 0-80 ------------------------------------------
 
 @pytest.mark.pinned
-@pytest.mark.parametrize("mode", ["eager", "compiled"])
+@pytest.mark.parametrize("mode", ["eager", "graphs", "compiled"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
-def test_margin_grid(dtype, mode):
+def test_margin_grid(dtype, mode, monkeypatch):
     """V = 32000, target = max of the others + margin (0-80) at temperature 1: loss, entropy
     (which shrinks like margin * exp(-margin) and must not round to 0) and the gradient of
-    loss - 0.3 entropy against float64; the target is a largest logit in every row."""
+    loss - 0.3 entropy against float64; the target is a largest logit in every row. "eager"
+    runs the decomposition here (these logits are below the eager graphs' size on the CPU),
+    "graphs" the eager graphs (eager/loss.py), "compiled" the lowering under torch.compile."""
+    if mode == "graphs":
+        monkeypatch.setattr(eager_kernels, "MODE", "compiled")
     z, target = collapse_logits(MARGINS, dtype)
     x = z.clone().requires_grad_()
     fn = _compiled("grid") if mode == "compiled" else _eager("grid")
@@ -103,10 +108,12 @@ def _case(config, dtype, seed):
     return leaf, target, weight
 
 
-@pytest.mark.parametrize("mode", ["eager", "compiled"])
+@pytest.mark.parametrize("mode", ["eager", "graphs", "compiled"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
 @pytest.mark.parametrize("config", ["tempered", "all"])
-def test_matches_float64(config, dtype, mode):
+def test_matches_float64(config, dtype, mode, monkeypatch):
+    if mode == "graphs":     # (as test_margin_grid's)
+        monkeypatch.setattr(eager_kernels, "MODE", "compiled")
     leaf, target, weight = _case(config, dtype, 1)
     x = leaf[:, :300]
     fn = _compiled(config) if mode == "compiled" else _eager(config)
