@@ -125,6 +125,10 @@ def main():
     steps = {name: step_of(name) for name in fns}
     for name in fns:
         _steps(steps[name], xs[name], 3)  # compile, record
+    # The kernels' GPU time before the process is pinned and the rounds run, and again after
+    # them (below): the two readings have differed (benchmarks/NOTES.md, run 69).
+    gpu_first = {name: sum(kernel_times(fns[name], x, t, dynamic=False, iters=20).values())
+                 for name in fns} if not graphs else {}
     cpu = max(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
     results = {name: [] for name in fns}
@@ -139,8 +143,8 @@ def main():
           f"medians), {args.rounds} rounds in alternation, pinned to CPU {cpu}")
     for name in fns:
         gpu = kernel_times(fns[name], x, t, dynamic=False, iters=20) if not graphs else {}
-        gpu_text = (f"; {len(gpu)} kernels, their GPU time {sum(gpu.values()):.3f} ms/step"
-                    if gpu else "")
+        gpu_text = (f"; {len(gpu)} kernels, their GPU time {sum(gpu.values()):.3f} ms/step "
+                    f"({gpu_first[name]:.3f} before the rounds)" if gpu else "")
         print(f"{name:6s} rounds {[round(v, 3) for v in results[name]]} median "
               f"{statistics.median(results[name]):.3f}; host enqueue "
               f"{statistics.median(hosts[name]):.3f} ms/step (rounds "
@@ -165,7 +169,6 @@ def main():
               f"{statistics.median(ratios):.3f}, ours lower in {sum(v < 1 for v in ratios)} "
               f"of {len(ratios)}")
     if args.eager:
-        from inductor_ce.eager import kernels as eager
         from inductor_ce.eager import loss as eager_loss
         from inductor_ce.eager import graphs
         replays = list(eager_loss._REPLAYS.values())
