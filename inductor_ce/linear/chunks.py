@@ -1,7 +1,6 @@
 """What both chunkings of the fused head use (``head.py``'s row chunks, ``class_chunks.py``):
-the chunks' GEMMs (cuBLAS, the bias and a scale in the epilogue), the gradient buffers, the
-targets' columns in a weight or a chunk of its classes, and a row chunk's share of the
-gradients."""
+the chunks' GEMMs (cuBLAS, the bias and a scale in the epilogue), the gradient buffers and
+the targets' columns in a weight."""
 from __future__ import annotations
 
 from typing import Optional
@@ -45,23 +44,3 @@ def target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Ten
     """The target's index among this weight's classes (global id - vocab_start), -1 for
     ignored rows; other shards' targets fall outside [0, V)."""
     return torch.where(target == ignore_index, -1, target - vocab_start)
-
-
-def column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
-    """The target's column in classes [v0, v1), -1 where it is not among them."""
-    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
-
-
-def row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tensor],
-                    dw: Optional[Tensor], db: Optional[Tensor], first: bool) -> None:
-    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written),
-    dW += dz^T h_r (written by the first chunk), db += sum_rows dz; None: not wanted."""
-    if dh_r is not None:
-        torch.mm(z, weight, out=dh_r)
-    if dw is not None:
-        if first:
-            torch.mm(z.t(), h_r, out=dw)
-        else:
-            dw.addmm_(z.t(), h_r)
-    if db is not None:
-        db += z.sum(0, dtype=torch.float32)

@@ -27,7 +27,7 @@ from torch import Tensor
 
 from ..eager import kernels as eager
 from . import chunks
-from .plan import class_blocks, grad_classes, log_plan
+from .plan import Blocks, class_blocks, classes_words, grad_classes, log_plan
 
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 
@@ -165,9 +165,8 @@ def grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, soft
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
     block = class_blocks(hidden, vocab, size, budget).rows if input_grad else max(1, rows)
     classes = grad_classes(min(block, rows), hidden, vocab, size, budget, input_grad)
-    log_plan("linear_ce_bwd", h, weight, lambda: (
-        f"blocks of {min(block, rows)} rows, chunks of {classes} of {vocab} classes, "
-        f"recomputed"))
+    log_plan("linear_ce_bwd", h, weight, lambda: classes_words(
+        rows, Blocks(block, classes), vocab, "recomputed"))
     dh, dw, db = chunks.grad_outputs(input, weight, bias, input_grad, weight_grad)
     cw = class_weight if c is not None else None
     scratch = Scratch.for_block(h, min(block, rows), vocab, grad=classes,

@@ -92,6 +92,26 @@ def _keeps_graph() -> bool:
     return runtime.graph_keeps_graph()
 
 
+def _column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
+    """The target's column in classes [v0, v1), -1 where it is not among them."""
+    return torch.where((keep_t >= v0) & (keep_t < v1), keep_t - v0, -1)
+
+
+def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tensor],
+                     dw: Optional[Tensor], db: Optional[Tensor], first: bool) -> None:
+    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written),
+    dW += dz^T h_r (written by the first chunk), db += sum_rows dz; None: not wanted."""
+    if dh_r is not None:
+        torch.mm(z, weight, out=dh_r)
+    if dw is not None:
+        if first:
+            torch.mm(z.t(), h_r, out=dw)
+        else:
+            dw.addmm_(z.t(), h_r)
+    if db is not None:
+        db += z.sum(0, dtype=torch.float32)
+
+
 # --- the per-row statistics and their backward ---------------------------------------------------
 
 @torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
@@ -147,7 +167,7 @@ def _row_targets(t: Tensor, ignore_index: int, vocab_start: int, vocab: int, who
     five launches that mapping costs are a share of the step."""
     if whole:
         return t, ignore_index
-    return chunks.column(chunks.target_in_weight(t, ignore_index, vocab_start), 0, vocab), -1
+    return _column(chunks.target_in_weight(t, ignore_index, vocab_start), 0, vocab), -1
 
 
 def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softcap, smooth,
@@ -305,9 +325,8 @@ def _grads_by_rows(input, weight, bias, targets, class_weight, per_row, c, softc
         eager.ce_bwd_(z, col[r0:r1], cw, per_row[0][r0:r1], per_row[1][r0:r1],
                       per_row[2][r0:r1], None if c is None else c[r0:r1], ignore, softcap,
                       e=None if e is None else e.reshape(-1)[r0:r1], temperature=temperature)
-        chunks.row_chunk_grads(z, h[r0:r1], weight,
-                               dh.view(h.shape)[r0:r1] if input_grad else None,
-                               dw if weight_grad else None, db if db.numel() else None, i == 0)
+        _row_chunk_grads(z, h[r0:r1], weight, dh.view(h.shape)[r0:r1] if input_grad else None,
+                         dw if weight_grad else None, db if db.numel() else None, i == 0)
         del z
     if weight_grad and rows == 0:
         dw.zero_()
@@ -597,8 +616,8 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
         if full:
             for acc, part in zip(parts, (lse_nt, *extra)):
                 acc.append(part)
-        chunks.row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw,
-                               db if bias is not None else None, r0 == 0)
+        _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
+                         r0 == 0)
         losses.append(loss_r)
         del z
     loss = _total(losses, h.device)
