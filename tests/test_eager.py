@@ -315,7 +315,7 @@ def test_compile_failure_falls_back_with_one_warning(monkeypatch):
 
 
 def test_where_it_does_not_apply(monkeypatch):
-    """Below MIN_ELEMENTS in auto mode, or one row: the decomposition runs, nothing is
+    """Below MIN_ELEMENTS in auto mode, or no rows: the decomposition runs, nothing is
     compiled. Under a dispatch mode the loss takes the op path, so that the mode sees our ops
     (the op's own implementation may then run compiled kernels: the mode is off there)."""
     x = torch.randn(24, 19)
@@ -324,8 +324,7 @@ def test_where_it_does_not_apply(monkeypatch):
     monkeypatch.setattr(eager, "MODE", "auto")
     inductor_ce.cross_entropy(x, t)
     monkeypatch.setattr(eager, "MODE", "compiled")
-    inductor_ce.cross_entropy(x[:1], t[:1])
-    inductor_ce.cross_entropy(x[0], t[0])
+    assert inductor_ce.cross_entropy(x[:0], t[:0], reduction="sum").item() == 0.0
     assert eager.compiles == before
 
     class Seen(TorchDispatchMode):
@@ -339,6 +338,34 @@ def test_where_it_does_not_apply(monkeypatch):
         loss = inductor_ce.cross_entropy(x, t)
     assert torch.ops.inductor_ce.ce_fwd.default in seen.ops
     torch.testing.assert_close(loss, inductor_ce.cross_entropy(x, t))
+
+
+def test_one_row_compiles_its_own_entry():
+    """A single row ((V,) with a 0-d target, (1, V), (1, 1, V)) runs the compiled kernels
+    with the row count a constant 1 (on CUDA the decomposition's launches cost ~15x): one
+    compile of each graph serves the three shapes, and the symbolic entry of more rows stays
+    apart from it (taking turns, each call exact against float64)."""
+    V = 37
+    x = torch.randn(3, V) * 4
+    x[0, 5] += 60.0                          # a dominant target: the collapse-safe path
+    t = torch.tensor([5, 11, 2])
+    opts = dict(label_smoothing=0.1, reduction="none")
+    calls = [(x[0], t[0]), (x[:1], t[:1]), (x[:1].reshape(1, 1, V), t[:1].reshape(1, 1)), (x, t)]
+    counts = []
+    for _ in range(2):
+        for logits, target in calls:
+            before = eager.compiles
+            leaf = logits.clone().requires_grad_()
+            loss = inductor_ce.cross_entropy(leaf, target, **opts)
+            assert loss.shape == target.shape
+            loss.backward(torch.full_like(loss, 0.5))
+            counts.append(eager.compiles - before)
+            ref, ref_grad = run_reference(leaf, lambda v: v, target,
+                                          torch.full(target.shape, 0.5), **opts)
+            assert_loss_close(loss, ref)
+            assert_grad_close(leaf.grad, ref_grad, leaf.dtype)
+    assert counts[0] == 2 and counts[1:3] == [0, 0], counts    # one row: forward, backward
+    assert counts[3] == 2 and counts[4:] == [0] * 4, counts    # more rows: an entry apart
 
 
 def test_retain_graph_and_no_grad():

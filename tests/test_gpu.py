@@ -469,16 +469,17 @@ def test_scale_kernel_exact():
             torch.testing.assert_close(y, want, rtol=0, atol=0, equal_nan=True)
 
 
-def test_small_eager_calls_on_cuda_run_the_compiled_kernels(monkeypatch):
-    """On CUDA the eager path compiles at any size from two rows (auto mode): a call of
-    3 x 128256 logits runs our compiled kernels, not the decomposition, and is exact."""
+@pytest.mark.parametrize("rows", [3, 1])
+def test_small_eager_calls_on_cuda_run_the_compiled_kernels(monkeypatch, rows):
+    """On CUDA the eager path compiles at any size (auto mode): a call of 3 x 128256 logits,
+    or of one row, runs our compiled kernels, not the decomposition, and is exact."""
     if DEV != "cuda":
         pytest.skip("the threshold applies off CUDA")
     from inductor_ce.eager import kernels as eager
     monkeypatch.setattr(eager, "MODE", "auto")
     gen = torch.Generator(device=DEV).manual_seed(11)
-    x = (torch.randn(3, 128256, device=DEV, generator=gen) * 2).to(torch.bfloat16)
-    t = torch.randint(0, 128256, (3,), device=DEV, generator=gen)
+    x = (torch.randn(rows, 128256, device=DEV, generator=gen) * 2).to(torch.bfloat16)
+    t = torch.randint(0, 128256, (rows,), device=DEV, generator=gen)
     monkeypatch.setattr(eager, "_CACHE", {})    # (compiled here, whatever other tests did)
     opts = dict(label_smoothing=0.03)
     before = eager.compiles

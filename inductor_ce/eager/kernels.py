@@ -118,7 +118,8 @@ _dispatch_modes = runtime.dispatch_modes
 
 class Layout(NamedTuple):
     """The layout class of merged logits (part of every key: it decides the generated code)."""
-    row_dims: int             # row dimensions left after merging the mergeable ones
+    row_dims: int             # row dimensions left after merging the mergeable ones (0: a
+    #                           single row, (1, V), its count a constant of the code)
     rows_dense: bool          # the innermost row dimension steps over whole rows
     classes_contiguous: bool  # the class dimension has stride 1
     offset_zero: bool         # storage offset 0
@@ -129,6 +130,7 @@ class Layout(NamedTuple):
 
 
 DENSE_2D = Layout(1, True, True, True)   # one (rows, V) block
+ONE_ROW = Layout(0, True, True, True)    # one row, (1, V)
 
 
 class KernelKey(NamedTuple):
@@ -145,8 +147,10 @@ class KernelKey(NamedTuple):
 
 def merged_rows(x: Tensor):
     """``x`` (..., V) viewed with size-1 row dims dropped and adjacent row dims merged where
-    their strides allow (a view, never a copy), and the layout class of that view. None when
-    fewer than two rows (not worth a compile; ShapeEnv would specialize a size-1 dim)."""
+    their strides allow (a view, never a copy), and the layout class of that view. A single
+    row is a (1, V) view of layout ``row_dims`` 0: a key of its own, whose compile specializes
+    the row count to 1 (on CUDA that beats the decomposition's dozens of launches as at any
+    other size). None without rows."""
     if x.dim() == 2 and x.shape[0] >= 2:       # the common case, without the general walk
         rows, vocab = x.shape
         row, col = x.stride()
@@ -162,8 +166,11 @@ def merged_rows(x: Tensor):
     total = 1
     for n, _ in rows:
         total *= n
-    if total < 2:
+    if total == 0:
         return None
+    if total == 1:
+        one = x.view(1, x.shape[-1])
+        return one, Layout(0, True, one.stride(-1) == 1, x.storage_offset() == 0)
     view = x.view(*[n for n, _ in rows], x.shape[-1]) if rows != list(zip(sizes, strides)) \
         else x
     vocab, col = x.shape[-1], x.stride()[-1]

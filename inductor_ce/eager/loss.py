@@ -26,9 +26,9 @@ from ..op.ce import entropy_term
 from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
 from . import kernels
-from .kernels import (DENSE_2D, Layout, compiled_function, compiled_path_applies, dtype_of,
-                      is_functorch_wrapped, merged_rows, op_path_forced, run_compiled, salt,
-                      warn_bound)
+from .kernels import (DENSE_2D, ONE_ROW, Layout, compiled_function, compiled_path_applies,
+                      dtype_of, is_functorch_wrapped, merged_rows, op_path_forced,
+                      run_compiled, salt, warn_bound)
 
 
 class LossKey(NamedTuple):
@@ -81,7 +81,7 @@ def _may_replay_graphs(xm, layout, weight, few: bool) -> bool:
     """Whether this call of the loss may replay CUDA graphs (if ``graphs.ENABLED``, read per
     call): few rows on CUDA, the logits one dense (rows, V) block and the weight contiguous,
     so that the addresses and the row count alone tell its tensors apart (graphs.py)."""
-    return (few and xm.is_cuda and layout == DENSE_2D
+    return (few and xm.is_cuda and (layout == DENSE_2D or layout == ONE_ROW)
             and (weight is None or weight.is_contiguous()))
 
 

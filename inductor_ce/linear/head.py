@@ -220,7 +220,7 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     ``cross_entropy``'s compiled forward on its logits, the statistics and the per-row finish
     in one graph call (``eager/loss.py``), where ``linear_ce_fwd``'s statistics and an eager
     finish cost a dozen more launches per call, which set the pace of a short call on a GPU.
-    A chunk where that path does not apply (off CUDA below its size, one row) runs the op's
+    A chunk where that path does not apply (off CUDA below its size) runs the op's
     statistics and the finish. The same math either way: ``op/finish.py``'s."""
     h, t = chunks.flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
