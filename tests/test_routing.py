@@ -535,6 +535,12 @@ def _lm_heads():
             torch.matmul(h, w.t()).view(-1, 30), t.view(-1), reduction="sum")),
         "none": (lambda h, w, t: F.cross_entropy(
             F.linear(h, w).view(-1, 30), t.view(-1), reduction="none")),
+        # Row slices of the merged rows: every other token, a shift then every third.
+        "merge_then_slice": (lambda h, w, t: F.cross_entropy(
+            F.linear(h, w).flatten(0, 1)[::2, :], t.flatten()[::2])),
+        "shift_merge_slice": (lambda h, w, t: F.cross_entropy(
+            (h @ w.T)[:, :-1, :].reshape(-1, 30)[1::3], t[:, 1:].reshape(-1)[1::3],
+            reduction="sum")),
     } | ({"torch_linear_cross_entropy": (lambda h, w, t: F.linear_cross_entropy(
         h.view(-1, 8), w, t.view(-1), reduction="sum"))}
         if hasattr(F, "linear_cross_entropy") else {})
@@ -589,6 +595,31 @@ def test_lm_head_logits_used_elsewhere_stay_unfused(caplog):
     assert "another use" in caplog.text
     assert "linear_ce" not in "\n".join(codes) and "ce_fwd" in codes[0]
     torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).view(-1, 30), t.view(-1)))
+
+
+def test_lm_head_slice_after_a_partial_merge_stays_unfused(caplog):
+    """A row slice of partly merged rows ((A, B, C, V) -> (A, B C, V), then [:, ::2]) has no
+    replay on the hidden states that the fused op takes: the loss stays on the logits, with
+    stock's value, and the log says why."""
+    def fn(h, w, t):
+        return F.cross_entropy(F.linear(h, w).flatten(1, 2)[:, ::2].reshape(-1, 30),
+                               t.flatten(1, 2)[:, ::2].reshape(-1))
+
+    h, w = torch.randn(2, 3, 3, 8, requires_grad=True), torch.randn(30, 8, requires_grad=True)
+    t = torch.randint(0, 30, (2, 3, 3))
+    inductor_ce.enable()
+    routing.counters.clear()
+    with caplog.at_level("INFO", logger="inductor_ce"), cache.no_compile_caches():
+        loss = torch.compile(fn)(h, w, t)
+    assert routing.counters["linear_kept"] == 1 and routing.counters["linear_fused"] == 0
+    assert "partial merge" in caplog.text
+    loss.backward()
+    hh, ww = h.detach().double().requires_grad_(), w.detach().double().requires_grad_()
+    ref = fn(hh, ww, t)
+    ref.backward()
+    torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
+    torch.testing.assert_close(h.grad.double(), hh.grad, rtol=1e-5, atol=1e-7)
+    torch.testing.assert_close(w.grad.double(), ww.grad, rtol=1e-5, atol=1e-7)
 
 
 def test_enabled_restores_the_state_before_it():

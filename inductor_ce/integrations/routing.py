@@ -391,22 +391,27 @@ def _as_linear(node):
 
 
 def _is_row_slice(node) -> bool:
-    """x[..., rows, :]: an index whose last entry is a full slice of the class dimension."""
+    """x[..., rows, :] or x[rows]: slices of the row dimensions, the class dimension whole
+    (the index's last entry a full slice, or fewer entries than dimensions and no ...)."""
     if not (isinstance(node, fx.Node) and node.op == "call_function"
             and node.target is operator.getitem and isinstance(node.args[0], fx.Node)):
         return False
     index = node.args[1] if isinstance(node.args[1], tuple) else (node.args[1],)
     src, out = _val(node.args[0]), _val(node)
-    return bool(index) and index[-1] == slice(None) and isinstance(src, torch.Tensor) and \
-        isinstance(out, torch.Tensor) and src.dim() == out.dim() and \
+    if not (bool(index) and isinstance(src, torch.Tensor) and isinstance(out, torch.Tensor)
+            and src.dim() == out.dim()):
+        return False
+    classes_whole = index[-1] == slice(None) or (
+        len(index) < src.dim() and not any(i is Ellipsis for i in index))
+    return classes_whole and \
         not any(isinstance(i, (fx.Node, torch.Tensor)) or i is None for i in index)
 
 
 def _linear_logits(x: fx.Node):
-    """((h, W, b), linear node, [row slices from the logits to x], None) when the loss input
-    ``x`` is the logits of a linear seen through an upcast, row merges and row slices, each
-    used by the next alone; (None, None, [], reason) when it is such logits with another use;
-    (None, None, [], None) when it is not."""
+    """((h, W, b), linear node, [row slices and row merges from the logits to x], None) when
+    the loss input ``x`` is the logits of a linear seen through an upcast, row merges and row
+    slices, each used by the next alone; (None, None, [], reason) when it is such logits with
+    another use; (None, None, [], None) when it is not."""
     chain, node = [], x
     while True:
         merged = _strip_row_merges(node)
@@ -434,7 +439,34 @@ def _linear_logits(x: fx.Node):
         if len(n.users) != 1:
             return None, None, [], (f"the logits ({n.name}) have another use: "
                                     f"{', '.join(u.name for u in n.users)}")
-    return (h, w, b), node, [n for n in reversed(chain) if _is_row_slice(n)], None
+    return (h, w, b), node, [n for n in reversed(chain) if not _is_upcast(n)], None
+
+
+def _rows_of(h: fx.Node, graph: fx.Graph, steps):
+    """The hidden states' rows as the logits' rows that reach the loss: ``steps`` (row slices
+    and row merges, from the linear on) replayed on ``h`` (..., D). A merge matters only
+    where a slice follows it (the fused op flattens the rows itself), and is replayed where it
+    makes the rows one dimension (``flatten(0, -2)``, whatever the sizes); otherwise, None
+    (the loss stays stock)."""
+    rows, merged, made = h, False, []
+    for s in steps:
+        if not _is_row_slice(s):
+            src, out = _val(s.args[0]), _val(s)
+            merged = merged or src.dim() != out.dim() or not all(
+                _same(a, b) for a, b in zip(src.shape[:-1], out.shape[:-1]))
+            continue
+        if merged:
+            if _val(s.args[0]).dim() != 2:
+                for n in reversed(made):
+                    graph.erase_node(n)
+                return None
+            rows = graph.call_method("flatten", (rows, 0, -2))
+            rows.meta["example_value"] = _run_fake(rows)
+            made.append(rows)
+            merged = False
+        rows = _replay(graph, s, rows)
+        made.append(rows)
+    return rows
 
 
 def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]:
@@ -445,7 +477,7 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
     x = _val(call.input)
     if _class_dim(call, x) != -1 or _val(call.target).is_floating_point():
         return None     # (probability targets: the loss alone is routed)
-    found, linear, slices, reason = _linear_logits(call.input)
+    found, linear, steps, reason = _linear_logits(call.input)
     if found is None:
         if reason is not None:
             _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused "
@@ -460,9 +492,13 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
         counters["linear_kept"] += 1
         return False
     with graph.inserting_before(node):
-        rows = h
-        for s in slices:
-            rows = _replay(graph, s, rows)
+        rows = _rows_of(h, graph, steps)
+        if rows is None:
+            _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused with "
+                          "the linear): a row slice after a partial merge of the rows",
+                          _source_line(node))
+            counters["linear_kept"] += 1
+            return False
         new = graph.call_function(
             _fused_linear_cross_entropy, (rows, w, b, call.target, call.weight),
             dict(ignore_index=call.ignore_index, reduction=call.reduction,
