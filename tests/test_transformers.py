@@ -333,6 +333,34 @@ def test_return_dict_false_and_positional_labels():
         assert_loss_close(o[0].detach(), ref(**batch).loss)
 
 
+@pytest.mark.parametrize("name", ["llama", "qwen3_moe"])
+def test_fused_output_has_no_logits_entry(name):
+    """The fused call's output is the unpatched one without its logits: no "logits" key (so
+    out["logits"] is a KeyError, as for any absent field), and a return_dict=False tuple that
+    is the unpatched tuple minus its logits entry, the other fields in their order (Qwen3-MoE:
+    aux_loss before the logits, router_logits after), not a placeholder in its place."""
+    ref, ours, stock = make_pair(name, stock=True)
+    batch = make_batch()
+    with torch.no_grad():
+        r, o, s = ref(**batch), ours(**batch), stock(**batch)
+        t, st = ours(**batch, return_dict=False), stock(**batch, return_dict=False)
+    keys = [k for k in s.keys() if k != "logits"]
+    assert o.logits is None and "logits" in s.keys()
+    assert list(o.keys()) == keys
+    with pytest.raises(KeyError):
+        o["logits"]
+    assert len(o.to_tuple()) == len(keys)
+    assert isinstance(t, tuple) and len(t) == len(st) - 1 == len(keys)
+    for k, ot, tt, sv in zip(keys, o.to_tuple(), t, (s[k] for k in keys)):
+        assert type(ot) is type(tt) is type(sv), (k, type(ot), type(tt), type(sv))
+    for loss in (o.loss, o.to_tuple()[0], t[0]):
+        assert_loss_close(loss, r.loss, msg=name)
+    assert_loss_close(t[0], st[0].double(), msg=name)   # (the unpatched float32 model's too)
+    if name == "qwen3_moe":
+        assert keys[1] == "aux_loss"
+        torch.testing.assert_close(t[1], st[1], rtol=1e-5, atol=0)
+
+
 def test_revert_restores_the_model():
     _, ours = make_pair("llama")
     forward, head_forward = ours.forward, ours.lm_head.forward

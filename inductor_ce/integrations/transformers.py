@@ -45,9 +45,10 @@ a ValueError saying what is supported: never a silently different loss.
 
 When the fused loss is used (Liger's convention and the Trainer's ``skip_logits`` protocol):
 ``skip_logits=True`` passed to the forward, or by default ``model.training`` and ``labels`` given.
-The output's ``logits`` is then None (a tuple output, ``return_dict=False``, has no logits
-entry, as transformers' ``to_tuple`` drops None fields). Without labels (generation), in eval
-mode (evaluation with logits) or with ``skip_logits=False`` the forward is the unpatched one.
+The output's ``logits`` is then None and not among its keys (a tuple output,
+``return_dict=False``, has no logits entry, as transformers' ``to_tuple`` leaves out None
+fields). Without labels (generation), in eval mode (evaluation with logits) or with
+``skip_logits=False`` the forward is the unpatched one.
 
 TRL (1.16): its trainers call TRL's own fused LM head, ``add_fused_lm_head``, which replaces
 ``model.forward`` and answers ``model(..., labels=labels, fused_lm_head=True)`` from the
@@ -67,6 +68,7 @@ import inspect
 import textwrap
 import types
 import warnings
+from collections import OrderedDict
 from typing import Optional
 
 import torch
@@ -516,7 +518,13 @@ def _fused_model_forward(self, *args, **kwargs):
     request = _Request(labels, loss_kw.get("shift_labels"), loss_kw.get("num_items_in_batch"),
                        loss_kw.get("ignore_index", -100), *_transforms(self, patch))
     out = _run_request(self, patch, request, forward, args, kwargs)
+    # Drop the head's (1, 1, 1) placeholder. Setting a ModelOutput field to None keeps its
+    # key, which out["logits"], keys() and to_tuple() read: delete the key as well, by
+    # OrderedDict's __delitem__ (ModelOutput's own refuses; its __post_init__ does the same
+    # for None fields). The other fields keep their order, as in the unpatched tuple.
     out.logits = None
+    if "logits" in out:
+        OrderedDict.__delitem__(out, "logits")
     return out if return_dict else out.to_tuple()
 
 
