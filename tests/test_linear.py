@@ -645,7 +645,8 @@ def test_fast_upstream_gradient(compiled):
 
 def test_scale_kernel_in_triton_interpreter():
     """scaling.py's kernel, run by Triton's interpreter on the CPU: x * g in float32 (exact
-    against ATen's), x unchanged where g == 1, ragged sizes and empty tensors. (The
+    against ATen's), zeros kept whatever g (inf, nan), x unchanged where g == 1, ragged sizes
+    and empty tensors. (The
     interpreter rounds float32 to bf16 toward zero, a GPU to nearest: bf16 products are
     checked exactly on the GPU, tests/test_gpu.py; here bf16 only where g == 1.)"""
     if TRITON_MISSING:
@@ -656,10 +657,13 @@ from inductor_ce.linear import scaling
 gen = torch.Generator().manual_seed(0)
 for n in (0, 1, scaling.BLOCK - 1, 3 * scaling.BLOCK + 17):
     x = torch.randn(n, generator=gen) * 3
+    x[::3] = 0.0
     for gv in (1.0, 0.37, -2.5, 0.0, float("inf"), float("nan")):
         y = x.clone()
         scaling.launch(y, torch.tensor(gv))
-        torch.testing.assert_close(y, x * gv, rtol=0, atol=0, equal_nan=True)
+        want = torch.where(x == 0, x, x * gv)     # (a zero stays zero: scaling.times)
+        torch.testing.assert_close(y, want, rtol=0, atol=0, equal_nan=True)
+        assert not y[::3].isnan().any()
     xb = x.to(torch.bfloat16)
     yb = xb.clone()
     scaling.launch(yb, torch.tensor(1.0))

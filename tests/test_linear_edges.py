@@ -1,7 +1,8 @@
 """The fused LM head at its edges, on the CPU: what F.cross_entropy(F.linear(...)) gives, it
 gives (values and gradients, against float64), and where it cannot, it says so.
 
-* a batch whose every target is ignored: loss nan ("mean") / 0, gradients exactly 0;
+* a batch whose every target is ignored: loss nan ("mean") / 0, gradients exactly 0, also
+  for an infinite upstream gradient (a sum divided by 0 kept targets);
 * 0 rows: mean nan, sum 0, none empty, gradients 0, eager and compiled;
 * double backward (a gradient penalty): raises, never a silent number;
 * torch.inference_mode: the loss, and later training calls unchanged;
@@ -34,14 +35,15 @@ def _ours(design):
 
 
 @torch.compiler.disable
-def _grads(fn, rows, target, bias, **kw):
-    """fn's loss and (dh, dW[, db]) for fresh leaves, float32 in, float64 for stock."""
+def _grads(fn, rows, target, bias, divide=1.0, **kw):
+    """fn's loss and (dh, dW[, db]) for fresh leaves, float32 in, float64 for stock; the
+    loss's sum divided by ``divide`` before the backward."""
     gen = torch.Generator().manual_seed(rows)
     h = torch.randn(rows, D, generator=gen).requires_grad_()
     w = torch.randn(V, D, generator=gen).requires_grad_()
     b = torch.randn(V, generator=gen).requires_grad_() if bias else None
     loss = fn(h, w, target, b, **kw)
-    loss.sum().backward()
+    (loss.sum() / divide).backward()
     return loss.detach(), [x.grad for x in (h, w, b) if x is not None]
 
 
@@ -66,9 +68,24 @@ def test_all_ignored_and_no_rows_eager(design, reduction, rows, bias):
 
 
 @pytest.mark.parametrize("design", BUDGETS)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_all_ignored_with_an_infinite_upstream_gradient(design, reduction):
+    """A sum divided by a count of 0 kept targets (transformers' num_items_in_batch of an
+    all-padded batch) sends g = inf back: stock's gradient of ignored rows is still exactly
+    0, never g times 0 (nan, which would poison the weights), eagerly and compiled."""
+    t = torch.full((6,), -100)
+    torch._dynamo.reset()      # (the closures of _ours share one code object: its recompiles)
+    compiled = torch.compile(_ours(design), fullgraph=True)
+    for fn in (_ours(design), compiled):
+        _assert_like_stock(_grads(fn, 6, t, True, divide=0.0, reduction=reduction),
+                           _grads(_stock, 6, t, True, divide=0.0, reduction=reduction))
+
+
+@pytest.mark.parametrize("design", BUDGETS)
 def test_all_ignored_and_no_rows_compiled(design):
     """The same, compiled (fullgraph; rows dynamic, then a static 0-row graph)."""
     ours = _ours(design)
+    torch._dynamo.reset()
     dynamic = torch.compile(ours, fullgraph=True, dynamic=True)
     static = torch.compile(ours, fullgraph=True, dynamic=False)
     for fn, rows in ((dynamic, 6), (dynamic, 5), (static, 0)):

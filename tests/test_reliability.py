@@ -768,6 +768,42 @@ def test_cross_entropy_double_backward_raises(reduction):
                           x, x)
 
 
+def _penalty_wrt(loss_of, h, w, wrt, hidden_leaf):
+    """autograd.grad of |d loss / d h|^2 with respect to one input (``wrt``: "h" or "w"),
+    allow_unused=True (where None would be a silent wrong answer), h a leaf or computed."""
+    leaf, w = h.clone().requires_grad_(), w.clone().requires_grad_()
+    h = leaf if hidden_leaf else leaf * 1.0
+    g, = torch.autograd.grad(loss_of(h, w).sum(), h, create_graph=True)
+    return torch.autograd.grad(g.square().sum(), leaf if wrt == "h" else w, allow_unused=True)
+
+
+@pytest.mark.parametrize("hidden_leaf", [True, False], ids=["h_leaf", "h_computed"])
+@pytest.mark.parametrize("wrt", ["h", "w"])
+@pytest.mark.parametrize("loss", ["cross_entropy", "cross_entropy_op", "linear_mean",
+                                  "linear_classes", "linear_none", "soft"])
+def test_gradient_penalty_by_autograd_grad_raises(loss, wrt, hidden_leaf):
+    """torch.autograd.grad(penalty, W) runs only the nodes on a path to W: the error's node
+    is on every such path (it takes the op's inputs too), or the backward raises at once;
+    never the penalty without its term through the loss (a wrong number) or None."""
+    from inductor_ce.eager import kernels as eager
+    h, w, t = _head_case(8, 8, 10)
+    p = torch.softmax(torch.randn(8, 10, generator=_gen("penalty-p")), -1)
+    loss_of = {
+        "cross_entropy": lambda h, w: inductor_ce.cross_entropy(h @ w.T, t),
+        "cross_entropy_op": lambda h, w: inductor_ce.cross_entropy(h @ w.T, t),
+        "linear_mean": lambda h, w: inductor_ce.linear_cross_entropy(h, w, t),
+        "linear_classes": lambda h, w: inductor_ce.linear_cross_entropy(
+            h, w, t, memory_budget=64),
+        "linear_none": lambda h, w: inductor_ce.linear_cross_entropy(h, w, t,
+                                                                     reduction="none"),
+        "soft": lambda h, w: inductor_ce.cross_entropy(h @ w.T, p),
+    }[loss]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(eager, "MODE", "decomposition" if loss == "cross_entropy_op" else "compiled")
+        with pytest.raises(RuntimeError, match="not differentiable .no double backward"):
+            _penalty_wrt(loss_of, h, w, wrt, hidden_leaf)
+
+
 def test_gradient_penalty_through_torch_func_matches_float64():
     """What the error recommends: torch.func differentiates the decomposition twice."""
     h, w, t = _head_case(8, 8, 10)

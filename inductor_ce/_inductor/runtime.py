@@ -37,9 +37,10 @@ def graph_keeps_graph() -> bool:
     return True if keeps is None else keeps()
 
 
-def delayed_error(msg: str):
-    """A function of one tensor returning it unchanged, whose gradient raises ``msg``."""
-    return torch._C._functions.DelayedError(msg.encode(), 1)
+def delayed_error(msg: str, inputs: int = 1):
+    """A function of ``inputs`` tensors returning them unchanged (one tensor, or a tuple),
+    whose gradient raises ``msg``."""
+    return torch._C._functions.DelayedError(msg.encode(), inputs)
 
 
 def function_apply(cls):

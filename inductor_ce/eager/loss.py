@@ -22,7 +22,7 @@ from torch.compiler import is_compiling as _is_compiling
 from .. import lowering
 from .._inductor import runtime
 from .._inductor.dispatch import autograd_inside_op as _autograd_inside_op
-from ..op.ce import entropy_term
+from ..op.ce import entropy_term, no_double_backward
 from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
 from . import kernels
@@ -625,13 +625,11 @@ def _more_grads(plan, more):
 
 def _backward_once(ctx, g, g_lse, g_ent=None):
     """backward(create_graph=True): the same gradient, which raises if differentiated
-    again (once_differentiable's error, whatever requires grad: its own would let a gradient
-    penalty through this loss silently miss its term)."""
+    again (``no_double_backward``)."""
     with torch.no_grad():
         grad = ctx.plan.backward(ctx, g, g_lse, g_ent)
-    delayed = runtime.delayed_error(
-        "inductor_ce.cross_entropy's gradient is not differentiable (no double backward)")
-    return delayed(grad.requires_grad_()), None, None, None, None, None
+    grad, = no_double_backward("inductor_ce.cross_entropy", ctx.saved_tensors[:1], grad)
+    return grad, None, None, None, None, None
 
 
 # autograd.Function.apply without its Python wrapper (whose work, binding a setup_context's

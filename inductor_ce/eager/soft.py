@@ -157,5 +157,5 @@ class _Compiled(torch.autograd.Function):
                          run_compiled(entry, x, *rowwise, *static))
             dx = next(grads) if want_x else None
             dp = next(grads) if want_p else None
-        return (*no_double_backward("inductor_ce.cross_entropy", dx, dp), None, None, None,
-                None)
+        return (*no_double_backward("inductor_ce.cross_entropy", (x, p), dx, dp), None, None,
+                None, None)

@@ -64,7 +64,7 @@ from ..op import ce as ops
 from ..op.decomposition import check_target_range
 from ..op.finish import finish
 from . import chunks, class_chunks
-from . import scaling  # noqa: F401  (the scale_ op)
+from . import scaling
 from .plan import (by_classes, chunk_rows, class_blocks, classes_words, grad_classes, log_plan,
                    rows_words)
 
@@ -403,7 +403,8 @@ def _fwd_backward(ctx, g_lse_nt, g_z_t, g_sum_wz, g_kept):
         dh = dh if need_h else None
         dw = dw if need_w else None
         db = db.to(bias.dtype) if need_w and bias is not None else None
-    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
+    dh, dw, db = ops.no_double_backward("inductor_ce.linear_cross_entropy",
+                                        (input, weight, bias), dh, dw, db)
     return dh, dw, db, *([None] * 9)
 
 
@@ -489,7 +490,8 @@ def _full_grads(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt):
         _backward(*args, g_ent_nt, temperature, kept, ctx.whole)
     dh, dw, db = (dh if need_h else None, dw if need_w else None,
                   db.to(bias.dtype) if need_w and bias is not None else None)
-    return ops.no_double_backward("inductor_ce.linear_cross_entropy", dh, dw, db)
+    return ops.no_double_backward("inductor_ce.linear_cross_entropy", (input, weight, bias),
+                                  dh, dw, db)
 
 
 linear_ce_fwd_full.register_autograd(_full_backward, setup_context=_full_setup)
@@ -685,11 +687,21 @@ def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_sm
 def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
     ctx.save_for_backward(*output[1:4])
+    ctx.inputs = _anchors(inputs[:3])
     ctx.mark_non_differentiable(*output[4:])   # (full_statistics differentiates them)
     # The gradient outputs get no upstream gradient; materialized, those would be zeros of
     # their size: a second h and W in memory at the start of the backward (1.04 GiB at
     # 8192 x 4096 x 128256, which set the eager step's peak).
     ctx.set_materialize_grads(False)
+
+
+def _anchors(inputs):
+    """The fast op's inputs for ``no_double_backward``, which it does not save (their memory
+    is the caller's to free): a leaf as it is (alive anyway); another that needs a gradient
+    is ``ops.UNTIED`` (its gradient's node cannot be reached from the backward, so a
+    backward(create_graph=True) raises at once); traced, None (AOTAutograd's own rules)."""
+    return tuple(None if x is None or not x.requires_grad or type(x) is not Tensor
+                 else x if x.is_leaf else ops.UNTIED for x in inputs)
 
 
 def _fast_backward(ctx, g_loss, *unused):
@@ -707,9 +719,10 @@ def _fast_backward(ctx, g_loss, *unused):
         # saved buffer; the in-place op would be functionalized into a copy of it first
         # (the saved tensor is a graph input, never mutated in the functional graph). Eager
         # with retain_graph=True: the saved gradients must stay for the next backward.
-        grads = (dh * g_loss, dw * g_loss, db * g_loss)
-    grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", grads[0], grads[1],
-                                   grads[2] if ctx.has_bias else None)
+        grads = (scaling.times(dh, g_loss), scaling.times(dw, g_loss),
+                 scaling.times(db, g_loss))
+    grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", ctx.inputs, grads[0],
+                                   grads[1], grads[2] if ctx.has_bias else None)
     return *grads, *([None] * 10)
 
 

@@ -97,11 +97,20 @@ def _(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     return torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)
 
 
-def no_double_backward(what: str, *grads):
+# An input of ``no_double_backward`` that the backward does not have (see there).
+UNTIED = object()
+
+
+def no_double_backward(what: str, inputs, *grads):
     """The backward's ``grads``, unchanged where it runs once; under backward(create_graph=
     True), the same values, which raise if differentiated again: the ops' backward is not
     itself differentiable, and a gradient penalty through it would silently miss its term
-    (or, where the backward's outputs are leaves, get None)."""
+    (or, where the backward's outputs are leaves, get None). ``inputs``: the op's
+    differentiable inputs (None where absent). The raising node takes them as inputs too, so
+    that every path from a gradient back to them passes through it: a node fed by fresh
+    leaves only is skipped by ``torch.autograd.grad(penalty, W)``, which then returns the
+    penalty's other terms alone, a wrong number. Where one is ``UNTIED`` (the backward does
+    not hold it) the error is raised at once."""
     if not torch.is_grad_enabled() or any(
             g is not None and (type(g) is not Tensor or runtime.dispatch_modes())
             for g in grads):   # (traced: AOTAutograd's own rules apply)
@@ -109,8 +118,16 @@ def no_double_backward(what: str, *grads):
     msg = (f"{what}'s gradient is not differentiable (no double backward); for a gradient "
            "penalty use torch.func (e.g. torch.func.grad of it, which runs the "
            "differentiable ATen decomposition) or the unfused F.cross_entropy")
-    delayed = runtime.delayed_error(msg)
-    return tuple(None if g is None else delayed(g.detach().requires_grad_()) for g in grads)
+    present = [g.detach().requires_grad_() for g in grads if g is not None]
+    if not present:
+        return grads
+    if any(i is UNTIED for i in inputs):
+        raise RuntimeError(msg + " (raised by backward(create_graph=True) itself: this "
+                           "backward cannot tie its error to every input it differentiates)")
+    tied = [i for i in inputs if i is not None and i.requires_grad]
+    out = runtime.delayed_error(msg, len(present) + len(tied))(*present, *tied)
+    out = iter(out if isinstance(out, tuple) else (out,))
+    return tuple(None if g is None else next(out) for g in grads)
 
 
 def coefficients(lse_nt: Tensor, g_lse_nt, g_z_t, g_sum_wz, smooth: bool, g_ent_nt=None,
@@ -143,7 +160,7 @@ def _backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
     a, b, c = coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, ctx.smooth)
     grad = ce_bwd(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
                   ctx.ignore_index, ctx.softcap)
-    grad, = no_double_backward("inductor_ce.cross_entropy", grad)
+    grad, = no_double_backward("inductor_ce.cross_entropy", (logits,), grad)
     return grad, None, None, None, None, None
 
 
@@ -206,7 +223,7 @@ def _backward_full(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
     a, b, c = coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, ctx.smooth, g_ent_nt, ent_nt)
     grad = ce_bwd_full(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
                        g_ent_nt, ctx.ignore_index, ctx.softcap, ctx.temperature)
-    grad, = no_double_backward("inductor_ce.cross_entropy", grad)
+    grad, = no_double_backward("inductor_ce.cross_entropy", (logits,), grad)
     return grad, None, None, None, None, None, None
 
 

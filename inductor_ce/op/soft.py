@@ -325,8 +325,8 @@ class SoftCrossEntropy(torch.autograd.Function):
         with torch.no_grad():
             grads = backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, ctx.spec,
                              ctx.needs_input_grad[0], ctx.needs_input_grad[1])
-        return (*no_double_backward("inductor_ce.cross_entropy", *grads), None, None, None,
-                None)
+        return (*no_double_backward("inductor_ce.cross_entropy", (x, p), *grads), None, None,
+                None, None)
 
 
 def cross_entropy(x, p, w, eps, zl, spec: SoftSpec):

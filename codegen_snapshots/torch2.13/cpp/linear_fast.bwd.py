@@ -30,11 +30,15 @@ extern "C"  void  cpp_fused_0(at::BFloat16* in_out_ptr0,
                         auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
                         auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
                         auto tmp2 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                        auto tmp3 = c10::convert<float>(tmp1);
+                        auto tmp3 = static_cast<float>(0.0);
                         auto tmp4 = at::vec::VectorizedN<float,2>(tmp3);
-                        auto tmp5 = tmp2 * tmp4;
-                        auto tmp6 = at::vec::convert<at::BFloat16,1,float,2>(tmp5);
-                        tmp6.store(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
+                        auto tmp5 = at::vec::VecMask<float,2>(tmp2 == tmp4);
+                        auto tmp6 = c10::convert<float>(tmp1);
+                        auto tmp7 = at::vec::VectorizedN<float,2>(tmp6);
+                        auto tmp8 = tmp2 * tmp7;
+                        auto tmp9 = decltype(tmp2)::blendv(tmp8, tmp2, tmp5.template cast<float,2>());
+                        auto tmp10 = at::vec::convert<at::BFloat16,1,float,2>(tmp9);
+                        tmp10.store(in_out_ptr0 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
                     }
                 }
             }
@@ -49,11 +53,15 @@ extern "C"  void  cpp_fused_0(at::BFloat16* in_out_ptr0,
                         auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
                         auto tmp1 = in_ptr0[static_cast<int64_t>(0L)];
                         auto tmp2 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                        auto tmp3 = c10::convert<float>(tmp1);
+                        auto tmp3 = static_cast<float>(0.0);
                         auto tmp4 = at::vec::VectorizedN<float,2>(tmp3);
-                        auto tmp5 = tmp2 * tmp4;
-                        auto tmp6 = at::vec::convert<at::BFloat16,1,float,2>(tmp5);
-                        tmp6.store(in_out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
+                        auto tmp5 = at::vec::VecMask<float,2>(tmp2 == tmp4);
+                        auto tmp6 = c10::convert<float>(tmp1);
+                        auto tmp7 = at::vec::VectorizedN<float,2>(tmp6);
+                        auto tmp8 = tmp2 * tmp7;
+                        auto tmp9 = decltype(tmp2)::blendv(tmp8, tmp2, tmp5.template cast<float,2>());
+                        auto tmp10 = at::vec::convert<at::BFloat16,1,float,2>(tmp9);
+                        tmp10.store(in_out_ptr1 + static_cast<int64_t>(x0), static_cast<int64_t>(16));
                     }
                 }
             }

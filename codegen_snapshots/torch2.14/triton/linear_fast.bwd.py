@@ -21,9 +21,12 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.constexpr):
     x0 = xindex
     tmp0 = tl.load(in_out_ptr0 + (x0), None).to(tl.float32)
     tmp1 = in_ptr0
-    tmp2 = tmp1.to(tl.float32)
-    tmp3 = tmp0 * tmp2
-    tl.store(in_out_ptr0 + (x0), tmp3, None)
+    tmp2 = tl.full([1], 0.0, tl.float32)
+    tmp3 = tmp0 == tmp2
+    tmp4 = tmp1.to(tl.float32)
+    tmp5 = tmp0 * tmp4
+    tmp6 = tl.where(tmp3, tmp0, tmp5)
+    tl.store(in_out_ptr0 + (x0), tmp6, None)
 
 
 @triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_out_ptr0: *bf16
@@ -36,6 +39,9 @@ def triton_poi_fused_1(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.constexpr):
     x0 = xindex
     tmp0 = tl.load(in_out_ptr0 + (x0), None).to(tl.float32)
     tmp1 = in_ptr0
-    tmp2 = tmp1.to(tl.float32)
-    tmp3 = tmp0 * tmp2
-    tl.store(in_out_ptr0 + (x0), tmp3, None)
+    tmp2 = tl.full([1], 0.0, tl.float32)
+    tmp3 = tmp0 == tmp2
+    tmp4 = tmp1.to(tl.float32)
+    tmp5 = tmp0 * tmp4
+    tmp6 = tl.where(tmp3, tmp0, tmp5)
+    tl.store(in_out_ptr0 + (x0), tmp6, None)
