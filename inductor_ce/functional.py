@@ -151,7 +151,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                             label_smoothing if smoothing_tensor else float(label_smoothing),
                             z_loss if z_loss_tensor else float(z_loss), num_classes,
                             True if smoothing_tensor else None, True if z_loss_tensor else None)
-    loss = reduce(loss, w_t, reduction)
+    loss = reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
                             return_entropy, return_accuracy)
@@ -315,11 +315,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         lse_nt, z_t, sum_wz, *extra = stats
         loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                 label_smoothing, z_loss, num_classes)
-    loss = reduce(loss, w_t, reduction)
-    if reduction == "mean" and weight is not None and smooth:
-        # No kept weight: stock's nan, where the smoothing term over 0 would be inf (added,
-        # so that the gradient stays stock's nan).
-        loss = loss + torch.where(w_t.sum() == 0, float("nan"), 0.0)
+    loss = reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
                             return_entropy, return_accuracy)

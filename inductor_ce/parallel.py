@@ -204,7 +204,7 @@ def _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_ind
     lse_nt, z_t, sum_wz, *extra = combine.apply(*stats, owner, group, smooth)
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   float(label_smoothing), float(z_loss), num_classes)
-    loss = _math.reduce(loss, w_t, reduction)
+    loss = _math.reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return _math.full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index,
                                   return_lse, return_entropy, return_accuracy)

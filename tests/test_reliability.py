@@ -885,3 +885,27 @@ def test_linear_ce_zero_kept_class_weight_like_stock(budget, kernels, monkeypatc
             for x, r in zip(leaves, ref):
                 torch.testing.assert_close(x.grad.double(), r.grad, equal_nan=True, rtol=1e-5,
                                            atol=1e-6)
+
+
+@pytest.mark.parametrize("path", ["decomposition", "compiled_kernels", "torch_compile"])
+def test_cross_entropy_zero_kept_class_weight_with_smoothing_like_stock(path, monkeypatch):
+    """Kept targets of class weight 0 with label smoothing: the smoothing term is not 0, the
+    total weight is; stock's "mean" is nan (each term over 0), not inf; "sum" is finite."""
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", "decomposition" if path == "decomposition"
+                        else "compiled")
+    x0 = torch.randn(6, 10, generator=_gen("zero-kept-weight-ce"))
+    t = torch.tensor([1, 1, 2, -100, 1, 2])
+    weight = torch.ones(10)
+    weight[1:3] = 0.0
+
+    def ours(x, reduction):
+        return inductor_ce.cross_entropy(x, t, weight, reduction=reduction,
+                                         label_smoothing=0.1)
+    fn = torch.compile(ours, fullgraph=True) if path == "torch_compile" else ours
+    for reduction in ("mean", "sum"):
+        got = fn(x0, reduction)
+        want = F.cross_entropy(x0.double(), t, weight=weight.double(), reduction=reduction,
+                               label_smoothing=0.1)
+        assert got.isnan().item() == (reduction == "mean")
+        torch.testing.assert_close(got.double(), want, equal_nan=True)

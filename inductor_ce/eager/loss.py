@@ -397,7 +397,8 @@ class LossSpec(NamedTuple):
                 # Each output with the statistics it is differentiated in: the loss's
                 # coefficients (a, b[, c]), then lse's (a, b), then the entropy's (a, b, e).
                 # (sum: each row's output depends on its own statistics.)
-                outs = [(reduce(loss, w_t, self.reduction), leaves[:2 + smooth])]
+                outs = [(reduce(loss, w_t, self.reduction, w is not None and smooth),
+                         leaves[:2 + smooth])]
                 if self.return_lse:
                     outs.append((lse, leaves[:2]))
                 if self.entropy or self.accuracy:

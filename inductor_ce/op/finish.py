@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
+import torch
 import torch.nn.functional as F
 from torch import Tensor
 
@@ -151,11 +152,16 @@ def full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, r
                       accuracy if return_accuracy else None)
 
 
-def reduce(loss: Tensor, w_t: Optional[Tensor], reduction: str) -> Tensor:
+def reduce(loss: Tensor, w_t: Optional[Tensor], reduction: str,
+           weighted_smoothing: bool = False) -> Tensor:
     """F.cross_entropy's reduction: "mean" divides by the kept rows' total weight, on device
-    (no host sync); zero kept rows give 0/0 = nan, as PyTorch does."""
+    (no host sync); zero kept rows give 0/0 = nan, as PyTorch does. With class weights and
+    label smoothing (``weighted_smoothing``) kept rows of weight 0 still have a smoothing
+    term: a total weight of 0 would give x/0 = inf, where stock's mean is nan (its two terms
+    each over 0), so nan is added there (added: the gradient stays stock's)."""
     if reduction == "none":
         return loss
     if reduction == "sum":
         return loss.sum()
-    return loss.sum() / w_t.sum()
+    mean = loss.sum() / w_t.sum()
+    return mean + torch.where(w_t.sum() == 0, float("nan"), 0.0) if weighted_smoothing else mean
