@@ -799,12 +799,14 @@ if __name__ == "__main__":
 @pytest.mark.parametrize("name", ["llama", "qwen2", "gemma2", "gpt2", "cohere", "granite"])
 def test_all_padded_batch_gives_the_unpatched_model_s_loss_and_zero_gradients(name):
     """A micro-batch whose labels are all -100 (gradient accumulation over padded data): the
-    loss is transformers' (NaN for the mean, 0 for sum / num_items_in_batch) and every
-    gradient is exactly zero, as the unpatched model's, not NaN."""
+    loss is transformers' (NaN for the mean, 0 for sum / num_items_in_batch, NaN for a
+    num_items_in_batch of 0: every micro-batch of the step padded) and every gradient is
+    exactly zero, as the unpatched model's, not NaN."""
     ref, ours = make_pair(name)
     batch = make_batch()
     batch["labels"] = torch.full_like(batch["labels"], -100)
-    for extra in ({}, {"num_items_in_batch": torch.tensor(3)}):
+    for extra in ({}, {"num_items_in_batch": torch.tensor(3)},
+                  {"num_items_in_batch": torch.tensor(0)}):
         ref.zero_grad(set_to_none=True)
         ours.zero_grad(set_to_none=True)
         r, o = run_both(ref, ours, batch, **extra)
