@@ -769,9 +769,10 @@ def test_cross_entropy_double_backward_raises(reduction):
 
 
 def _penalty_wrt(loss_of, h, w, wrt, hidden_leaf):
-    """autograd.grad of |d loss / d h|^2 with respect to one input (``wrt``: "h" or "w"),
-    allow_unused=True (where None would be a silent wrong answer), h a leaf or computed."""
-    leaf, w = h.clone().requires_grad_(), w.clone().requires_grad_()
+    """autograd.grad of |d loss / d h|^2 with respect to one input (``wrt``: "h" or "w", a
+    Parameter), allow_unused=True (where None would be a silent wrong answer), h a leaf or
+    computed."""
+    leaf, w = h.clone().requires_grad_(), torch.nn.Parameter(w.clone())
     h = leaf if hidden_leaf else leaf * 1.0
     g, = torch.autograd.grad(loss_of(h, w).sum(), h, create_graph=True)
     return torch.autograd.grad(g.square().sum(), leaf if wrt == "h" else w, allow_unused=True)

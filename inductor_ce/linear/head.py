@@ -687,7 +687,7 @@ def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_sm
 def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
     ctx.save_for_backward(*output[1:4])
-    ctx.inputs = _anchors(inputs[:3])
+    ctx.inputs = _double_backward_inputs(inputs[:3])
     ctx.mark_non_differentiable(*output[4:])   # (full_statistics differentiates them)
     # The gradient outputs get no upstream gradient; materialized, those would be zeros of
     # their size: a second h and W in memory at the start of the backward (1.04 GiB at
@@ -695,13 +695,14 @@ def _fast_setup(ctx, inputs, output):
     ctx.set_materialize_grads(False)
 
 
-def _anchors(inputs):
+def _double_backward_inputs(inputs):
     """The fast op's inputs for ``no_double_backward``, which it does not save (their memory
-    is the caller's to free): a leaf as it is (alive anyway); another that needs a gradient
-    is ``ops.UNTIED`` (its gradient's node cannot be reached from the backward, so a
-    backward(create_graph=True) raises at once); traced, None (AOTAutograd's own rules)."""
-    return tuple(None if x is None or not x.requires_grad or type(x) is not Tensor
-                 else x if x.is_leaf else ops.UNTIED for x in inputs)
+    is the caller's to free): a leaf as it is (alive anyway: a parameter); another that needs
+    a gradient, eagerly, ``ops.UNTIED`` (its gradient's node cannot be reached from the
+    backward, so a backward(create_graph=True) raises at once); traced, None (AOTAutograd's
+    own rules apply there)."""
+    return tuple(None if x is None or not x.requires_grad else x if x.is_leaf
+                 else ops.UNTIED if type(x) is Tensor else None for x in inputs)
 
 
 def _fast_backward(ctx, g_loss, *unused):
