@@ -910,3 +910,32 @@ def test_cross_entropy_zero_kept_class_weight_with_smoothing_like_stock(path, mo
                                label_smoothing=0.1)
         assert got.isnan().item() == (reduction == "mean")
         torch.testing.assert_close(got.double(), want, equal_nan=True)
+
+
+@pytest.mark.parametrize("path", ["decomposition", "compiled_kernels", "torch_compile"])
+@pytest.mark.parametrize("extra", [dict(return_entropy=True), dict(return_lse=True),
+                                   dict(return_lse=True, return_entropy=True,
+                                        return_accuracy=True)], ids=["entropy", "lse", "all"])
+def test_padding_row_gets_zero_gradient_when_only_the_loss_is_differentiated(
+        path, extra, monkeypatch):
+    """An ignored row of -inf logits (padding) has a nan entropy and lse, and gets gradient 0
+    (numerics.md). Asking for those outputs without differentiating them keeps it 0: their
+    upstream gradient of zeros adds nothing, not 0 times nan."""
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", "decomposition" if path == "decomposition"
+                        else "compiled")
+    x0 = torch.full((3, 10), float("-inf"))
+    x0[0], x0[2] = torch.randn(2, 10, generator=_gen("padding-row"))
+    t = torch.tensor([1, -100, 4])
+
+    def ours(x, reduction):
+        out = inductor_ce.cross_entropy(x, t, reduction=reduction, **extra)
+        return out[0]
+    fn = torch.compile(ours, fullgraph=True) if path == "torch_compile" else ours
+    for reduction in ("mean", "none"):
+        x = x0.clone().requires_grad_()
+        fn(x, reduction).sum().backward()
+        ref = x0[[0, 2]].double().requires_grad_()
+        F.cross_entropy(ref, t[[0, 2]], reduction=reduction).sum().backward()
+        assert torch.equal(x.grad[1], torch.zeros(10)), x.grad[1]
+        torch.testing.assert_close(x.grad[[0, 2]].double(), ref.grad)

@@ -446,18 +446,26 @@ class LossSpec(NamedTuple):
             if not per_row_g:
                 g, = rest
             a, b, *c = (g * k for k in coefs)
+            # An output that is not differentiated gets an upstream gradient of zeros (the
+            # autograd.Function's): its terms must add nothing, also where its coefficients
+            # are nan (an ignored row of -inf logits has a nan entropy and lse).
             if with_lse:
-                a, b = a + g_lse * lse_coefs[0], b + g_lse * lse_coefs[1]
+                a, b = a + _times(g_lse, lse_coefs[0]), b + _times(g_lse, lse_coefs[1])
             c = c[0] if c else None
             e = None
             if with_entropy:    # (the full form only)
-                a, b = a + g_ent * ent_coefs[0], b + g_ent * ent_coefs[1]
-                e = g_ent * ent_coefs[2]
+                a, b = a + _times(g_ent, ent_coefs[0]), b + _times(g_ent, ent_coefs[1])
+                e = _times(g_ent, ent_coefs[2])
             out.copy_(kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap,
                                       temperature))
             return (out,)
 
         return fn
+
+
+def _times(g: Tensor, k: Tensor) -> Tensor:
+    """g * k, 0 where g is 0 whatever k (inf or nan)."""
+    return torch.where(g == 0, 0.0, g * k)
 
 
 # --- the options' values -------------------------------------------------------------------------
