@@ -368,6 +368,35 @@ def test_one_row_compiles_its_own_entry():
     assert counts[3] == 2 and counts[4:] == [0] * 4, counts    # more rows: an entry apart
 
 
+@pytest.mark.parametrize("loss", ["plain", "entropy", "linear"])
+def test_first_compile_inside_a_non_reentrant_checkpoint(loss):
+    """A compile that happens inside torch.utils.checkpoint (use_reentrant=False): the trace
+    differentiates fake tensors, which the checkpoint's saved-tensor hooks must not see (they
+    had been counted, and the backward's recomputation failed). Loss and gradient as without
+    the checkpoint; shapes no other test compiles."""
+    from torch.utils.checkpoint import checkpoint
+    g = torch.Generator().manual_seed(7)
+    x0, w0 = torch.randn(16, 8, generator=g), torch.randn(53, 8, generator=g)
+    t = torch.randint(0, 53, (16,), generator=g)
+    fn = {"plain": lambda x, w: inductor_ce.cross_entropy(x @ w.T * 2, t),
+          "entropy": lambda x, w: inductor_ce.cross_entropy(
+              x @ w.T * 2, t, return_entropy=True).loss,
+          "linear": lambda x, w: inductor_ce.linear_cross_entropy(x * 2, w, t)}[loss]
+    results = []
+    for wrapped in (True, False):
+        x, w = x0.clone().requires_grad_(), w0.clone().requires_grad_()
+        before = eager.compiles
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")      # (a failed compile warns)
+            out = checkpoint(fn, x, w, use_reentrant=False) if wrapped else fn(x, w)
+            out.backward()
+        if wrapped:
+            assert eager.compiles > before, "nothing was compiled inside the checkpoint"
+        results.append((out.detach(), x.grad, w.grad))
+    for got, want in zip(*results):
+        torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-7)
+
+
 def test_retain_graph_and_no_grad():
     x = torch.randn(24, 13, requires_grad=True)
     t = torch.randint(0, 13, (24,))

@@ -43,7 +43,9 @@ def _own_config(salt: tuple, device_type: str):
     """Inductor settings of our compiles, whatever the user set globally: no CUDA graphs (an
     eager call must own its outputs), no freezing, no autotuning, no custom passes of the
     user's (they are for their graphs), our salt in the cache key; autocast off while
-    tracing (the graph's dtypes are the call's)."""
+    tracing (the graph's dtypes are the call's); saved-tensor hooks of our own over the
+    caller's (the trace differentiates fake tensors: torch.utils.checkpoint's hooks would
+    count and keep them, and fail the call's backward)."""
     from torch._inductor import config as inductor_config
 
     patch = {"triton.cudagraphs": False, "freezing": False, "max_autotune": False,
@@ -53,8 +55,13 @@ def _own_config(salt: tuple, device_type: str):
              "post_grad_custom_pre_pass": None,
              "post_grad_custom_post_pass": SaltPass(salt[0], variant=salt[1])}
     patch = {k: v for k, v in patch.items() if _has(inductor_config, k)}
-    with inductor_config.patch(patch), torch.autocast(device_type, enabled=False):
+    with inductor_config.patch(patch), torch.autocast(device_type, enabled=False), \
+            torch.autograd.graph.saved_tensors_hooks(_same, _same):
         yield
+
+
+def _same(x):
+    return x
 
 
 def _has(config, dotted: str) -> bool:
