@@ -199,12 +199,13 @@ class CrossEntropyLoss(nn.Module):
 
 def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *,
                          linear_bias: Optional[Tensor] = None, weight: Optional[Tensor] = None,
-                         reduction: str = "mean", ignore_index: int = -100,
+                         reduction: str = "mean", ignore_index: Optional[int] = -100,
                          label_smoothing: float = 0.0, z_loss: float = 0.0,
                          softcap: Optional[float] = None, temperature: float = 1.0,
                          return_lse: bool = False, return_entropy: bool = False,
                          return_accuracy: bool = False, memory_budget: Optional[int] = None,
-                         policy: Optional[str] = None, chunk_size: Optional[int] = None):
+                         options=None, policy: Optional[str] = None,
+                         chunk_size: Optional[int] = None):
     """``cross_entropy(F.linear(input, linear_weight, linear_bias), target, ...)`` without
     the (rows, V) logits tensor (``inductor_ce/linear/head.py``): equal to it to float32
     accuracy, collapse-safe, float32 loss.
@@ -220,6 +221,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             temperature or the entropy / accuracy chunk by rows whatever the budget; a
             scalar loss's entropy that gets a gradient costs its backward one pass over
             recomputed logits (docs/linear.md).
+        ignore_index: also None, which is -100 (as in ``F.linear_cross_entropy``).
+        options: ``F.linear_cross_entropy``'s chunking options, accepted for its signature
+            and not used: the chunking here is ``memory_budget``'s (the values are the same).
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
             logits, at GEMM speed. At least 64-768 rows of logits (by D, the budget and
@@ -239,6 +243,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         :class:`LossOutput`.
     """
     from .linear import head as linear
+    if ignore_index is None:
+        ignore_index = -100
     if policy is not None or chunk_size is not None:
         from .linear.plan import deprecated_budget
         memory_budget = deprecated_budget(memory_budget, policy, chunk_size, linear_weight)
@@ -350,9 +356,11 @@ class LinearCrossEntropyLoss(nn.Module):
 
     def __init__(self, in_features: int, num_classes: int, *, bias: bool = False, device=None,
                  dtype=None, reduction: str = "mean", weight: Optional[Tensor] = None,
-                 ignore_index: int = -100, label_smoothing: float = 0.0, z_loss: float = 0.0,
-                 softcap: Optional[float] = None, memory_budget: Optional[int] = None):
+                 ignore_index: Optional[int] = -100, label_smoothing: float = 0.0,
+                 z_loss: float = 0.0, softcap: Optional[float] = None,
+                 memory_budget: Optional[int] = None, options=None):
         super().__init__()
+        ignore_index = -100 if ignore_index is None else ignore_index   # (as torch's)
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
         check_budget(memory_budget)
         self.linear = nn.Linear(in_features, num_classes, bias=bias, device=device,

@@ -361,14 +361,26 @@ def test_export_keeps_one_node_and_decomposes():
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_matches_torch_linear_cross_entropy(reduction):
-    """torch 2.13's F.linear_cross_entropy, its chunked path included, gives our values."""
+    """torch 2.13's F.linear_cross_entropy, its chunked path included, gives our values, and
+    takes the arguments torch takes (ignore_index None, options); so does the module."""
     if not hasattr(F, "linear_cross_entropy"):
         pytest.skip("torch < 2.13")
     h, w, b, t = _data("torch-lce")
+    t = t.clone()
+    t[::5] = -100
     ours = inductor_ce.linear_cross_entropy(h, w, t, reduction=reduction)
     for options in (None, torch.nn.LinearCrossEntropyOptions(batch_chunk_size=8)):
         theirs = F.linear_cross_entropy(h, w, t, reduction=reduction, options=options)
         torch.testing.assert_close(ours, theirs, rtol=2e-6, atol=2e-6)
+        # torch's arguments as torch takes them: ignore_index None (-100), its options
+        same = inductor_ce.linear_cross_entropy(h, w, t, reduction=reduction,
+                                                ignore_index=None, options=options)
+        assert torch.equal(same, ours)
+    module = inductor_ce.LinearCrossEntropyLoss(D, V, reduction=reduction, ignore_index=None,
+                                                options=None)
+    theirs = torch.nn.LinearCrossEntropyLoss(D, V, reduction=reduction, ignore_index=None)
+    theirs.load_state_dict(module.state_dict())
+    torch.testing.assert_close(module(h, t), theirs(h, t), rtol=2e-6, atol=2e-6)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "auto"], ids=["graph", "op"])
