@@ -673,7 +673,7 @@ for n in (0, 1, scaling.BLOCK - 1, 3 * scaling.BLOCK + 17):
     for gv in (1.0, 0.37, -2.5, 0.0, float("inf"), float("nan")):
         y = x.clone()
         scaling.launch(y, torch.tensor(gv))
-        want = torch.where(x == 0, x, x * gv)     # (a zero stays zero: scaling.times)
+        want = torch.where(x == 0, x, x * gv)     # (a zero stays zero: op.ce.times)
         torch.testing.assert_close(y, want, rtol=0, atol=0, equal_nan=True)
         assert not y[::3].isnan().any()
     xb = x.to(torch.bfloat16)

@@ -50,7 +50,7 @@ from torch import Tensor
 
 from .. import lowering
 from .._inductor import runtime
-from ..op.ce import BACKENDS
+from ..op.ce import BACKENDS, times
 
 MIN_ELEMENTS = 1 << 20
 
@@ -428,8 +428,9 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
 
 def scale_(x: Tensor, g: Tensor) -> None:
     """``x *= g`` for a low-precision ``x`` and a float32 0-dim ``g``, in float32 and rounded
-    once, a zero staying zero whatever g (``linear/scaling.py``'s ``times``): ATen's in-place multiply of mixed dtypes runs a kernel that is not vectorized (2.4 ms
-    for a 128256 x 4096 bf16 gradient on the H200, 4x its bandwidth time); Inductor's is."""
+    once, a zero staying zero whatever g (``op/ce.py``'s ``times``): ATen's in-place multiply
+    of mixed dtypes runs a kernel that is not vectorized (2.4 ms for a 128256 x 4096 bf16
+    gradient on the H200, 4x its bandwidth time); Inductor's is."""
     merged = merged_rows(x) if x.dim() >= 2 and compiled_path_applies(x, g) else None
     if merged is not None and merged[1].dense_inner() and g.dim() == 0:
         xm, layout = merged
@@ -437,7 +438,7 @@ def scale_(x: Tensor, g: Tensor) -> None:
                         (g.dtype,))
 
         def fn(x, g):
-            x.copy_(torch.where(x == 0, x, x * g))   # (linear/scaling.py's times)
+            x.copy_(times(x, g))
             return (g,)
 
         from .._inductor.standalone import compile_rows_dynamic
@@ -445,7 +446,7 @@ def scale_(x: Tensor, g: Tensor) -> None:
         if entry is not None:
             run_compiled(entry, xm, g)
             return
-    x.copy_(torch.where(x == 0, x, x * g))
+    x.copy_(times(x, g))
 
 
 # The ops' eager implementation (op/ce.py calls ce_fwd / ce_bwd above; None: decomposition).

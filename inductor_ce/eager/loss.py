@@ -22,7 +22,7 @@ from torch.compiler import is_compiling as _is_compiling
 from .. import lowering
 from .._inductor import runtime
 from .._inductor.dispatch import autograd_inside_op as _autograd_inside_op
-from ..op.ce import entropy_term, no_double_backward
+from ..op.ce import entropy_term, no_double_backward, times
 from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
 from . import kernels
@@ -450,22 +450,17 @@ class LossSpec(NamedTuple):
             # autograd.Function's): its terms must add nothing, also where its coefficients
             # are nan (an ignored row of -inf logits has a nan entropy and lse).
             if with_lse:
-                a, b = a + _times(g_lse, lse_coefs[0]), b + _times(g_lse, lse_coefs[1])
+                a, b = a + times(g_lse, lse_coefs[0]), b + times(g_lse, lse_coefs[1])
             c = c[0] if c else None
             e = None
             if with_entropy:    # (the full form only)
-                a, b = a + _times(g_ent, ent_coefs[0]), b + _times(g_ent, ent_coefs[1])
-                e = _times(g_ent, ent_coefs[2])
+                a, b = a + times(g_ent, ent_coefs[0]), b + times(g_ent, ent_coefs[1])
+                e = times(g_ent, ent_coefs[2])
             out.copy_(kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap,
                                       temperature))
             return (out,)
 
         return fn
-
-
-def _times(g: Tensor, k: Tensor) -> Tensor:
-    """g * k, 0 where g is 0 whatever k (inf or nan)."""
-    return torch.where(g == 0, 0.0, g * k)
 
 
 # --- the options' values -------------------------------------------------------------------------

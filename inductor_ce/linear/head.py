@@ -64,7 +64,7 @@ from ..op import ce as ops
 from ..op.decomposition import check_target_range
 from ..op.finish import finish
 from . import chunks, class_chunks
-from . import scaling
+from . import scaling  # noqa: F401  (the scale_ op)
 from .plan import (by_classes, chunk_rows, class_blocks, classes_words, grad_classes, log_plan,
                    rows_words)
 
@@ -720,8 +720,7 @@ def _fast_backward(ctx, g_loss, *unused):
         # saved buffer; the in-place op would be functionalized into a copy of it first
         # (the saved tensor is a graph input, never mutated in the functional graph). Eager
         # with retain_graph=True: the saved gradients must stay for the next backward.
-        grads = (scaling.times(dh, g_loss), scaling.times(dw, g_loss),
-                 scaling.times(db, g_loss))
+        grads = (ops.times(dh, g_loss), ops.times(dw, g_loss), ops.times(db, g_loss))
     grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", ctx.inputs, grads[0],
                                    grads[1], grads[2] if ctx.has_bias else None)
     return *grads, *([None] * 10)

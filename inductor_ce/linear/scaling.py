@@ -42,7 +42,7 @@ def _kernel():
             offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
             mask = offsets < n
             x = tl.load(x_ptr + offsets, mask=mask).to(tl.float32)
-            # (A zero stays zero whatever g: see times.)
+            # (A zero stays zero whatever g: op/ce.py's times.)
             x = tl.where(x == 0.0, x, x * g)
             tl.store(x_ptr + offsets, x.to(x_ptr.dtype.element_ty), mask=mask)
 
@@ -61,18 +61,10 @@ def launch(x: Tensor, g: Tensor) -> None:
             kernel[(triton.cdiv(n, BLOCK),)](x, g, n, BLOCK=BLOCK, num_warps=4)
 
 
-def times(x: Tensor, g: Tensor) -> Tensor:
-    """x * g, out of place (the traced backward's), a zero of x staying zero whatever g: an
-    ignored row's gradient is exactly 0 in stock's backward, not g times 0, which is nan for
-    an infinite or nan g (a sum divided by a count of 0 kept targets, e.g. transformers'
-    num_items_in_batch of an all-padded batch). For a finite g the same as x * g."""
-    return torch.where(x == 0, x, x * g)
-
-
 @torch.library.custom_op(f"{LIB}::scale_", mutates_args=("x",))
 def scale_(x: Tensor, g: Tensor) -> None:
-    """``x *= g`` (``g`` 0-dim float32) as ``times``, in float32 and rounded once to x's
-    dtype; on CUDA, left as it is where g == 1."""
+    """``x *= g`` (``g`` 0-dim float32) as ``op/ce.py``'s ``times``, in float32 and rounded
+    once to x's dtype; on CUDA, left as it is where g == 1."""
     if (x.device.type == "cuda" and g.device == x.device and g.dim() == 0
             and g.dtype == torch.float32 and x.is_contiguous()):
         launch(x, g)

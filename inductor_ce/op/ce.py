@@ -143,6 +143,16 @@ def coefficients(lse_nt: Tensor, g_lse_nt, g_z_t, g_sum_wz, smooth: bool, g_ent_
     return a, b, c
 
 
+def times(x: Tensor, g) -> Tensor:
+    """x * g, a zero of x staying zero whatever g (inf, nan). Two uses: a gradient that the
+    fused head computed in the forward, times the upstream scalar g (an ignored row's
+    gradient is exactly 0 in stock's backward, not 0 times the infinite g of a sum over 0 kept
+    targets, e.g. transformers' num_items_in_batch of an all-padded step); and an upstream
+    gradient x of zeros (an output nobody differentiates) times its coefficients, which adds
+    nothing where a coefficient is nan (an ignored row of -inf logits)."""
+    return torch.where(x == 0, x, x * g)
+
+
 def entropy_term(a, e, ent_nt):
     """a with the entropy's share: d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt), whose
     last part is a q_j term (ce_bwd_full computes the rest, e q_j (lse_nt - z_j))."""
