@@ -447,8 +447,8 @@ def _rows_of(h: fx.Node, graph: fx.Graph, steps):
     and row merges, from the linear on) replayed on ``h`` (..., D). A merge matters only
     where a slice follows it (the fused op flattens the rows itself), and is replayed where it
     makes the rows one dimension (``flatten(0, -2)``, whatever the sizes); otherwise, None
-    (the loss stays stock)."""
-    rows, merged, made = h, False, []
+    (the loss stays stock). Decided before any node is inserted."""
+    replays, merged = [], False     # (None: the flatten)
     for s in steps:
         if not _is_row_slice(s):
             src, out = _val(s.args[0]), _val(s)
@@ -457,15 +457,17 @@ def _rows_of(h: fx.Node, graph: fx.Graph, steps):
             continue
         if merged:
             if _val(s.args[0]).dim() != 2:
-                for n in reversed(made):
-                    graph.erase_node(n)
                 return None
+            replays.append(None)
+            merged = False
+        replays.append(s)
+    rows = h
+    for s in replays:
+        if s is None:
             rows = graph.call_method("flatten", (rows, 0, -2))
             rows.meta["example_value"] = _run_fake(rows)
-            made.append(rows)
-            merged = False
-        rows = _replay(graph, s, rows)
-        made.append(rows)
+        else:
+            rows = _replay(graph, s, rows)
     return rows
 
 
