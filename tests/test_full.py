@@ -93,6 +93,33 @@ def test_margin_grid(dtype, mode, monkeypatch):
     assert bool((x.grad[rows, target] != 0).all())
 
 
+@pytest.mark.parametrize("mode", ["eager", "graphs", "compiled"])
+def test_entropy_gradient_alone_near_uniform_rows(mode, monkeypatch):
+    """The gradient of the entropy alone (an entropy bonus, RL's regularizer) where the rows
+    are near uniform: every probability ~1 / V, so the gradient is small everywhere and the
+    target column's as small as the others. Against float64, no worse than a few times stock
+    float32's own error (autograd of the value's expression had the target column wrong by
+    1e-3 to 0.4 of the row's largest gradient, docs/numerics.md)."""
+    if mode == "graphs":     # (as test_margin_grid's)
+        monkeypatch.setattr(eager_kernels, "MODE", "compiled")
+    g = torch.Generator().manual_seed(5)
+    scales = torch.tensor([0.01, 0.1, 1.0, 3.0])[:, None]
+    z = torch.randn(4, 32000, generator=g) * scales
+    target = torch.tensor([0, 1, 2, 3])
+    x = z.clone().requires_grad_()
+    fn = _compiled("grid") if mode == "compiled" else _eager("grid")
+    _, entropy, _ = fn(x, target, None)
+    entropy.sum().backward()
+    zr = z.double().requires_grad_()
+    torch.special.entr(zr.softmax(-1)).sum().backward()
+    zs = z.clone().requires_grad_()
+    torch.special.entr(zs.softmax(-1)).sum().backward()
+    scale = zr.grad.abs().amax(-1, keepdim=True)
+    ours = ((x.grad.double() - zr.grad).abs() / scale).amax(-1)
+    stock = ((zs.grad.double() - zr.grad).abs() / scale).amax(-1)
+    assert bool((ours <= 4 * stock.clamp_min(1e-6)).all()), (ours, stock)
+
+
 # --- every option, eager and compiled -------------------------------------------------------------
 
 def _case(config, dtype, seed):

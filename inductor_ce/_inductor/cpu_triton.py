@@ -8,12 +8,16 @@ import os
 class _InterpreterLibdevice:
     """Stand-in for ``triton_helpers.libdevice`` under Triton's interpreter, which does not
     patch libdevice: names resolve to ``triton.language.math``; tanh (absent there) is
-    2 * sigmoid(2x) - 1."""
+    2 * sigmoid(2x) - 1, isnan x != x and isinf |x| == inf."""
 
     def __getattr__(self, name):
         import triton.language as tl
         if name == "tanh":
             return lambda x: 2.0 * tl.sigmoid(2.0 * x) - 1.0
+        if name == "isnan":
+            return lambda x: x != x
+        if name == "isinf":
+            return lambda x: tl.abs(x) == float("inf")
         if name == "log1p":  # Goldberg: log(u) * x / (u - 1), exact to rounding for tiny x
             def log1p(x):
                 u = 1.0 + x
