@@ -631,6 +631,29 @@ def test_cuda_graph_output_buffers(monkeypatch):
     assert all(own.data_ptr() != p.data_ptr() for p in pool) and replays.replayed == 8
 
 
+def test_cuda_graph_packing_holds_a_bool_output():
+    """The accuracy (bool) shares the replay's float32 buffer with the float32 outputs: each
+    output at a 16-byte aligned offset, the bool one in a byte view, copied and read back
+    exactly (a call asking for the accuracy replays as any other few-row call)."""
+    from inductor_ce.eager import graphs
+    outs = (torch.tensor(2.5), torch.arange(5, dtype=torch.float32),
+            torch.tensor([True, False, True, True, False, True, False]),
+            torch.linspace(0, 1, 3))
+    packing = graphs._Packing.of(outs)
+    flat = packing.empty(torch.device("cpu"))
+    packing.copy_into(flat, outs)
+    views = packing.views(flat)
+    assert [v.dtype for v in views] == [o.dtype for o in outs]
+    for v, o in zip(views, outs):
+        assert v.shape == o.shape and torch.equal(v, o)
+        assert v.untyped_storage().data_ptr() == flat.data_ptr()
+        assert (v.data_ptr() - flat.data_ptr()) % 16 == 0
+    ends = sorted((v.data_ptr(), v.data_ptr() + v.numel() * v.element_size()) for v in views)
+    assert all(a[1] <= b[0] for a, b in zip(ends, ends[1:]))          # no overlap
+    with pytest.raises(TypeError, match="float32 or bool"):
+        graphs._Packing.of((torch.zeros(2, dtype=torch.int64),))
+
+
 def test_cuda_graph_options_buffer(monkeypatch):
     """graphs.Replays of a function whose last argument is an options tensor (the loss's
     forward: label_smoothing and z_loss), without a GPU (a stand-in graph reads what its

@@ -296,6 +296,49 @@ def test_few_rows_replays_take_options_new_every_call():
     assert replayed(True) - before[0] >= 6 and replayed(False) - before[1] >= 2
 
 
+@pytest.mark.parametrize("rows", [3, 1])
+def test_few_rows_replays_with_entropy_and_accuracy(rows):
+    """Few rows on CUDA asking for the entropy and the accuracy (a trainer's logged metrics,
+    an entropy bonus) replay CUDA graphs as the plain loss does (the bool accuracy shares
+    the float32 outputs' buffer): each step's loss, entropy, accuracy and gradient of
+    loss - 0.1 entropy against float64 on new logits (a replay handing out stale outputs
+    fails here), and the forward replayed."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    from _reference import full_reference
+    from inductor_ce.eager import loss as eager_loss
+    gen = torch.Generator(device=DEV).manual_seed(13)
+    vocab = 128256
+    leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+
+    def replayed(copies):
+        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
+
+    before = (replayed(True), replayed(False))
+    for i in range(6):
+        with torch.no_grad():
+            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
+            if i % 2:
+                leaf[0, t[0]] = leaf[0].max() + 1.0     # a correct row: accuracy True
+        out = inductor_ce.cross_entropy(leaf, t, return_entropy=True, return_accuracy=True)
+        (out.loss - 0.1 * out.entropy.sum()).backward()
+        grad, leaf.grad = leaf.grad, None
+        xr = leaf.detach().double().requires_grad_()
+        ref_loss, ref_entropy, ref_accuracy = full_reference(xr, t)
+        (ref_loss.mean() - 0.1 * ref_entropy.sum()).backward()
+        assert_loss_close(out.loss, ref_loss.mean())
+        torch.testing.assert_close(out.entropy.double(), ref_entropy, rtol=1e-5, atol=1e-6)
+        assert out.accuracy.dtype == torch.bool and torch.equal(out.accuracy, ref_accuracy)
+        assert bool(out.accuracy[0]) == bool(i % 2)
+        assert_grad_close(grad, xr.grad)
+        del out, grad
+    # (The forward replays from the third step on. The backward's arguments include the
+    # entropy's upstream gradient, a new tensor each step: its replays depend on where the
+    # allocator puts it, and are not asserted.)
+    assert replayed(True) - before[0] >= 4
+
+
 def test_few_rows_inside_a_users_cuda_graph():
     """A caller's own CUDA graph of a no-grad loss (after a warm-up call) records our kernels
     (the loss neither captures nor replays graphs of its own inside it), and replaying the

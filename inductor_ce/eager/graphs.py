@@ -23,13 +23,14 @@ next replay, so a caller never gets it. Every output a replay hands out is writt
 graph into memory the caller owns, allocated by the caching allocator for this call, which
 therefore nobody else holds (a tensor, a kept ``untyped_storage()``, work another stream
 has queued on memory it ``record_stream``-ed: the allocator hands none of it out):
-- a function of float32 outputs (the loss's forward: the loss and per-row statistics) gets,
-  per call, one fresh buffer (``torch.empty``), into which its graph copies the outputs; the
-  replay hands out views of that buffer. The buffer's address is part of the graph's key: a
-  training loop that holds the last step's loss while it computes the next one alternates
-  between two addresses, so a key keeps up to ``SLOTS`` such graphs. A call at a further
-  address (a caller keeping every loss) replays the key's own graph, which writes into a
-  buffer it never hands out, and copies that into the call's buffer (one more launch);
+- a function of float32 or bool outputs (the loss's forward: the loss, per-row statistics,
+  the accuracy) gets, per call, one fresh buffer (``torch.empty``), into which its graph
+  copies the outputs; the replay hands out views of that buffer. The buffer's address is
+  part of the graph's key: a training loop that holds the last step's loss while it
+  computes the next one alternates between two addresses, so a key keeps up to ``SLOTS``
+  such graphs. A call at a further address (a caller keeping every loss) replays the key's
+  own graph, which writes into a buffer it never hands out, and copies that into the
+  call's buffer (one more launch);
 - a function that writes its result into an argument (the backward: the gradient, into a
   tensor the caller allocates) returns nothing from a replay; the argument is part of the key.
 
@@ -68,8 +69,8 @@ _capturing = runtime.stream_capturing
 class Replays:
     """``fn(*args)`` (tensors or None, the first (rows, V)), replayed from CUDA graphs where
     a call's row count and addresses were seen before (see the module's docstring).
-    ``copies``: ``fn`` returns float32 tensors, which a replay writes into a buffer of the
-    call's own; otherwise ``fn`` writes into an argument and a replay returns None.
+    ``copies``: ``fn`` returns float32 or bool tensors, which a replay writes into a buffer
+    of the call's own; otherwise ``fn`` writes into an argument and a replay returns None.
     ``options``: the last argument is an options tensor, not part of the key (see the
     module's docstring)."""
 
@@ -206,8 +207,9 @@ class Replays:
 
 
 class _Packing:
-    """Where a function's float32 outputs sit in one buffer: each at a 16-byte aligned
-    offset (as Inductor assumes of its inputs), contiguous; ``size`` elements in all."""
+    """Where a function's outputs (float32, or bool: the accuracy) sit in one float32
+    buffer: each at a 16-byte aligned offset (as Inductor assumes of its inputs), contiguous,
+    a bool one in a byte view of the buffer; ``size`` float32 elements in all."""
 
     __slots__ = ("size", "views_")
 
@@ -216,24 +218,27 @@ class _Packing:
 
     @classmethod
     def of(cls, outs) -> "_Packing":
-        views, offset = [], 0
+        views, offset = [], 0          # (offset in bytes)
         for o in outs:
-            if o.dtype != torch.float32:
-                raise TypeError(f"a copied output must be float32, got {o.dtype}")
+            if o.dtype not in (torch.float32, torch.bool):
+                raise TypeError(f"a copied output must be float32 or bool, got {o.dtype}")
             stride, step = [], 1
             for n in reversed(o.shape):
                 stride.insert(0, step)
                 step *= n
-            views.append((tuple(o.shape), tuple(stride), offset))
-            offset += -(-o.numel() // 4) * 4
-        return cls(offset, tuple(views))
+            item = o.element_size()
+            views.append((o.dtype, tuple(o.shape), tuple(stride), offset // item))
+            offset += -(-o.numel() * item // 16) * 16
+        return cls(offset // 4, tuple(views))
 
     def empty(self, device) -> torch.Tensor:
         return torch.empty(self.size, dtype=torch.float32, device=device)
 
     def copy_into(self, flat, outs) -> None:
-        for o, (shape, stride, at) in zip(outs, self.views_):
-            flat.as_strided(shape, stride, at).copy_(o)
+        for o, view in zip(outs, self.views(flat)):
+            view.copy_(o)
 
     def views(self, flat) -> tuple:
-        return tuple([flat.as_strided(shape, stride, at) for shape, stride, at in self.views_])
+        return tuple([(flat if dtype is torch.float32 else flat.view(dtype))
+                      .as_strided(shape, stride, at)
+                      for dtype, shape, stride, at in self.views_])

@@ -127,10 +127,8 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
             input.device, label_smoothing, z_loss) if spec.valued() else None], few), xm)
     if entry is None:
         return None
-    # (CUDA graphs copy float32 outputs only: a call with the accuracy, a bool, runs its
-    # compiled functions unreplayed.)
     call = CallPath(_plan_of(entry, key), input, xm, target, t,
-                    graphs and _may_replay_graphs(xm, layout, weight, few) and not accuracy,
+                    graphs and _may_replay_graphs(xm, layout, weight, few),
                     training,
                     reduction, return_lse)
     if sig is not None:
