@@ -168,8 +168,8 @@ def merged_rows(x: Tensor):
         total *= n
     if total == 0:
         return None
-    if total == 1:
-        one = x.view(1, x.shape[-1])
+    if total == 1:      # ((1, V) itself: no view per call, no view's node in the backward)
+        one = x if x.dim() == 2 else x.view(1, x.shape[-1])
         return one, Layout(0, True, one.stride(-1) == 1, x.storage_offset() == 0)
     view = x.view(*[n for n, _ in rows], x.shape[-1]) if rows != list(zip(sizes, strides)) \
         else x
