@@ -225,6 +225,11 @@ SUPPORTED = {
                    torch.randint(0, 40, (2, 7), generator=g)),
         lambda x, t, w: F.nll_loss(F.log_softmax(x, dim=-1).flatten(0, 1), t.flatten(), w,
                                    reduction="sum")),
+    "nll_loss(log_softmax) over class dim 1 of a transposed view": (
+        lambda g: (torch.randn(2, 7, 40, generator=g) * 3,
+                   torch.randint(0, 40, (2, 7), generator=g)),
+        lambda x, t, w: F.nll_loss(F.log_softmax(x.transpose(1, 2), dim=1), t, w,
+                                   reduction="none")),
     "aten.cross_entropy_loss": (
         lambda g: (torch.randn(2, 7, 40, generator=g) * 3,
                    torch.randint(0, 40, (2, 7), generator=g)),

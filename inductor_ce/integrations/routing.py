@@ -198,9 +198,11 @@ def _same(a, b) -> bool:
     return statically_known_true(a == b)
 
 
-def _class_dim(call: _Call, x):
+def _class_dim(call: _Call, x, logits=None):
     """The class dimension of a call we can express (1 for an N-D input whose class
-    dimension 1 is contiguous, else -1), or the reason (a str) to leave the call stock."""
+    dimension 1 is contiguous, else -1), or the reason (a str) to leave the call stock.
+    ``logits``: the value whose class dimension must be contiguous where it is not ``x``
+    (nll_loss's: the logits under its log_softmax, which is what our op reads)."""
     t, w = _val(call.target), _val(call.weight)
     if not isinstance(x, torch.Tensor) or not isinstance(t, torch.Tensor):
         return "the input or the target is not a tensor"
@@ -233,7 +235,7 @@ def _class_dim(call: _Call, x):
         return "a target whose shape is not the logits' rows"
     if w is not None and not _same(w.shape[0], num_classes):
         return "a weight whose length is not the number of classes"
-    if dim == 1 and not _same(x.stride(1), 1):
+    if dim == 1 and not _same((x if logits is None else logits).stride(1), 1):
         return "a class dimension 1 that is not contiguous (moving it last would copy)"
     return dim
 
@@ -567,16 +569,18 @@ def _route(graph: fx.Graph, node: fx.Node, call: _Call):
         return "the input is not a tensor"
     if _fuse_linear and _route_linear(graph, node, call):
         return True
-    class_dim = _class_dim(call, _val(call.input))
-    if isinstance(class_dim, str):
-        return class_dim
-    out_dtype = _val(node).dtype
     x, dead = call.input, []
     if call.nll:
+        # (The class dimension from the input's shape, then the logits' own layout.)
+        class_dim = 1 if getattr(_val(call.input), "ndim", 0) >= 3 else -1
         x = _logits_of_nll(call.input, class_dim)
         if x is None:
             return "nll_loss of something other than a log_softmax over the classes"
         dead = list(_walk(call.input, x))   # the views and the log_softmax
+    class_dim = _class_dim(call, _val(call.input), _val(x) if call.nll else None)
+    if isinstance(class_dim, str):
+        return class_dim
+    out_dtype = _val(node).dtype
     src = _strip_row_merges(x) if class_dim == -1 else x
     found = _views_to_upcast(src)
     if found is not None and _no_mutation_between(found[0], node):
