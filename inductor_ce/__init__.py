@@ -37,15 +37,20 @@ def _command_line_first() -> bool:
     return "-m" in argv and argv[argv.index("-m") + 1:][:1] == ["inductor_ce.codegen"]
 
 
-if _command_line_first():
-    _loading = False
+# Submodules a user reaches as attributes (``inductor_ce.parallel.vocab_parallel_...``,
+# ``inductor_ce.transformers.apply``), imported on first use: torch.distributed and
+# transformers are not needed to import the package.
+_LAZY_SUBMODULES = ("parallel", "transformers")
+_loading = False
 
-    def __getattr__(name: str):
-        # (While loading, `from . import lowering` asks for its submodules here first: they
-        # are not loaded yet, and the import system then imports them.)
-        global _loading
-        if name.startswith("__") or _loading:
-            raise AttributeError(name)
+
+def __getattr__(name: str):
+    """The package's names where their load was deferred (``_command_line_first``), and the
+    lazy submodules."""
+    global _loading
+    # (While loading, `from . import lowering` asks for its submodules here first: they
+    # are not loaded yet, and the import system then imports them.)
+    if "LOWERING_ACTIVE" not in globals() and not name.startswith("__") and not _loading:
         _loading = True
         try:
             _load()
@@ -53,6 +58,11 @@ if _command_line_first():
             _loading = False
         if name in globals():
             return globals()[name]
-        raise AttributeError(f"module 'inductor_ce' has no attribute {name!r}")
-else:
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'inductor_ce' has no attribute {name!r}")
+
+
+if not _command_line_first():
     _load()

@@ -35,3 +35,15 @@ def test_console_example_prints_what_the_readme_shows():
     console = re.search(r"```console\n\$ python - <<'EOF'\n(.*?)\nEOF\n(.*?)```", _text(), re.S)
     code, shown = console[1], console[2]
     assert _run(code).split() == shown.split()
+
+
+def test_api_block_names_resolve_after_import():
+    """Every name the README's API block spells out (``inductor_ce.parallel.vocab_...``,
+    ``inductor_ce.transformers.apply``, ...) is reachable after a plain ``import
+    inductor_ce``, in a fresh process (no other test's imports helping)."""
+    api = re.findall(r"```python\n(.*?)```", _text(), re.S)[2]
+    names = sorted(set(re.findall(r"^(inductor_ce(?:\.\w+)+)\(", api, re.M)))
+    assert "inductor_ce.parallel.vocab_parallel_cross_entropy" in names, names
+    code = "import functools, inductor_ce\n" + "".join(
+        f"functools.reduce(getattr, {n.split('.')[1:]!r}, inductor_ce)\n" for n in names)
+    _run(code)
