@@ -25,9 +25,12 @@ def triton_poi_fused_0(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.constexpr):
     tmp0 = tl.load(in_out_ptr0 + (x0), None).to(tl.float32)
     tmp1 = tl.load(in_ptr0 + (0))
     tmp2 = tl.broadcast_to(tmp1, [XBLOCK])
-    tmp3 = tmp2.to(tl.float32)
-    tmp4 = tmp0 * tmp3
-    tl.store(in_out_ptr0 + (x0), tmp4, None)
+    tmp3 = tl.full([1], 0.0, tl.float32)
+    tmp4 = tmp0 == tmp3
+    tmp5 = tmp2.to(tl.float32)
+    tmp6 = tmp0 * tmp5
+    tmp7 = tl.where(tmp4, tmp0, tmp6)
+    tl.store(in_out_ptr0 + (x0), tmp7, None)
 
 
 @triton_heuristics.pointwise(size_hints={'x': 536870912})  # in_out_ptr0: *bf16, in_ptr0: *fp32
@@ -41,6 +44,9 @@ def triton_poi_fused_1(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.constexpr):
     tmp0 = tl.load(in_out_ptr0 + (x0), None).to(tl.float32)
     tmp1 = tl.load(in_ptr0 + (0))
     tmp2 = tl.broadcast_to(tmp1, [XBLOCK])
-    tmp3 = tmp2.to(tl.float32)
-    tmp4 = tmp0 * tmp3
-    tl.store(in_out_ptr0 + (x0), tmp4, None)
+    tmp3 = tl.full([1], 0.0, tl.float32)
+    tmp4 = tmp0 == tmp3
+    tmp5 = tmp2.to(tl.float32)
+    tmp6 = tmp0 * tmp5
+    tmp7 = tl.where(tmp4, tmp0, tmp6)
+    tl.store(in_out_ptr0 + (x0), tmp7, None)
