@@ -17,6 +17,7 @@ from typing import Optional
 
 import torch
 from torch import Tensor, nn
+from torch.nn import _reduction
 
 from ._inductor.runtime import forward_ad_active as _forward_ad_active
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
@@ -176,12 +177,17 @@ def _is_dtensor(x) -> bool:
 
 
 class CrossEntropyLoss(nn.Module):
-    """``nn.CrossEntropyLoss`` counterpart of :func:`cross_entropy` (float32 loss)."""
+    """``nn.CrossEntropyLoss`` counterpart of :func:`cross_entropy` (float32 loss).
+    ``size_average`` and ``reduce``: torch's deprecated forms of ``reduction`` (keyword-only
+    here: the positional order is :func:`cross_entropy`'s), which they override as in torch."""
 
     def __init__(self, weight: Optional[Tensor] = None, ignore_index: int = -100,
                  reduction: str = "mean", label_smoothing: float = 0.0, *, z_loss: float = 0.0,
-                 softcap: Optional[float] = None):
+                 softcap: Optional[float] = None, size_average: Optional[bool] = None,
+                 reduce: Optional[bool] = None):
         super().__init__()
+        if size_average is not None or reduce is not None:   # (warns as torch's modules do)
+            reduction = _reduction.legacy_get_string(size_average, reduce)
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
         self.register_buffer("weight", weight)
         self.ignore_index, self.reduction = ignore_index, reduction
@@ -387,7 +393,9 @@ def _autocast(*tensors):
     """The linear's operands as F.linear would take them under autocast: cast to the autocast
     dtype (a custom op is not autocast by itself, and would run its GEMMs in float32)."""
     x = tensors[0]
-    if not isinstance(x, Tensor) or not torch.is_autocast_enabled(x.device.type):
+    # (meta tensors have no autocast state: shape inference, a model built on "meta")
+    if not isinstance(x, Tensor) or x.device.type == "meta" or \
+            not torch.is_autocast_enabled(x.device.type):
         return tensors
     dtype = torch.get_autocast_dtype(x.device.type)
     return tuple(t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point() else t

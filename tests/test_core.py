@@ -957,3 +957,19 @@ def test_cuda_target_out_of_range_is_a_device_side_assert(compiled):
     assert "device-side assert" in r.stderr, r.stderr[-2000:]
     assert "target out of range" in r.stderr, r.stderr[-2000:]     # the kernel's message
     assert "called a synchronizing CUDA operation" not in r.stderr, r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("size_average, reduce", [(False, None), (None, False), (True, True),
+                                                  (False, True), (None, True)])
+def test_module_takes_torchs_legacy_reduction_arguments(size_average, reduce):
+    """nn.CrossEntropyLoss's deprecated size_average / reduce (keyword-only here) override
+    reduction as in torch, with its deprecation warning; the loss equals stock's."""
+    logits, target = torch.randn(6, 7), torch.tensor([0, 1, 6, 2, -100, 4])
+    kw = dict(size_average=size_average, reduce=reduce)
+    with pytest.warns(UserWarning, match="deprecated"):
+        stock = nn.CrossEntropyLoss(reduction="sum", **kw)
+    with pytest.warns(UserWarning, match="deprecated"):
+        ours = inductor_ce.CrossEntropyLoss(reduction="sum", **kw)
+    assert ours.reduction == stock.reduction
+    assert_loss_close(ours(logits, target), F.cross_entropy(logits.double(), target,
+                                                            reduction=stock.reduction))

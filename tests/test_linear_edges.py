@@ -93,3 +93,29 @@ def test_all_ignored_and_no_rows_compiled(design):
         for reduction in ("mean", "sum"):
             _assert_like_stock(_grads(fn, rows, t, rows == 0, reduction=reduction),
                                _grads(_stock, rows, t, rows == 0, reduction=reduction))
+
+
+@pytest.mark.parametrize("design", BUDGETS)
+@pytest.mark.parametrize("kw", [dict(), dict(reduction="sum"), dict(reduction="none"),
+                                dict(return_lse=True),
+                                dict(reduction="none", return_entropy=True,
+                                     return_accuracy=True)],
+                         ids=["mean", "sum", "none", "lse", "full"])
+def test_meta_tensors(design, kw):
+    """On meta tensors (shape inference, a model built on "meta") the head gives the shapes
+    and dtypes it gives on real ones, forward and backward, as F.linear_cross_entropy does."""
+    def run(device):
+        h = torch.zeros(2, 3, D, device=device, requires_grad=True)
+        w = torch.zeros(V, D, device=device, requires_grad=True)
+        t = torch.zeros(2, 3, dtype=torch.long, device=device)
+        out = _ours(design)(h, w, t, **kw)
+        outs = out if isinstance(out, tuple) else (out,)
+        outs[0].sum().backward()
+        return [(o.shape, o.dtype) for o in outs if o is not None] + \
+            [(g.shape, g.dtype) for g in (h.grad, w.grad)]
+    meta = run("meta")
+    assert meta == run("cpu")
+    with torch.no_grad():
+        h, w = torch.zeros(4, D, device="meta"), torch.zeros(V, D, device="meta")
+        t = torch.zeros(4, dtype=torch.long, device="meta")
+        assert inductor_ce.linear_log_probs(h, w, t).shape == (4,)
