@@ -915,6 +915,7 @@ def test_module():
     (dict(linear_bias=torch.randn(V + 1)), ValueError, "linear_bias"),
     (dict(target=torch.zeros(N + 1, dtype=torch.long)), ValueError, "target"),
     (dict(target=torch.zeros(N)), TypeError, "target"),
+    (dict(target=torch.rand(N, V).softmax(-1)), TypeError, "no probability targets"),
     (dict(input=torch.randn(N, D).double()), TypeError, "input"),
     (dict(reduction="avg"), ValueError, "reduction"),
     (dict(weight=torch.rand(V - 1)), ValueError, "weight"),

@@ -138,6 +138,25 @@ def test_tensor_options_eagerly():
         inductor_ce.cross_entropy(x, t, z_loss="0.1")
 
 
+@pytest.mark.parametrize("name", ["label_smoothing", "z_loss"])
+def test_a_tensor_option_that_requires_grad_raises(name):
+    """A tensor option that requires grad would get no gradient (stock F.cross_entropy
+    converts it to a float, with a warning): a ValueError naming it, eagerly, compiled and on
+    the fused head; under no_grad it is a value like any other."""
+    x = torch.randn(6, 13, requires_grad=True)
+    t = torch.randint(0, 13, (6,))
+    opt = {name: torch.tensor(0.1, requires_grad=True)}
+    h, w = torch.randn(6, 4, requires_grad=True), torch.randn(13, 4)
+    for fn in (inductor_ce.cross_entropy, torch.compile(inductor_ce.cross_entropy,
+                                                        backend="eager"),
+               lambda x, t, **kw: inductor_ce.linear_cross_entropy(h, w, t, **kw)):
+        with pytest.raises(ValueError, match=f"{name} is a tensor that requires grad"):
+            fn(x, t, **opt)
+    with torch.no_grad():
+        assert_loss_close(inductor_ce.cross_entropy(x, t, **opt),
+                          reference(x.double(), t, **{name: 0.1}))
+
+
 def test_compiled_tensor_options_never_recompile():
     """Under torch.compile (fullgraph, error_on_recompile) 0-d tensor options are graph
     inputs: new values, 0 included, neither recompile nor break the graph; each value's loss

@@ -392,6 +392,61 @@ def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
     assert ours(**batch).loss.item() != pytest.approx(o.loss.item(), rel=1e-3)
 
 
+@pytest.mark.parametrize("how", ["torch.save", "pickle"])
+def test_a_patched_model_pickles_and_loads_back_patched(how):
+    """torch.save(model) / pickle of a patched model: the file loads (the patched forwards,
+    bound to this module's functions, are not pickled as such) into a model patched again,
+    with its memory budget, whose loss and gradients are stock's; revert() works on it."""
+    import io
+    import pickle
+    ref, ours = make_pair("llama")
+    ict.revert(ours)
+    ict.apply(ours, memory_budget=4096)
+    if how == "torch.save":
+        buf = io.BytesIO()
+        torch.save(ours, buf)
+        buf.seek(0)
+        back = torch.load(buf, weights_only=False)
+    else:
+        back = pickle.loads(pickle.dumps(ours))
+    assert ict.is_applied(back) and ict.is_applied(ours)
+    assert vars(back)[ict._PATCH_ATTR].memory_budget == 4096
+    assert vars(back)[ict._PATCH_ATTR].head is back.lm_head is not ours.lm_head
+    batch = make_batch()
+    o = back(**batch)
+    assert o.logits is None
+    r = ref(**batch)
+    assert_loss_close(o.loss.detach(), r.loss.detach())
+    o.loss.backward()
+    r.loss.backward()
+    assert_grads_close(back, ref)
+    ict.revert(back)
+    assert back(**batch).logits.shape == (B, T, V)
+    assert ours(**batch).logits is None
+
+
+def test_resize_token_embeddings_after_apply():
+    """model.resize_token_embeddings(n) of an untied head replaces lm_head: the next training
+    call patches the new head (as apply() again would) and its loss and gradients are
+    stock's."""
+    ref, ours = make_pair("llama")
+    for m in (ref, ours):
+        m.resize_token_embeddings(V + 8)
+        m.get_output_embeddings().weight.data[V:] = 0.5   # (not the mean init's exact copy)
+        m.get_input_embeddings().weight.data[V:] = 0.25
+    old_head = vars(ours)[ict._PATCH_ATTR].head
+    assert ours.lm_head is not old_head
+    batch = make_batch()
+    batch["labels"][0, 3] = V + 5
+    o, r = ours(**batch), ref(**batch)
+    assert o.logits is None and vars(ours)[ict._PATCH_ATTR].head is ours.lm_head
+    assert "forward" not in vars(old_head)
+    assert_loss_close(o.loss.detach(), r.loss.detach())
+    o.loss.backward()
+    r.loss.backward()
+    assert_grads_close(ours, ref)
+
+
 def test_signature_is_kept_for_the_trainer_and_generate():
     import inspect
     _, ours = make_pair("llama")
@@ -502,17 +557,18 @@ def test_refuses_what_it_cannot_do_exactly():
 
 def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
     """A LoRA-like hook on lm_head (its output plus a delta): the call is unfused, with a
-    warning; a replaced head: an error at the call, since apply() could not see them."""
+    warning; a head replaced by one apply() refuses (a wrapper, not a plain nn.Linear): the
+    call raises apply()'s error (a plain new head is patched:
+    test_resize_token_embeddings_after_apply)."""
     _, ours = make_pair("llama")
     handle = ours.lm_head.register_forward_hook(lambda m, i, o: o + torch.zeros(B, T, V))
     with pytest.warns(UserWarning, match="forward hook"):
         assert ours(**make_batch()).logits is not None
     handle.remove()
-    ours.resize_token_embeddings(V + 8)
-    with pytest.raises(RuntimeError, match="lm_head replaced after apply"):
+    ours.lm_head = torch.nn.Sequential(ours.lm_head)
+    ours.get_output_embeddings = lambda: ours.lm_head
+    with pytest.raises(ValueError, match="not a plain nn.Linear"):
         ours(**make_batch())
-    ict.revert(ours)
-    assert ict.apply(ours)(**make_batch()).logits is None
 
 
 def test_refuses_a_library_model_with_an_unknown_transform():

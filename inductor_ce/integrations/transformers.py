@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copyreg
 import functools
 import inspect
 import textwrap
@@ -484,6 +485,14 @@ def _own_forward(module, old):
 
 def _fused_model_forward(self, *args, **kwargs):
     patch = self.__dict__[_PATCH_ATTR]
+    if patch.request is None and _head_replaced(self):
+        # lm_head replaced since apply() (resize_token_embeddings of an untied head): the new
+        # head is patched as apply() would, then the call runs as the new patch's.
+        if torch.compiler.is_compiling():
+            raise RuntimeError(f"{type(self).__name__}.lm_head was replaced after "
+                               "inductor_ce.transformers.apply() (resize_token_embeddings?): "
+                               "call apply(model) again before compiling the model")
+        return apply(self, memory_budget=patch.memory_budget).forward(*args, **kwargs)
     forward = _own_forward(self, patch.old_forward)
     if kwargs.pop("fused_lm_head", False):   # TRL's protocol, whatever the mode
         kwargs.pop("skip_logits", None)
@@ -646,7 +655,8 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     still added by the model), as a float32 value. Every other call (generation, evaluation,
     no labels) is the unpatched forward. Works under ``torch.compile(model)`` and with FSDP2
     (``fully_shard``), before or after ``apply``; the head's own hooks run around the loss.
-    ``copy.deepcopy`` of a patched model is patched and independent.
+    ``copy.deepcopy``, ``torch.save`` and ``pickle`` of a patched model give one patched again,
+    independent of it.
 
     ``memory_budget``: bytes of chunk scratch of the fused loss (``linear_cross_entropy``'s;
     default: ``ForCausalLMLoss``'s, chunks of D / 2 rows eagerly and D rows under
@@ -664,7 +674,9 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
 
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
-    Calling it twice is a no-op; :func:`revert` undoes it. Patch before wrapping the model
+    Calling it again is a no-op, unless ``lm_head`` was replaced since
+    (``resize_token_embeddings`` of an untied head): then the new head is patched, which an
+    eager training call also does by itself. :func:`revert` undoes it. Patch before wrapping the model
     in anything that replaces ``model.forward`` (PEFT, ``accelerate.prepare``).
     """
     from transformers import PreTrainedModel
@@ -674,6 +686,9 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
         raise TypeError(f"model must be a transformers PreTrainedModel, got "
                         f"{type(model).__name__}")
     trl = _trl_head(model)
+    if is_applied(model) and _head_replaced(model):   # (resize_token_embeddings, untied)
+        budget = vars(model)[_PATCH_ATTR].memory_budget
+        return apply(revert(model), memory_budget=budget)
     if is_applied(model):
         patch = vars(model)[_PATCH_ATTR]
         if trl is not None:   # TRL's head put on top of ours since: ours serves its calls
@@ -724,7 +739,59 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     model.forward = types.MethodType(_model_forward(cls), model)
     head.forward = types.MethodType(_fused_head_forward, head)
     model.loss_function = types.MethodType(_fused_loss_function, model)
+    for obj in (model, head):
+        vars(obj)["__reduce_ex__"] = types.MethodType(_reduce_patched, obj)
     return model
+
+
+def _head_replaced(model) -> bool:
+    """Whether ``model.lm_head`` is no longer the head apply() patched."""
+    return getattr(model, "lm_head", None) is not vars(model)[_PATCH_ATTR].head
+
+
+# Pickling (torch.save(model), pickle, copy.deepcopy). The patched forwards are methods bound
+# to functions of this module, which pickle by name as attributes of the model or head (the
+# default) and would not load back. A patched model and its head each carry, in their own
+# __dict__ (where pickle and copy look first), a __reduce_ex__ that pickles them unpatched;
+# the model comes back patched again by apply(), with its memory budget, once its state is
+# set. A model with TRL's head adopted pickles as before (TRL's forward is not ours to redo).
+
+_OURS = ("forward", "_loss_function", "__reduce_ex__", _PATCH_ATTR)
+
+
+def _reduce_patched(obj, protocol):
+    patch = vars(obj)[_PATCH_ATTR]
+    if patch.trl is not None:
+        del vars(obj)["__reduce_ex__"]
+        try:
+            return obj.__reduce_ex__(protocol)
+        finally:
+            vars(obj)["__reduce_ex__"] = types.MethodType(_reduce_patched, obj)
+    state = {k: v for k, v in vars(obj).items() if k not in _OURS}
+    old = patch.old_head_forward if obj is patch.head else patch.old_forward
+    if old is not None:
+        state["forward"] = old
+    if obj is patch.head:
+        return copyreg.__newobj__, (type(obj),), state
+    return _new_patched, (type(obj), patch.memory_budget), state
+
+
+def _new_patched(cls, memory_budget):
+    """A bare instance of ``cls`` whose state, once set (by pickle or copy, which look up
+    __setstate__ on the instance first), is patched by apply()."""
+    obj = cls.__new__(cls)
+    vars(obj)["__setstate__"] = functools.partial(_set_state_and_apply, obj, memory_budget)
+    return obj
+
+
+def _set_state_and_apply(obj, memory_budget, state):
+    del vars(obj)["__setstate__"]
+    setstate = getattr(type(obj), "__setstate__", None)   # (nn.Module's)
+    if setstate is not None:
+        setstate(obj, state)
+    else:
+        vars(obj).update(state)
+    apply(obj, memory_budget=memory_budget)
 
 
 def _model_forward(cls):
@@ -765,6 +832,7 @@ def revert(model):
         else:
             obj.forward = old
         del vars(obj)[_PATCH_ATTR]
+        vars(obj).pop("__reduce_ex__", None)
     del model._loss_function
     if patch.trl is not None:   # TRL's own fused LM head again, with its trainer's settings
         from trl.trainer.utils import add_fused_lm_head

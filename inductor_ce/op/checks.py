@@ -53,6 +53,9 @@ def _tensor_option(name, value, floating):
         kind = "floating-point " if floating else ""
         raise ValueError(f"{name} must be a float or a one-element {kind}tensor, got a "
                          f"{value.dtype} tensor of shape {tuple(value.shape)}")
+    if value.requires_grad and torch.is_grad_enabled():   # (never a silently absent gradient)
+        raise ValueError(f"{name} is a tensor that requires grad: the loss is not "
+                         f"differentiated with respect to it (pass {name}.detach())")
     msg, rule = _RULES[name]
     if torch.compiler.is_compiling():
         value = value.reshape(()).float()
@@ -131,8 +134,13 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
             raise ValueError(f"linear_bias must be a ({num_classes},) tensor of input's dtype "
                              f"and device, got {getattr(linear_bias, 'shape', linear_bias)}")
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
+        soft = isinstance(target, Tensor) and target.is_floating_point()
         raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
-                        f"{getattr(target, 'dtype', type(target).__name__)}")
+                        f"{getattr(target, 'dtype', type(target).__name__)}" + (
+                            " (the fused head takes no probability targets: "
+                            "inductor_ce.cross_entropy(F.linear(input, linear_weight, "
+                            "linear_bias), target) takes them, with the logits)" if soft
+                            else ""))
     if target.shape != input.shape[:-1]:
         raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
                          f", got {tuple(target.shape)}")
