@@ -17,9 +17,9 @@ from typing import Optional
 
 import torch
 from torch import Tensor, nn
-from torch.nn import _reduction
 
 from ._inductor.runtime import forward_ad_active as _forward_ad_active
+from ._inductor.runtime import legacy_reduction as _legacy_reduction
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
 from .eager.kernels import compiled_path_applies
 from .eager.loss import call_signature, loss_of_seen_call
@@ -187,7 +187,7 @@ class CrossEntropyLoss(nn.Module):
                  reduce: Optional[bool] = None):
         super().__init__()
         if size_average is not None or reduce is not None:   # (warns as torch's modules do)
-            reduction = _reduction.legacy_get_string(size_average, reduce)
+            reduction = _legacy_reduction(size_average, reduce)
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
         self.register_buffer("weight", weight)
         self.ignore_index, self.reduction = ignore_index, reduction
