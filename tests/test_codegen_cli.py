@@ -98,6 +98,10 @@ def _error_line(capsys, argv) -> str:
     (["--vocab", "0"], "--vocab 0: must be at least 1"),
     (["--rows", "-5"], "--rows -5: must be at least 1"),
     (["--rows", "0"], "--rows 0: must be at least 1 (nothing to inspect)"),
+    (["--vocab", str(2**31)], f"--vocab {2**31}: must be below 2^31"),
+    (["--rows", "99999999999999999999"], "--rows 99999999999999999999: must be below 2^31"),
+    (["--rows", str(2**30), "--vocab", str(2**30)],
+     f"--rows {2**30} --vocab {2**30}: the bfloat16 logits do not fit on cpu"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(capsys, no_codegen, argv, message):
     assert message in _error_line(capsys, argv + ["--device", "cpu"])

@@ -130,6 +130,8 @@ def _check(p: argparse.ArgumentParser, args) -> None:
     for flag, n in (("--rows", args.rows), ("--vocab", args.vocab)):
         if n < 1:
             _fail(p, f"{flag} {n}: must be at least 1 (nothing to inspect)")
+        if n >= 2**31:
+            _fail(p, f"{flag} {n}: must be below 2^31")
     if args.backend == "triton" and not _have_triton():
         _fail(p, "--backend triton: triton is not installed (pip install triton, or "
                  "--backend cpp)")
@@ -149,6 +151,11 @@ def _check(p: argparse.ArgumentParser, args) -> None:
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     elif args.device == "cuda" and not torch.cuda.is_available():
         _fail(p, "--device cuda: no CUDA device")
+    try:   # (the logits generate() compiles for; on the CPU only address space is taken)
+        torch.empty(args.rows, args.vocab, dtype=getattr(torch, args.dtype), device=args.device)
+    except (RuntimeError, MemoryError) as e:
+        _fail(p, f"--rows {args.rows} --vocab {args.vocab}: the {args.dtype} logits do not fit "
+                 f"on {args.device} ({str(e).splitlines()[0][:120]})")
 
 
 def main(argv=None) -> None:
