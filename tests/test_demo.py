@@ -254,6 +254,33 @@ def test_missing_package_is_one_line_and_exit_2(missing, monkeypatch, capsys, tm
     assert not list(tmp_path.iterdir())                   # nothing done
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--vocab", "10"], "--vocab 10: must be an integer in [257, 2^31)"),
+    (["--vocab", "99999999999999999999"], "--vocab 99999999999999999999: must be"),
+    (["--steps", "1"], "--steps 1: must be an integer in [2, 2^31)"),
+    (["--batch", "0"], "--batch 0: must be"),
+    (["--eval-every", "0"], "--eval-every 0: must be"),
+    (["--eval-batches", "0"], "--eval-batches 0: must be"),
+    (["--memorize", "-1"], "--memorize -1: must be"),
+    (["--lr", "nan"], "--lr nan: must be a finite number > 0"),
+    (["--lr", "inf"], "--lr inf: must be a finite number > 0"),
+    (["--memorize-lr", "-1"], "--memorize-lr -1.0: must be a finite number > 0"),
+    (["--corpus-mb", "-1"], "--corpus-mb -1.0: must be a finite number >= 0"),
+    (["--seed", "-1"], "--seed -1: must be an integer in [0, 2^63)"),
+    (["--seed", str(2**63)], f"--seed {2**63}: must be"),
+    (["--out", "/proc/none/x"], "--out /proc/none/x: cannot create or write"),
+    (["--cache-dir", "/proc/none"], "--cache-dir /proc/none: cannot create or write"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys, tmp_path):
+    """Each bad value is named in one line before any work (not a traceback from the
+    tokenizer, the optimizer or the last write of a finished run)."""
+    with pytest.raises(SystemExit) as e:
+        demo.parse_args(["--preset", "tiny", "--out", str(tmp_path)] + argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err, err
+
+
 @pytest.mark.slow
 @needs_tokenizers
 @needs_mpl

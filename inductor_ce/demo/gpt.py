@@ -5,7 +5,7 @@ logits, shift them against the labels, flatten, sum over the kept tokens with
 ``F.cross_entropy`` and divide by the number of kept tokens of the whole batch. Nothing here
 knows about inductor_ce: ``inductor_ce.enable()`` before ``torch.compile`` routes that call.
 
-Data for the demo (``windows``): random windows of a token stream (``inductor_ce.corpus``:
+Data for the demo (``windows``): random windows of a token stream (``inductor_ce.demo.corpus``:
 the standard library's source, BPE-tokenized, ``<|endoftext|>`` after each file). A window
 that runs past the end of a file stops there: the rest of the row is padding whose label is
 -100 (ignored), the way batches of documents are padded. ``train_steps`` is the demo's loop

@@ -10,8 +10,8 @@ softplus(logsumexp_{j != t} z_j - z_t), and against stock F.cross_entropy, which
 exactly 0 from a margin of about 17 on.
 
 Part 2 (training): the text is the Python standard library's own source and docstrings, a
-byte-level BPE tokenizer trained on it at start (``inductor_ce.corpus``: deterministic,
-cached, no network), held-out files by a hash of their path. A GPT (``inductor_ce.gpt``)
+byte-level BPE tokenizer trained on it at start (``inductor_ce.demo.corpus``: deterministic,
+cached, no network), held-out files by a hash of their path. A GPT (``inductor_ce.demo.gpt``)
 whose loss is the usual ``F.cross_entropy(logits.float()[..., :-1, :].view(-1, V), ...,
 reduction="sum") / num_items`` with padding labelled -100 is trained from the same initial
 weights on the same batches, in the same order, once per compile. Shown, printed and in one
@@ -65,6 +65,7 @@ from . import corpus, gpt
 
 MARGINS = (0.0, 20.0, 30.0, 50.0)
 VOCAB = 32000
+MIN_VOCAB = 257                       # the tokenizer's 256 byte symbols and <|endoftext|>
 RUNS = (("stock torch.compile", False), ("inductor_ce.enable()", True))
 # On a GPU a second stock run (same seed, same batches) measures how far two runs of the same
 # code drift apart (non-deterministic kernels: atomics in the embedding's backward, cuBLAS's
@@ -798,15 +799,43 @@ def parse_args(argv=None):
     if args.corpus_mb is not None:
         overrides["corpus_mb"] = args.corpus_mb or None
     preset = dataclasses.replace(preset, **overrides)
-    if preset.steps < 2 or preset.eval_every < 1 or preset.batch < 1 or preset.eval_batches < 1 \
-            or preset.memorize < 0:
-        p.error("--steps must be >= 2; --batch, --eval-every, --eval-batches >= 1; "
-                "--memorize >= 0")
-    if args.seed < 0:     # (negative seeds draw the held-out batches)
-        p.error("--seed must be >= 0")
+    # Each bad value named, before any work (the checks' bounds: the run's own needs).
+    inf = float("inf")
+    for flag, value, ok, rule in (
+            ("--steps", preset.steps, 2 <= preset.steps < 2**31, "an integer in [2, 2^31)"),
+            ("--batch", preset.batch, 1 <= preset.batch < 2**31, "an integer in [1, 2^31)"),
+            ("--eval-every", preset.eval_every, 1 <= preset.eval_every < 2**31,
+             "an integer in [1, 2^31)"),
+            ("--eval-batches", preset.eval_batches, 1 <= preset.eval_batches < 2**31,
+             "an integer in [1, 2^31)"),
+            ("--vocab", preset.vocab, MIN_VOCAB <= preset.vocab < 2**31,
+             f"an integer in [{MIN_VOCAB}, 2^31)"),
+            ("--memorize", preset.memorize, 0 <= preset.memorize < 2**31, "an integer in [0, 2^31)"),
+            ("--lr", preset.lr, 0.0 < preset.lr < inf, "a finite number > 0"),
+            ("--memorize-lr", preset.memorize_lr, 0.0 < preset.memorize_lr < inf,
+             "a finite number > 0"),
+            ("--corpus-mb", args.corpus_mb, args.corpus_mb is None or
+             0.0 <= args.corpus_mb < inf, "a finite number >= 0"),
+            # (negative seeds draw the held-out batches)
+            ("--seed", args.seed, 0 <= args.seed < 2**63, "an integer in [0, 2^63)")):
+        if not ok:
+            p.error(f"{flag} {value}: must be {rule}")
     if args.device == "cuda" and not torch.cuda.is_available():
         p.error("--device cuda: no CUDA device")
+    for flag, path in (("--out", args.out), ("--cache-dir", args.cache_dir)):
+        if path is not None and not _can_make_dir(path):
+            p.error(f"{flag} {path}: cannot create or write to this directory")
     return args, preset
+
+
+def _can_make_dir(path: str) -> bool:
+    """Whether ``path`` is, or could be made (it is, now), a writable directory: checked
+    before the run, which writes there at its end."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(path, os.W_OK | os.X_OK)
 
 
 def main(argv=None) -> int:
