@@ -676,8 +676,8 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
     Calling it again is a no-op, unless ``lm_head`` was replaced since
     (``resize_token_embeddings`` of an untied head): then the new head is patched, which an
-    eager training call also does by itself. :func:`revert` undoes it. Patch before wrapping the model
-    in anything that replaces ``model.forward`` (PEFT, ``accelerate.prepare``).
+    eager training call also does by itself. :func:`revert` undoes it. Patch before wrapping
+    the model in anything that replaces ``model.forward`` (PEFT, ``accelerate.prepare``).
     """
     from transformers import PreTrainedModel
     from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
