@@ -425,6 +425,20 @@ def test_a_patched_model_pickles_and_loads_back_patched(how):
     assert ours(**batch).logits is None
 
 
+def test_a_shallow_copy_shares_the_patched_head_and_runs_unpatched():
+    """copy.copy shares the submodules (the patched head among them): the copy is left
+    unpatched (stock's loss, its logits), the original stays patched."""
+    import copy
+    ref, ours = make_pair("llama")
+    twin = copy.copy(ours)
+    assert not ict.is_applied(twin) and ict.is_applied(ours) and twin.lm_head is ours.lm_head
+    batch = make_batch()
+    o = twin(**batch)
+    assert o.logits.shape == (B, T, V)
+    assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
+    assert ours(**batch).logits is None
+
+
 def test_resize_token_embeddings_after_apply():
     """model.resize_token_embeddings(n) of an untied head replaces lm_head: the next training
     call patches the new head (as apply() again would) and its loss and gradients are

@@ -791,6 +791,9 @@ def _set_state_and_apply(obj, memory_budget, state):
         setstate(obj, state)
     else:
         vars(obj).update(state)
+    head = getattr(obj, "lm_head", None)
+    if head is not None and _PATCH_ATTR in vars(head):
+        return   # (copy.copy: the submodules, the patched head among them, are shared)
     apply(obj, memory_budget=memory_budget)
 
 
