@@ -492,7 +492,7 @@ def _fused_model_forward(self, *args, **kwargs):
             raise RuntimeError(f"{type(self).__name__}.lm_head was replaced after "
                                "inductor_ce.transformers.apply() (resize_token_embeddings?): "
                                "call apply(model) again before compiling the model")
-        return apply(self, memory_budget=patch.memory_budget).forward(*args, **kwargs)
+        return apply(self).forward(*args, **kwargs)   # (apply keeps the patch's budget)
     forward = _own_forward(self, patch.old_forward)
     if kwargs.pop("fused_lm_head", False):   # TRL's protocol, whatever the mode
         kwargs.pop("skip_logits", None)
@@ -761,13 +761,11 @@ _OURS = ("forward", "_loss_function", "__reduce_ex__", _PATCH_ATTR)
 
 def _reduce_patched(obj, protocol):
     patch = vars(obj)[_PATCH_ATTR]
-    if patch.trl is not None:
-        del vars(obj)["__reduce_ex__"]
-        try:
-            return obj.__reduce_ex__(protocol)
-        finally:
-            vars(obj)["__reduce_ex__"] = types.MethodType(_reduce_patched, obj)
-    state = {k: v for k, v in vars(obj).items() if k not in _OURS}
+    state = obj.__getstate__()       # (nn.Module's: its __dict__ less what it never pickles)
+    if patch.trl is not None:        # everything but this reducer, as without it
+        state.pop("__reduce_ex__")
+        return copyreg.__newobj__, (type(obj),), state
+    state = {k: v for k, v in state.items() if k not in _OURS}
     old = patch.old_head_forward if obj is patch.head else patch.old_forward
     if old is not None:
         state["forward"] = old
