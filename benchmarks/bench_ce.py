@@ -238,7 +238,8 @@ def bench_shape(spec: str, bw: float, dynamic, skip_eager: bool):
         return fwd, both
 
     for name, fn in contenders(dynamic).items():
-        if skip_eager and name.endswith("eager") or ONLY and not name.startswith(tuple(ONLY)):
+        if skip_eager and name.endswith("eager") or ONLY and not any(
+                name == o[:-1] if o.endswith("$") else name.startswith(o) for o in ONLY):
             continue
         try:
             xg = x.clone().requires_grad_()
@@ -416,7 +417,7 @@ def main():
                    help="shapes also measured with dynamic=True (every size symbolic)")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--skip-eager", action="store_true")
-    p.add_argument("--only", nargs="*", default=[], help="run only these contenders")
+    p.add_argument("--only", nargs="*", default=[], help="contender name prefixes (a trailing $: the exact name)")
     p.add_argument("--no-ref", action="store_true", help="skip the hand-written yardstick")
     p.add_argument("--chunks", nargs="*", default=[],
                    help="also compile ours with these forward chunk lengths, CHUNK or "
