@@ -301,8 +301,12 @@ def test_few_rows_replays_with_entropy_and_accuracy(rows):
     """Few rows on CUDA asking for the entropy and the accuracy (a trainer's logged metrics,
     an entropy bonus) replay CUDA graphs as the plain loss does (the bool accuracy shares
     the float32 outputs' buffer): each step's loss, entropy, accuracy and gradient of
-    loss - 0.1 entropy against float64 on new logits (a replay handing out stale outputs
-    fails here), and the forward replayed."""
+    loss - 0.1 entropy against float64 on new logits (a replay handing out stale outputs or
+    reading a stale upstream gradient fails here), and both replayed. The steps allocate on
+    the GPU as a training loop does, the same every step (the references are computed on
+    the CPU after them): the graphs' keys hold addresses, among them those of the entropy's
+    upstream gradient, a new tensor every step, which a steady loop gets at the same
+    addresses from the caching allocator."""
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
     from _reference import full_reference
@@ -315,28 +319,61 @@ def test_few_rows_replays_with_entropy_and_accuracy(rows):
     def replayed(copies):
         return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
 
-    before = (replayed(True), replayed(False))
+    before, steps = (replayed(True), replayed(False)), []
     for i in range(6):
         with torch.no_grad():
             leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
-            if i % 2:
-                leaf[0, t[0]] = leaf[0].max() + 1.0     # a correct row: accuracy True
+            # Row 0's target a largest logit (accuracy True) at odd steps, the smallest else.
+            leaf[0, t[0]] = leaf[0].max() + 1.0 if i % 2 else leaf[0].min() - 1.0
         out = inductor_ce.cross_entropy(leaf, t, return_entropy=True, return_accuracy=True)
         (out.loss - 0.1 * out.entropy.sum()).backward()
-        grad, leaf.grad = leaf.grad, None
-        xr = leaf.detach().double().requires_grad_()
-        ref_loss, ref_entropy, ref_accuracy = full_reference(xr, t)
+        kept = (leaf.detach(), out.loss.detach(), out.entropy.detach(), out.accuracy, leaf.grad)
+        steps.append([v.to("cpu", copy=True) for v in kept])
+        leaf.grad = None
+        del out, kept
+    assert replayed(True) - before[0] >= 4 and replayed(False) - before[1] >= 3
+    for i, (x, loss, entropy, accuracy, grad) in enumerate(steps):
+        xr = x.double().requires_grad_()
+        ref_loss, ref_entropy, ref_accuracy = full_reference(xr, t.cpu())
         (ref_loss.mean() - 0.1 * ref_entropy.sum()).backward()
-        assert_loss_close(out.loss, ref_loss.mean())
-        torch.testing.assert_close(out.entropy.double(), ref_entropy, rtol=1e-5, atol=1e-6)
-        assert out.accuracy.dtype == torch.bool and torch.equal(out.accuracy, ref_accuracy)
-        assert bool(out.accuracy[0]) == bool(i % 2)
+        assert_loss_close(loss, ref_loss.mean())
+        torch.testing.assert_close(entropy.double(), ref_entropy, rtol=1e-5, atol=1e-6)
+        assert accuracy.dtype == torch.bool and torch.equal(accuracy, ref_accuracy)
+        assert bool(accuracy[0]) == bool(i % 2)
         assert_grad_close(grad, xr.grad)
-        del out, grad
-    # (The forward replays from the third step on. The backward's arguments include the
-    # entropy's upstream gradient, a new tensor each step: its replays depend on where the
-    # allocator puts it, and are not asserted.)
-    assert replayed(True) - before[0] >= 4
+
+
+def test_few_rows_replays_per_row_gradients():
+    """Few rows on CUDA with per-row upstream gradients (reduction "none" and the lse: new
+    tensors every step, one of them a broadcast scalar's): the backward replays, and each
+    step's losses, lse and gradient match float64 (a replay reading the last step's
+    gradients fails here). References on the CPU after the steps, as in the test above."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    from inductor_ce.eager import loss as eager_loss
+    gen = torch.Generator(device=DEV).manual_seed(14)
+    rows, vocab = 3, 128256
+    leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+    before, steps = sum(r.replayed for r in eager_loss._REPLAYS.values() if not r.copies), []
+    for i in range(6):
+        with torch.no_grad():
+            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
+        u = torch.randn(rows, device=DEV, generator=gen)
+        loss, lse = inductor_ce.cross_entropy(leaf, t, reduction="none", return_lse=True)
+        ((loss * u).sum() + (0.5 + i) * lse.mean()).backward()
+        kept = (leaf.detach(), u, loss.detach(), lse.detach(), leaf.grad)
+        steps.append([v.to("cpu", copy=True) for v in kept])
+        leaf.grad = None
+        del loss, lse, kept
+    assert sum(r.replayed for r in eager_loss._REPLAYS.values() if not r.copies) - before >= 3
+    for i, (x, u, loss, lse, grad) in enumerate(steps):
+        xr = x.double().requires_grad_()
+        ref, ref_lse = reference(xr, t.cpu(), reduction="none", return_lse=True)
+        ((ref * u.double()).sum() + (0.5 + i) * ref_lse.mean()).backward()
+        assert_loss_close(loss, ref)
+        torch.testing.assert_close(lse.double(), ref_lse, rtol=1e-6, atol=0)
+        assert_grad_close(grad, xr.grad)
 
 
 def test_few_rows_inside_a_users_cuda_graph():
