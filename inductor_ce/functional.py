@@ -27,7 +27,7 @@ from .eager.loss import cross_entropy as _eager_loss
 from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
-from .op.checks import (check_budget, check_linear, check_options, check_tensors,
+from .op.checks import (byte_target, check_budget, check_linear, check_options, check_tensors,
                         probability_target)
 from .op.finish import LossOutput, finish, full_outputs, kept_weight, reduce
 from .op.options import asks_full_form, check_full_options
@@ -52,7 +52,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
 
     Args:
         input: logits ``(..., V)``, float32/bfloat16/float16; rows may be strided views.
-        target: class indices ``input.shape[:-1]``, int64 or int32; or class probabilities
+        target: class indices ``input.shape[:-1]``, int64, int32 or uint8; or class probabilities
             of input's shape, float32 or input's dtype (``op/soft.py``; "none": rows' shape).
         weight, ignore_index, reduction, label_smoothing: as in F.cross_entropy.
         z_loss: coefficient of the z-loss ``lse**2`` (keyword-only).
@@ -84,6 +84,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
             out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss)
             if out is not None:
                 return out
+    if byte_target(target):
+        # F.cross_entropy takes Byte class indices too; our kernels take int32 or int64.
+        # (Such a call is not kept: a kept call would hand the kernels the Byte target.)
+        target, sig = target.int(), None
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
     # that two routes to torch.Tensor agree), and the DTensor import guards of its own.
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
@@ -220,7 +224,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         input: ``(..., D)`` hidden states (float32, bfloat16 or float16).
         linear_weight: ``(V, D)``, the LM head's weight, in ``input``'s dtype; a DTensor
             sharded over the vocabulary (``[Shard(0)]``, 1-D mesh) runs vocabulary-parallel.
-        target: class indices ``input.shape[:-1]``, int64 or int32.
+        target: class indices ``input.shape[:-1]``, int64, int32 or uint8.
         linear_bias: optional ``(V,)``.
         weight, reduction, ignore_index, label_smoothing, z_loss, softcap, temperature,
             return_lse, return_entropy, return_accuracy: as in :func:`cross_entropy`. A
@@ -257,6 +261,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     if full:
         check_full_options(temperature, return_entropy, return_accuracy)
+    if byte_target(target):
+        target = target.int()    # Byte class indices, as F.cross_entropy takes them
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(

@@ -779,6 +779,32 @@ def test_int32_target():
     assert torch.equal(a, b)
 
 
+def test_byte_target():
+    """uint8 class indices, which F.cross_entropy takes as it takes int64 ones: the same loss
+    and gradient as int64, eagerly (twice: a second call takes no kept path with the Byte
+    target), under torch.compile and through the fused head; an out-of-range Byte target
+    raises as any."""
+    _, logits, target = make_case("2d", torch.float32, 3, ("byte",))
+    ref_leaf = logits.detach().clone().requires_grad_()
+    ref = inductor_ce.cross_entropy(ref_leaf, target, ignore_index=3, reduction="none")
+    ref.sum().backward()
+    byte = target.to(torch.uint8)
+    compiled = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, ignore_index=3,
+                                                                    reduction="none"),
+                             backend="aot_eager", fullgraph=True)
+    for fn in (lambda x, t: inductor_ce.cross_entropy(x, t, ignore_index=3, reduction="none"),
+               ) * 2 + (compiled,):
+        leaf = logits.detach().clone().requires_grad_()
+        loss = fn(leaf, byte)
+        loss.sum().backward()
+        assert torch.equal(loss, ref) and torch.equal(leaf.grad, ref_leaf.grad)
+    h, w = torch.randn(target.numel(), 8), torch.randn(V, 8)
+    assert torch.equal(inductor_ce.linear_cross_entropy(h, w, byte, ignore_index=3),
+                       inductor_ce.linear_cross_entropy(h, w, target, ignore_index=3))
+    with pytest.raises(RuntimeError, match="target out of range"):
+        inductor_ce.cross_entropy(logits, torch.full_like(byte, V))
+
+
 # --------------------------------------------------------------------------------------------
 # Bad input: a clear exception, never a silently wrong number
 # --------------------------------------------------------------------------------------------

@@ -22,6 +22,13 @@ def probability_target(target) -> bool:
     return isinstance(target, Tensor) and target.is_floating_point()
 
 
+def byte_target(target) -> bool:
+    """Whether ``target`` holds Byte (uint8) class indices, which F.cross_entropy takes as it
+    takes int64 ones (the caller converts them: the kernels take int32 or int64). Here for
+    probability_target's reason."""
+    return isinstance(target, Tensor) and str(target.dtype) == "torch.uint8"
+
+
 def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False):
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one
@@ -81,7 +88,7 @@ def check_tensors(input, target, weight):
     check_logits(input)
     num_classes = input.shape[-1]
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
-        raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
+        raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, got "
                         f"{getattr(target, 'dtype', type(target).__name__)} (cross_entropy also "
                         "takes class probabilities: a floating tensor of input's shape)")
     if target.shape != input.shape[:-1]:
@@ -135,8 +142,8 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
                              f"and device, got {getattr(linear_bias, 'shape', linear_bias)}")
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         soft = isinstance(target, Tensor) and target.is_floating_point()
-        raise TypeError(f"target must be an int64 or int32 tensor of class indices, got "
-                        f"{getattr(target, 'dtype', type(target).__name__)}" + (
+        raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, "
+                        f"got {getattr(target, 'dtype', type(target).__name__)}" + (
                             " (the fused head takes no probability targets: "
                             "inductor_ce.cross_entropy(F.linear(input, linear_weight, "
                             "linear_bias), target) takes them, with the logits)" if soft
