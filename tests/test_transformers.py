@@ -581,8 +581,56 @@ def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
     handle.remove()
     ours.lm_head = torch.nn.Sequential(ours.lm_head)
     ours.get_output_embeddings = lambda: ours.lm_head
-    with pytest.raises(ValueError, match="not a plain nn.Linear"):
-        ours(**make_batch())
+    for _ in range(2):   # every call, not the first only: the model stays patched
+        with pytest.raises(ValueError, match="replaced after .*not a plain torch.nn.Linear"):
+            ours(**make_batch())
+        assert ict.is_applied(ours)
+    ict.revert(ours)     # what the error says: unfused from then on
+    assert ours(**make_batch()).logits is not None
+
+
+class _PeftLike(nn.Module):
+    """What apply() reads of a PEFT model (peft.PeftModel): get_base_model(), and a forward
+    that calls the base model's."""
+
+    def __init__(self, base):
+        super().__init__()
+        self.base_model = base
+
+    def get_base_model(self):
+        return self.base_model
+
+    def forward(self, **kwargs):
+        return self.base_model(**kwargs)
+
+
+def test_a_peft_model_is_patched_through_its_base_model():
+    ref, base = make_pair("llama")
+    ict.revert(base)
+    wrapped = _PeftLike(base)
+    assert ict.apply(wrapped) is wrapped and ict.is_applied(wrapped) and ict.is_applied(base)
+    batch = make_batch()
+    o, r = wrapped(**batch), ref(**batch)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), r.loss.detach())
+    ict.revert(wrapped)
+    assert not ict.is_applied(base) and wrapped(**batch).logits is not None
+    with pytest.raises(TypeError, match="PreTrainedModel \\(or a PEFT model"):
+        ict.apply(_PeftLike(nn.Linear(2, 2)))
+
+
+def test_data_parallel_replicas_are_refused():
+    """nn.DataParallel's replicate() copies each module's __dict__: a patched model's replica
+    would run the original's forward; replicating raises instead (a RuntimeError naming DDP
+    and FSDP), and works again after revert()."""
+    _, ours = make_pair("llama")
+    for module in (ours, ours.lm_head):
+        with pytest.raises(RuntimeError, match="DataParallel.*DistributedDataParallel"):
+            module._replicate_for_data_parallel()
+    head = ours.lm_head
+    ict.revert(ours)
+    assert ours._replicate_for_data_parallel() is not ours
+    assert head._replicate_for_data_parallel() is not head
 
 
 def test_refuses_a_library_model_with_an_unknown_transform():

@@ -677,16 +677,28 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     Calling it again is a no-op, unless ``lm_head`` was replaced since
     (``resize_token_embeddings`` of an untied head): then the new head is patched, which an
     eager training call also does by itself. :func:`revert` undoes it. Patch before wrapping
-    the model in anything that replaces ``model.forward`` (PEFT, ``accelerate.prepare``).
+    the model in anything that replaces ``model.forward`` (``accelerate.prepare``); a PEFT
+    model (TRL's with a ``peft_config``) is patched through its base model. Not with
+    ``torch.nn.DataParallel`` (its replicas raise a RuntimeError): DDP or FSDP.
     """
     from transformers import PreTrainedModel
     from transformers.loss.loss_utils import ForCausalLMLoss as hf_loss
 
     if not isinstance(model, PreTrainedModel):
-        raise TypeError(f"model must be a transformers PreTrainedModel, got "
-                        f"{type(model).__name__}")
+        base = _peft_base(model)
+        if base is None:
+            raise TypeError(f"model must be a transformers PreTrainedModel (or a PEFT model "
+                            f"of one), got {type(model).__name__}")
+        apply(base, memory_budget=memory_budget, chunk_size=chunk_size)
+        return model
     trl = _trl_head(model)
     if is_applied(model) and _head_replaced(model):   # (resize_token_embeddings, untied)
+        problem = _unfusable(model, type(model))
+        if problem is not None:   # checked before revert(): the model stays patched
+            raise type(problem)(
+                "model.lm_head was replaced after inductor_ce.transformers.apply() by a head "
+                "it cannot fuse, so the model's calls raise this until "
+                f"inductor_ce.transformers.revert(model), which runs it unfused: {problem}")
         budget = vars(model)[_PATCH_ATTR].memory_budget
         return apply(revert(model), memory_budget=budget)
     if is_applied(model):
@@ -700,27 +712,13 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
         return model
     cls = type(model)
     spec = _forward_spec(cls)
-    head = model.get_output_embeddings()
-    if head is None or getattr(model, "lm_head", None) is not head:
-        raise _refuse(cls, "get_output_embeddings() is not the module its forward calls "
-                           "as self.lm_head")
-    if not isinstance(head, nn.Linear) or type(head).forward is not nn.Linear.forward:
-        raise _refuse(cls, f"its output embedding is a {type(head).__name__}, not a plain "
-                           "nn.Linear")
-    vocab = getattr(model.config.get_text_config(), "vocab_size", None)
-    if head.out_features != vocab:
-        raise _refuse(cls, f"the head has {head.out_features} outputs, the config's "
-                           f"vocab_size is {vocab}")
     if "_loss_function" in vars(model) or model.loss_function is not hf_loss:
         raise _refuse(cls, f"its loss_function is {model.loss_function!r}, not "
                            "transformers' ForCausalLMLoss")
-    if head.weight.dtype == torch.float64:
-        raise TypeError("the head's weight is float64: inductor_ce computes in float32 and "
-                        "takes float32, bfloat16 or float16 (cast the model)")
-    if spec.scale is not None and not isinstance(_resolve(model, spec.scale[1]), (int, float)):
-        raise _refuse(cls, f"the logit scale self.{'.'.join(spec.scale[1])} is not a number")
-    if _PATCH_ATTR in vars(head):
-        raise ValueError("the head is patched already (shared with another patched model)")
+    problem = _unfusable(model, cls)
+    if problem is not None:
+        raise problem
+    head = model.lm_head
 
     names = list(inspect.signature(cls.forward).parameters)[1:]
     check_budget(memory_budget)
@@ -741,7 +739,52 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     model.loss_function = types.MethodType(_fused_loss_function, model)
     for obj in (model, head):
         vars(obj)["__reduce_ex__"] = types.MethodType(_reduce_patched, obj)
+        vars(obj)["_replicate_for_data_parallel"] = types.MethodType(_no_replicas, obj)
     return model
+
+
+def _no_replicas(module):
+    # nn.DataParallel's replicas copy the instance's __dict__: their patched forwards would
+    # stay bound to this module (its weights, its device) and share one request among the
+    # replicas' threads.
+    raise RuntimeError("a model patched by inductor_ce.transformers.apply() cannot be "
+                       "replicated by torch.nn.DataParallel (the Trainer's choice on several "
+                       "GPUs without a distributed launch): use DistributedDataParallel "
+                       "(torchrun) or FSDP, or revert(model) to run it unfused")
+
+
+def _unfusable(model, cls) -> Optional[Exception]:
+    """Why ``model``'s head cannot be fused (a ValueError naming what is supported, or a
+    TypeError for float64 weights), or None."""
+    spec = _forward_spec(cls)
+    head = model.get_output_embeddings()
+    if head is None or getattr(model, "lm_head", None) is not head:
+        return _refuse(cls, "get_output_embeddings() is not the module its forward calls "
+                            "as self.lm_head")
+    if not isinstance(head, nn.Linear) or type(head).forward is not nn.Linear.forward:
+        kind = type(head)
+        return _refuse(cls, f"its output embedding is a {kind.__module__}.{kind.__qualname__}"
+                            ", not a plain torch.nn.Linear")
+    vocab = getattr(model.config.get_text_config(), "vocab_size", None)
+    if head.out_features != vocab:
+        return _refuse(cls, f"the head has {head.out_features} outputs, the config's "
+                            f"vocab_size is {vocab}")
+    if head.weight.dtype == torch.float64:
+        return TypeError("the head's weight is float64: inductor_ce computes in float32 and "
+                         "takes float32, bfloat16 or float16 (cast the model)")
+    if spec.scale is not None and not isinstance(_resolve(model, spec.scale[1]), (int, float)):
+        return _refuse(cls, f"the logit scale self.{'.'.join(spec.scale[1])} is not a number")
+    if _PATCH_ATTR in vars(head):
+        return ValueError("the head is patched already (shared with another patched model)")
+    return None
+
+
+def _peft_base(model):
+    """The transformers model under a PEFT wrapper (``PeftModel.get_base_model()``), or None."""
+    from transformers import PreTrainedModel
+    get_base = getattr(model, "get_base_model", None)
+    base = get_base() if callable(get_base) else None
+    return base if isinstance(base, PreTrainedModel) and base is not model else None
 
 
 def _head_replaced(model) -> bool:
@@ -756,7 +799,8 @@ def _head_replaced(model) -> bool:
 # the model comes back patched again by apply(), with its memory budget, once its state is
 # set. A model with TRL's head adopted pickles as before (TRL's forward is not ours to redo).
 
-_OURS = ("forward", "_loss_function", "__reduce_ex__", _PATCH_ATTR)
+_OURS = ("forward", "_loss_function", "__reduce_ex__", "_replicate_for_data_parallel",
+         _PATCH_ATTR)
 
 
 def _reduce_patched(obj, protocol):
@@ -764,6 +808,7 @@ def _reduce_patched(obj, protocol):
     state = obj.__getstate__()       # (nn.Module's: its __dict__ less what it never pickles)
     if patch.trl is not None:        # everything but this reducer, as without it
         state.pop("__reduce_ex__")
+        state.pop("_replicate_for_data_parallel")
         return copyreg.__newobj__, (type(obj),), state
     state = {k: v for k, v in state.items() if k not in _OURS}
     old = patch.old_head_forward if obj is patch.head else patch.old_forward
@@ -809,14 +854,18 @@ def _is_ours(forward) -> bool:
 
 
 def is_applied(model) -> bool:
-    """Whether :func:`apply` patched ``model``."""
-    return _PATCH_ATTR in vars(model)
+    """Whether :func:`apply` patched ``model`` (under a PEFT wrapper: its base model)."""
+    return _PATCH_ATTR in vars(_peft_base(model) or model)
 
 
 def revert(model):
     """Undoes :func:`apply`: the model's and its head's own forward and loss function again
     (and TRL's fused LM head, with its settings, if ``apply`` took one over); returns
     ``model``. A no-op on a model that is not patched."""
+    base = _peft_base(model)
+    if base is not None:
+        revert(base)
+        return model
     if not is_applied(model):
         return model
     patch = vars(model)[_PATCH_ATTR]
@@ -834,6 +883,7 @@ def revert(model):
             obj.forward = old
         del vars(obj)[_PATCH_ATTR]
         vars(obj).pop("__reduce_ex__", None)
+        vars(obj).pop("_replicate_for_data_parallel", None)
     del model._loss_function
     if patch.trl is not None:   # TRL's own fused LM head again, with its trainer's settings
         from trl.trainer.utils import add_fused_lm_head
