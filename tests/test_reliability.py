@@ -324,29 +324,35 @@ _BAD_TARGET_SCRIPT = r"""
 import json, sys, torch, inductor_ce
 torch.set_num_threads(2)   # the C++ kernels then have OpenMP regions, even on one core
 out = {}
-for rows, reduction, grad in json.loads(sys.argv[1]):
+for rows, reduction, grad, weighted, compiled in json.loads(sys.argv[1]):
     torch.compiler.reset()
-    fn = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, reduction=reduction),
-                       fullgraph=True)
+    weight = torch.rand(2048) + 0.5 if weighted else None
+    fn = lambda x, t: inductor_ce.cross_entropy(x, t, weight, reduction=reduction)
+    if compiled:
+        fn = torch.compile(fn, fullgraph=True)
     x = torch.randn(rows, 2048, requires_grad=grad)
     target = torch.randint(0, 2048, (rows,))
     fn(x, target)              # compiles; valid targets pass
     target[rows // 2] = 2048
+    key = f"{rows} {reduction} {grad} {weighted} {compiled}"
     try:
         fn(x, target)
-        out[f"{rows} {reduction} {grad}"] = "no error"
+        out[key] = "no error"
     except RuntimeError as e:
-        out[f"{rows} {reduction} {grad}"] = str(e)
+        out[key] = str(e)
 print(json.dumps(out))
 """
 
 
 def test_compiled_bad_target_raises_at_every_row_count():
     """Inductor's C++ backend fused the op's assert (a C++ throw) into a kernel with an
-    OpenMP region at 2-64 rows: the process ended ("terminate called after throwing").
-    Checked in a subprocess, so that an abort fails this test instead of ending pytest."""
-    cases = [(rows, r, False) for rows in (1, 8, 64) for r in ("mean", "sum")]
-    cases += [(2, "none", False), (8, "mean", True)]
+    OpenMP region at 2-64 rows: the process ended ("terminate called after throwing"). So
+    did the class weight's lookup at an out-of-range target, compiled and on the eager
+    path's compiled kernels (512 x 2048 logits: 2^20). Checked in a subprocess, so that an
+    abort fails this test instead of ending pytest."""
+    cases = [(rows, r, False, False, True) for rows in (1, 8, 64) for r in ("mean", "sum")]
+    cases += [(2, "none", False, False, True), (8, "mean", True, False, True),
+              (8, "mean", True, True, True), (512, "mean", True, True, False)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
          os.environ.get("PYTHONPATH", "")]))

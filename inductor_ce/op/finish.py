@@ -99,7 +99,11 @@ def kept_weight(keep: Tensor, target: Tensor, weight: Optional[Tensor]) -> Tenso
     "mean" divides by."""
     if weight is None:
         return keep.float()
-    return weight.float()[target.where(keep, 0).long()].where(keep, 0.0)
+    # Clamped: an out-of-range target must reach the op's own range check, which raises.
+    # Out of bounds here, Inductor's CPU kernel would throw inside its parallel region (which
+    # ends the process) and its GPU kernel would assert on the device.
+    index = target.where(keep, 0).long().clamp(0, weight.shape[0] - 1)
+    return weight.float()[index].where(keep, 0.0)
 
 
 def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Tensor,

@@ -222,117 +222,121 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp22 = tmp21.template cast<float,1>();
                             auto tmp23 = at::vec::VecMask<int64_t,2>(tmp4 != tmp7);
                             auto tmp24 = decltype(tmp4)::blendv(tmp10, tmp4, tmp23.template cast<int64_t,2>());
-                            auto tmp25 = 128256L;
-                            auto tmp26 = c10::convert<int64_t>(tmp25);
+                            auto tmp25 = at::vec::maximum(tmp24, tmp10);
+                            auto tmp26 = static_cast<int64_t>(128255);
                             auto tmp27 = at::vec::VectorizedN<int64_t,2>(tmp26);
-                            auto tmp28 = tmp24 + tmp27;
-                            auto tmp29 = at::vec::VecMask<int64_t,2>(tmp24 < tmp10);
-                            auto tmp30 = decltype(tmp28)::blendv(tmp24, tmp28, tmp29.template cast<int64_t,2>());
-                            auto tmp31 =
+                            auto tmp28 = at::vec::minimum(tmp25, tmp27);
+                            auto tmp29 = 128256L;
+                            auto tmp30 = c10::convert<int64_t>(tmp29);
+                            auto tmp31 = at::vec::VectorizedN<int64_t,2>(tmp30);
+                            auto tmp32 = tmp28 + tmp31;
+                            auto tmp33 = at::vec::VecMask<int64_t,2>(tmp28 < tmp10);
+                            auto tmp34 = decltype(tmp32)::blendv(tmp28, tmp32, tmp33.template cast<int64_t,2>());
+                            auto tmp35 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp30.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp34.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp32 =
+                            auto tmp36 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp31[x0_inner]);
+                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp35[x0_inner]);
                                 }
                                 return at::vec::VectorizedN<int64_t,2>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp32) & (tmp32 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp32 < 128256L");
-                            auto tmp33 =
+                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp36) & (tmp36 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp36 < 128256L");
+                            auto tmp37 =
                             [&]
                             {
                                 __at_align__ std::array<float, 8> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp31[x0_inner])];
+                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp35[x0_inner])];
                                 }
                                 return at::vec::Vectorized<float>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp34 = static_cast<float>(0.0);
-                            auto tmp35 = at::vec::Vectorized<float>(tmp34);
-                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp23.template cast<float,1>());
-                            auto tmp37 = static_cast<float>(1.0);
-                            auto tmp38 = at::vec::Vectorized<float>(tmp37);
-                            auto tmp39 = tmp36 * tmp38;
-                            auto tmp40 = decltype(tmp3)::blendv(tmp35, tmp3, tmp23.template cast<float,1>());
-                            auto tmp41 = at::vec::VecMask<int64_t,2>(tmp5 != tmp7);
-                            auto tmp42 = tmp41.template cast<int32_t,1>();
-                            auto tmp43 = tmp42 & tmp19;
-                            auto tmp44 = at::vec::convert<int32_t,1,int64_t,2>(tmp5);
-                            auto tmp45 = static_cast<int32_t>(-1);
-                            auto tmp46 = at::vec::Vectorized<int32_t>(tmp45);
-                            auto tmp47 = decltype(tmp44)::blendv(tmp46, tmp44, tmp43.template cast<int32_t,1>());
-                            auto tmp48 = static_cast<int32_t>(0);
-                            auto tmp49 = at::vec::Vectorized<int32_t>(tmp48);
-                            auto tmp50 = at::vec::VecMask<int32_t,1>(tmp47 >= tmp49);
-                            auto tmp51 = decltype(tmp47)::blendv(tmp49, tmp47, tmp50.template cast<int32_t,1>());
-                            auto tmp52 = at::vec::convert<int64_t,2,int32_t,1>(tmp51);
-                            auto tmp53 = tmp52 + tmp27;
-                            auto tmp54 = at::vec::VecMask<int64_t,2>(tmp52 < tmp10);
-                            auto tmp55 = decltype(tmp53)::blendv(tmp52, tmp53, tmp54.template cast<int64_t,2>());
-                            auto tmp56 =
+                            auto tmp38 = static_cast<float>(0.0);
+                            auto tmp39 = at::vec::Vectorized<float>(tmp38);
+                            auto tmp40 = decltype(tmp37)::blendv(tmp39, tmp37, tmp23.template cast<float,1>());
+                            auto tmp41 = static_cast<float>(1.0);
+                            auto tmp42 = at::vec::Vectorized<float>(tmp41);
+                            auto tmp43 = tmp40 * tmp42;
+                            auto tmp44 = decltype(tmp3)::blendv(tmp39, tmp3, tmp23.template cast<float,1>());
+                            auto tmp45 = at::vec::VecMask<int64_t,2>(tmp5 != tmp7);
+                            auto tmp46 = tmp45.template cast<int32_t,1>();
+                            auto tmp47 = tmp46 & tmp19;
+                            auto tmp48 = at::vec::convert<int32_t,1,int64_t,2>(tmp5);
+                            auto tmp49 = static_cast<int32_t>(-1);
+                            auto tmp50 = at::vec::Vectorized<int32_t>(tmp49);
+                            auto tmp51 = decltype(tmp48)::blendv(tmp50, tmp48, tmp47.template cast<int32_t,1>());
+                            auto tmp52 = static_cast<int32_t>(0);
+                            auto tmp53 = at::vec::Vectorized<int32_t>(tmp52);
+                            auto tmp54 = at::vec::VecMask<int32_t,1>(tmp51 >= tmp53);
+                            auto tmp55 = decltype(tmp51)::blendv(tmp53, tmp51, tmp54.template cast<int32_t,1>());
+                            auto tmp56 = at::vec::convert<int64_t,2,int32_t,1>(tmp55);
+                            auto tmp57 = tmp56 + tmp31;
+                            auto tmp58 = at::vec::VecMask<int64_t,2>(tmp56 < tmp10);
+                            auto tmp59 = decltype(tmp57)::blendv(tmp56, tmp57, tmp58.template cast<int64_t,2>());
+                            auto tmp60 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp55.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp59.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp57 =
+                            auto tmp61 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp56[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp60[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp58 = at::vec::convert<float>(tmp57);
-                            auto tmp59 = -std::numeric_limits<float>::infinity();
-                            auto tmp60 = at::vec::Vectorized<float>(tmp59);
-                            auto tmp61 = decltype(tmp58)::blendv(tmp60, tmp58, tmp50.template cast<float,1>());
-                            auto tmp62 = decltype(tmp61)::blendv(tmp35, tmp61, tmp23.template cast<float,1>());
-                            auto tmp63 = at::vec::maximum(tmp62, tmp35);
-                            auto tmp64 = tmp63 * tmp35;
-                            auto tmp65 = tmp40 + tmp64;
-                            auto tmp66 = tmp65 - tmp62;
-                            auto tmp67 = tmp66 * tmp38;
-                            auto tmp68 = static_cast<float>(20.0);
-                            auto tmp69 = at::vec::Vectorized<float>(tmp68);
-                            auto tmp70 = at::vec::VecMask<float,1>(tmp66 > tmp69);
-                            auto tmp71 = tmp66.exp();
-                            auto tmp72 = tmp71.log1p();
-                            auto tmp73 = decltype(tmp66)::blendv(tmp72, tmp66, tmp70.template cast<float,1>());
-                            auto tmp74 = tmp39 * tmp73;
-                            auto tmp75 = decltype(tmp74)::blendv(tmp35, tmp74, tmp23.template cast<float,1>());
+                            auto tmp62 = at::vec::convert<float>(tmp61);
+                            auto tmp63 = -std::numeric_limits<float>::infinity();
+                            auto tmp64 = at::vec::Vectorized<float>(tmp63);
+                            auto tmp65 = decltype(tmp62)::blendv(tmp64, tmp62, tmp54.template cast<float,1>());
+                            auto tmp66 = decltype(tmp65)::blendv(tmp39, tmp65, tmp23.template cast<float,1>());
+                            auto tmp67 = at::vec::maximum(tmp66, tmp39);
+                            auto tmp68 = tmp67 * tmp39;
+                            auto tmp69 = tmp44 + tmp68;
+                            auto tmp70 = tmp69 - tmp66;
+                            auto tmp71 = tmp70 * tmp42;
+                            auto tmp72 = static_cast<float>(20.0);
+                            auto tmp73 = at::vec::Vectorized<float>(tmp72);
+                            auto tmp74 = at::vec::VecMask<float,1>(tmp70 > tmp73);
+                            auto tmp75 = tmp70.exp();
+                            auto tmp76 = tmp75.log1p();
+                            auto tmp77 = decltype(tmp70)::blendv(tmp76, tmp70, tmp74.template cast<float,1>());
+                            auto tmp78 = tmp43 * tmp77;
+                            auto tmp79 = decltype(tmp78)::blendv(tmp39, tmp78, tmp23.template cast<float,1>());
                             tmp3.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp22;
                             tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp39.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp67.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp75;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp36;
+                            tmp43.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp71.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp79;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp40;
                         }
                     }
                 }

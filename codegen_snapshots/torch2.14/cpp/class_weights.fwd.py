@@ -221,113 +221,117 @@ extern "C"  void  cpp_fused_ce_fwd_0(float* in_out_ptr0,
                             auto tmp22 = tmp19 + tmp21;
                             auto tmp23 = at::vec::VecMask<int64_t,2>(tmp0 != tmp3);
                             auto tmp24 = decltype(tmp0)::blendv(tmp6, tmp0, tmp23.template cast<int64_t,2>());
-                            auto tmp25 = 128256L;
-                            auto tmp26 = c10::convert<int64_t>(tmp25);
+                            auto tmp25 = at::vec::maximum(tmp24, tmp6);
+                            auto tmp26 = static_cast<int64_t>(128255);
                             auto tmp27 = at::vec::VectorizedN<int64_t,2>(tmp26);
-                            auto tmp28 = tmp24 + tmp27;
-                            auto tmp29 = at::vec::VecMask<int64_t,2>(tmp24 < tmp6);
-                            auto tmp30 = decltype(tmp28)::blendv(tmp24, tmp28, tmp29.template cast<int64_t,2>());
-                            auto tmp31 =
+                            auto tmp28 = at::vec::minimum(tmp25, tmp27);
+                            auto tmp29 = 128256L;
+                            auto tmp30 = c10::convert<int64_t>(tmp29);
+                            auto tmp31 = at::vec::VectorizedN<int64_t,2>(tmp30);
+                            auto tmp32 = tmp28 + tmp31;
+                            auto tmp33 = at::vec::VecMask<int64_t,2>(tmp28 < tmp6);
+                            auto tmp34 = decltype(tmp32)::blendv(tmp28, tmp32, tmp33.template cast<int64_t,2>());
+                            auto tmp35 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp30.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp34.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp32 =
+                            auto tmp36 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp31[x0_inner]);
+                                    tmpbuf[x0_inner] = static_cast<int64_t>(tmp35[x0_inner]);
                                 }
                                 return at::vec::VectorizedN<int64_t,2>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp32) & (tmp32 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp32 < 128256L");
-                            auto tmp33 =
+                            TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp36) & (tmp36 < at::vec::VectorizedN<int64_t,2>(128256L)))).all_masked(), "index out of bounds: 0 <= tmp36 < 128256L");
+                            auto tmp37 =
                             [&]
                             {
                                 __at_align__ std::array<float, 8> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp31[x0_inner])];
+                                    tmpbuf[x0_inner] = in_ptr2[static_cast<int64_t>(tmp35[x0_inner])];
                                 }
                                 return at::vec::Vectorized<float>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp34 = static_cast<float>(0.0);
-                            auto tmp35 = at::vec::Vectorized<float>(tmp34);
-                            auto tmp36 = decltype(tmp33)::blendv(tmp35, tmp33, tmp23.template cast<float,1>());
-                            auto tmp37 = decltype(tmp22)::blendv(tmp35, tmp22, tmp23.template cast<float,1>());
-                            auto tmp38 = at::vec::VecMask<int64_t,2>(tmp2 != tmp3);
-                            auto tmp39 = tmp38.template cast<int32_t,1>();
-                            auto tmp40 = tmp39 & tmp15;
-                            auto tmp41 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
-                            auto tmp42 = static_cast<int32_t>(-1);
-                            auto tmp43 = at::vec::Vectorized<int32_t>(tmp42);
-                            auto tmp44 = decltype(tmp41)::blendv(tmp43, tmp41, tmp40.template cast<int32_t,1>());
-                            auto tmp45 = static_cast<int32_t>(0);
-                            auto tmp46 = at::vec::Vectorized<int32_t>(tmp45);
-                            auto tmp47 = at::vec::VecMask<int32_t,1>(tmp44 >= tmp46);
-                            auto tmp48 = decltype(tmp44)::blendv(tmp46, tmp44, tmp47.template cast<int32_t,1>());
-                            auto tmp49 = at::vec::convert<int64_t,2,int32_t,1>(tmp48);
-                            auto tmp50 = tmp49 + tmp27;
-                            auto tmp51 = at::vec::VecMask<int64_t,2>(tmp49 < tmp6);
-                            auto tmp52 = decltype(tmp50)::blendv(tmp49, tmp50, tmp51.template cast<int64_t,2>());
-                            auto tmp53 =
+                            auto tmp38 = static_cast<float>(0.0);
+                            auto tmp39 = at::vec::Vectorized<float>(tmp38);
+                            auto tmp40 = decltype(tmp37)::blendv(tmp39, tmp37, tmp23.template cast<float,1>());
+                            auto tmp41 = decltype(tmp22)::blendv(tmp39, tmp22, tmp23.template cast<float,1>());
+                            auto tmp42 = at::vec::VecMask<int64_t,2>(tmp2 != tmp3);
+                            auto tmp43 = tmp42.template cast<int32_t,1>();
+                            auto tmp44 = tmp43 & tmp15;
+                            auto tmp45 = at::vec::convert<int32_t,1,int64_t,2>(tmp2);
+                            auto tmp46 = static_cast<int32_t>(-1);
+                            auto tmp47 = at::vec::Vectorized<int32_t>(tmp46);
+                            auto tmp48 = decltype(tmp45)::blendv(tmp47, tmp45, tmp44.template cast<int32_t,1>());
+                            auto tmp49 = static_cast<int32_t>(0);
+                            auto tmp50 = at::vec::Vectorized<int32_t>(tmp49);
+                            auto tmp51 = at::vec::VecMask<int32_t,1>(tmp48 >= tmp50);
+                            auto tmp52 = decltype(tmp48)::blendv(tmp50, tmp48, tmp51.template cast<int32_t,1>());
+                            auto tmp53 = at::vec::convert<int64_t,2,int32_t,1>(tmp52);
+                            auto tmp54 = tmp53 + tmp31;
+                            auto tmp55 = at::vec::VecMask<int64_t,2>(tmp53 < tmp6);
+                            auto tmp56 = decltype(tmp54)::blendv(tmp53, tmp54, tmp55.template cast<int64_t,2>());
+                            auto tmp57 =
                             [&]
                             {
                                 __at_align__ std::array<int64_t, 8> tmpbuf;
-                                tmp52.store(tmpbuf.data(), static_cast<int64_t>(8));
+                                tmp56.store(tmpbuf.data(), static_cast<int64_t>(8));
                                 return tmpbuf;
                             }
                             ()
                             ;
-                            auto tmp54 =
+                            auto tmp58 =
                             [&]
                             {
                                 __at_align__ std::array<at::BFloat16, 16> tmpbuf;
                                 #pragma GCC unroll 8
                                 for (long x0_inner = 0; x0_inner < static_cast<int64_t>(8); x0_inner++)
                                 {
-                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp53[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
+                                    tmpbuf[x0_inner] = in_ptr0[static_cast<int64_t>(tmp57[x0_inner] + 128256L*x0 + 128256L*x0_inner)];
                                 }
                                 return at::vec::Vectorized<at::BFloat16>::loadu(tmpbuf.data(), static_cast<int64_t>(8));
                             }
                             ()
                             ;
-                            auto tmp55 = at::vec::convert<float>(tmp54);
-                            auto tmp56 = -std::numeric_limits<float>::infinity();
-                            auto tmp57 = at::vec::Vectorized<float>(tmp56);
-                            auto tmp58 = decltype(tmp55)::blendv(tmp57, tmp55, tmp47.template cast<float,1>());
-                            auto tmp59 = decltype(tmp58)::blendv(tmp35, tmp58, tmp23.template cast<float,1>());
-                            auto tmp60 = at::vec::maximum(tmp59, tmp35);
-                            auto tmp61 = tmp60 * tmp35;
-                            auto tmp62 = tmp37 + tmp61;
-                            auto tmp63 = tmp62 - tmp59;
-                            auto tmp64 = static_cast<float>(20.0);
-                            auto tmp65 = at::vec::Vectorized<float>(tmp64);
-                            auto tmp66 = at::vec::VecMask<float,1>(tmp63 > tmp65);
-                            auto tmp67 = tmp63.exp();
-                            auto tmp68 = tmp67.log1p();
-                            auto tmp69 = decltype(tmp63)::blendv(tmp68, tmp63, tmp66.template cast<float,1>());
-                            auto tmp70 = tmp36 * tmp69;
-                            auto tmp71 = decltype(tmp70)::blendv(tmp35, tmp70, tmp23.template cast<float,1>());
+                            auto tmp59 = at::vec::convert<float>(tmp58);
+                            auto tmp60 = -std::numeric_limits<float>::infinity();
+                            auto tmp61 = at::vec::Vectorized<float>(tmp60);
+                            auto tmp62 = decltype(tmp59)::blendv(tmp61, tmp59, tmp51.template cast<float,1>());
+                            auto tmp63 = decltype(tmp62)::blendv(tmp39, tmp62, tmp23.template cast<float,1>());
+                            auto tmp64 = at::vec::maximum(tmp63, tmp39);
+                            auto tmp65 = tmp64 * tmp39;
+                            auto tmp66 = tmp41 + tmp65;
+                            auto tmp67 = tmp66 - tmp63;
+                            auto tmp68 = static_cast<float>(20.0);
+                            auto tmp69 = at::vec::Vectorized<float>(tmp68);
+                            auto tmp70 = at::vec::VecMask<float,1>(tmp67 > tmp69);
+                            auto tmp71 = tmp67.exp();
+                            auto tmp72 = tmp71.log1p();
+                            auto tmp73 = decltype(tmp67)::blendv(tmp72, tmp67, tmp70.template cast<float,1>());
+                            auto tmp74 = tmp40 * tmp73;
+                            auto tmp75 = decltype(tmp74)::blendv(tmp39, tmp74, tmp23.template cast<float,1>());
                             tmp_acc0_vec_local = tmp_acc0_vec_local | tmp18;
                             tmp22.store(in_out_ptr0 + static_cast<int64_t>(x0));
                             tmp23.store(out_ptr3 + static_cast<int64_t>(x0), static_cast<int64_t>(8));
-                            tmp36.store(out_ptr4 + static_cast<int64_t>(x0));
-                            tmp63.store(out_ptr5 + static_cast<int64_t>(x0));
-                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp71;
-                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp36;
+                            tmp40.store(out_ptr4 + static_cast<int64_t>(x0));
+                            tmp67.store(out_ptr5 + static_cast<int64_t>(x0));
+                            tmp_acc1_vec_local = tmp_acc1_vec_local + tmp75;
+                            tmp_acc2_vec_local = tmp_acc2_vec_local + tmp40;
                         }
                     }
                 }

@@ -133,37 +133,40 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, i
     tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     tmp33 = tmp2 != tmp24
     tmp34 = tl.where(tmp33, tmp2, tmp26)
-    tmp35 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
-    tmp36 = tmp34 + tmp35
-    tmp37 = tmp34 < 0
-    tmp38 = tl.where(tmp37, tmp36, tmp34)
-    tl.device_assert((0 <= tmp38) & (tmp38 < 128256), "index out of bounds: 0 <= tmp38 < 128256")
-    tmp39 = tl.load(in_ptr3 + (tmp38), None, eviction_policy='evict_last')
-    tmp40 = tl.where(tmp33, tmp39, tmp8)
-    tmp41 = tl.where(tmp33, tmp19, tmp8)
-    tmp42 = tmp23 != tmp24
-    tmp43 = tmp42 & tmp30
-    tmp44 = tmp23.to(tl.int32)
-    tmp45 = tl.full([1, 1], -1, tl.int32)
-    tmp46 = tl.where(tmp43, tmp44, tmp45)
-    tmp47 = tl.full([1, 1], 0, tl.int32)
-    tmp48 = tmp46 >= tmp47
-    tmp49 = tl.where(tmp48, tmp46, tmp47)
-    tmp50 = tmp49 + tmp35
-    tmp51 = tmp49 < 0
-    tmp52 = tl.where(tmp51, tmp50, tmp49)
-    tmp53 = tl.load(in_ptr4 + (tmp52 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp54 = tmp53.to(tl.float32)
-    tmp55 = tl.where(tmp48, tmp54, tmp6)
-    tmp56 = tl.where(tmp33, tmp55, tmp8)
-    tmp57 = tl.maximum(tmp56, tmp8, tl.PropagateNan.ALL)
-    tmp58 = tmp57 * tmp8
-    tmp59 = tmp41 + tmp58
-    tmp60 = tmp59 - tmp56
+    tmp35 = tl.maximum(tmp34, tmp26, tl.PropagateNan.ALL)
+    tmp36 = tl.full([1, 1], 128255, tl.int64)
+    tmp37 = tl.minimum(tmp35, tmp36, tl.PropagateNan.ALL)
+    tmp38 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp39 = tmp37 + tmp38
+    tmp40 = tmp37 < 0
+    tmp41 = tl.where(tmp40, tmp39, tmp37)
+    tl.device_assert((0 <= tmp41) & (tmp41 < 128256), "index out of bounds: 0 <= tmp41 < 128256")
+    tmp42 = tl.load(in_ptr3 + (tmp41), None, eviction_policy='evict_last')
+    tmp43 = tl.where(tmp33, tmp42, tmp8)
+    tmp44 = tl.where(tmp33, tmp19, tmp8)
+    tmp45 = tmp23 != tmp24
+    tmp46 = tmp45 & tmp30
+    tmp47 = tmp23.to(tl.int32)
+    tmp48 = tl.full([1, 1], -1, tl.int32)
+    tmp49 = tl.where(tmp46, tmp47, tmp48)
+    tmp50 = tl.full([1, 1], 0, tl.int32)
+    tmp51 = tmp49 >= tmp50
+    tmp52 = tl.where(tmp51, tmp49, tmp50)
+    tmp53 = tmp52 + tmp38
+    tmp54 = tmp52 < 0
+    tmp55 = tl.where(tmp54, tmp53, tmp52)
+    tmp56 = tl.load(in_ptr4 + (tmp55 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp57 = tmp56.to(tl.float32)
+    tmp58 = tl.where(tmp51, tmp57, tmp6)
+    tmp59 = tl.where(tmp33, tmp58, tmp8)
+    tmp60 = tl.maximum(tmp59, tmp8, tl.PropagateNan.ALL)
+    tmp61 = tmp60 * tmp8
+    tmp62 = tmp44 + tmp61
+    tmp63 = tmp62 - tmp59
     tl.store(in_out_ptr0 + (x0), tmp19, None)
     tl.store(out_ptr1 + (x0), tmp33, None)
-    tl.store(out_ptr2 + (x0), tmp40, None)
-    tl.store(out_ptr3 + (x0), tmp60, None)
+    tl.store(out_ptr2 + (x0), tmp43, None)
+    tl.store(out_ptr3 + (x0), tmp63, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, in_ptr2: *fp32, out_ptr0: *fp32
