@@ -57,6 +57,22 @@ def _assert_like_stock(ours, stock):
 
 
 @pytest.mark.parametrize("design", BUDGETS)
+def test_kept_class_weights_summing_to_a_negative_number(design):
+    """Class weights may be negative (F.cross_entropy takes them): "mean" divides by their
+    sum over the kept rows, negative too, with and without a gradient."""
+    target = torch.tensor([0, 1, 2, 3, 1, -100])
+    weight = torch.tensor([0.5, -2.0, 1.0, 0.25, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    _assert_like_stock(_grads(_ours(design), 6, target, False, weight=weight),
+                       _grads(_stock, 6, target, False, weight=weight.double()))
+    gen = torch.Generator().manual_seed(6)
+    h, w = torch.randn(6, D, generator=gen), torch.randn(V, D, generator=gen)
+    with torch.no_grad():
+        torch.testing.assert_close(_ours(design)(h, w, target, weight=weight).double(),
+                                   _stock(h, w, target, weight=weight.double()),
+                                   rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("design", BUDGETS)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("rows, bias", [(6, False), (0, True)])
 def test_all_ignored_and_no_rows_eager(design, reduction, rows, bias):

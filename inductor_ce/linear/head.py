@@ -561,7 +561,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     # "mean" with no kept weight (every target ignored, or 0 rows) is nan, as F.cross_entropy's
     # (below); its gradient is 0 there, as stock's, where 1 / 0 would make it nan.
     total = w_t.sum()
-    any_weight = total > 0
+    any_weight = total != 0     # (class weights may be negative, as stock's)
     scale = torch.where(any_weight, 1.0 / total, 0.0) if mean else \
         torch.ones((), device=h.device)
     # Kept rows whose class weights sum to 0: stock's 0 / 0, a nan gradient on those rows
