@@ -84,10 +84,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
             out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss)
             if out is not None:
                 return out
-    if byte_target(target):
-        # F.cross_entropy takes Byte class indices too; our kernels take int32 or int64.
-        # (Such a call is not kept: a kept call would hand the kernels the Byte target.)
-        target, sig = target.int(), None
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
     # that two routes to torch.Tensor agree), and the DTensor import guards of its own.
     if input.__class__.__name__ == "DTensor" and _is_dtensor(input):
@@ -97,6 +93,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                                       return_lse=return_lse, temperature=temperature,
                                       return_entropy=return_entropy,
                                       return_accuracy=return_accuracy)
+    if byte_target(target):
+        # F.cross_entropy takes Byte class indices too; our kernels take int32 or int64.
+        # (Such a call is not kept: a kept call would hand the kernels the Byte target.)
+        # (After input's first use: Dynamo orders a graph's inputs by first use.)
+        target, sig = target.int(), None
     if probability_target(target):
         if full and input.dim() == target.dim():
             raise NotImplementedError(
@@ -261,8 +262,6 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     if full:
         check_full_options(temperature, return_entropy, return_accuracy)
-    if byte_target(target):
-        target = target.int()    # Byte class indices, as F.cross_entropy takes them
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(
@@ -273,6 +272,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             return_entropy=return_entropy, return_accuracy=return_accuracy)
     check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
+    if byte_target(target):
+        target = target.int()    # Byte class indices, as F.cross_entropy takes them
     check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does: see there)

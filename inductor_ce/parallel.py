@@ -29,7 +29,7 @@ from ._inductor.runtime import functorch_transforms_active as _functorch_transfo
 from ._inductor.runtime import funcol
 from .op import ce as ops
 from .op import finish as _math
-from .op.checks import check_options, check_tensors, check_weight
+from .op.checks import byte_target, check_options, check_tensors, check_weight
 from .op.options import asks_full_form, check_full_options
 
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
@@ -157,6 +157,9 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         group = dist.group.WORLD
 
     full = asks_full_form(temperature, return_entropy, return_accuracy)
+
+    if byte_target(target):
+        target = target.int()    # Byte class indices, as F.cross_entropy takes them
 
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
@@ -388,6 +391,8 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         from .linear.plan import deprecated_budget
         memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
+    if byte_target(target):
+        target = target.int()    # Byte class indices, as F.cross_entropy takes them
 
     def check():
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
