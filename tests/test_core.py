@@ -956,24 +956,27 @@ def test_cuda_compile_inductor(dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("weighted", [False, True], ids=["", "weight"])
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
-def test_cuda_target_out_of_range_is_a_device_side_assert(compiled):
+def test_cuda_target_out_of_range_is_a_device_side_assert(compiled, weighted):
     """A bad target fails a device-side assert, with no host sync of its own (under
     set_sync_debug_mode("error") the failure is the assert, not a sync error). It poisons the
     CUDA context, hence a subprocess. The assert fires asynchronously: it may surface at any
     later CUDA call, inside or after cross_entropy. Compiled, the check is an assert in one of
-    the generated Triton kernels (compiled first with a valid target)."""
+    the generated Triton kernels (compiled first with a valid target). With a class weight,
+    the op's assert, not an index assert of the weight's lookup."""
     import subprocess
     import sys
     code = ("import torch, inductor_ce\n"
             "f = inductor_ce.cross_entropy\n"
             + ("f = torch.compile(f)\n" if compiled else "") +
             "x = torch.randn(4, 13, device='cuda')\n"
-            "f(x, torch.tensor([0, 1, 12, 2], device='cuda'))\n"
+            f"w = {'torch.rand(13, device=x.device) + 0.5' if weighted else 'None'}\n"
+            "f(x, torch.tensor([0, 1, 12, 2], device='cuda'), w)\n"
             "torch.cuda.synchronize()\n"
             "t = torch.tensor([0, 1, 13, 2], device='cuda')\n"
             "torch.cuda.set_sync_debug_mode('error')\n"
-            "loss = f(x, t)\n"
+            "loss = f(x, t, w)\n"
             "torch.cuda.set_sync_debug_mode('default')\n"
             "torch.cuda.synchronize()\n")
     root = __file__.rsplit("/tests/", 1)[0]
@@ -982,6 +985,7 @@ def test_cuda_target_out_of_range_is_a_device_side_assert(compiled):
     assert r.returncode != 0, r.stdout
     assert "device-side assert" in r.stderr, r.stderr[-2000:]
     assert "target out of range" in r.stderr, r.stderr[-2000:]     # the kernel's message
+    assert "index out of bounds" not in r.stderr, r.stderr[-2000:]
     assert "called a synchronizing CUDA operation" not in r.stderr, r.stderr[-2000:]
 
 

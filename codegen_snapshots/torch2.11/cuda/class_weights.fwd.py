@@ -164,58 +164,61 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr2, in_ptr0, in_ptr1, in_ptr
         tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
         tmp18 = tmp2 != tmp9
         tmp19 = tl.where(tmp18, tmp2, tmp11)
-        tmp20 = tl.full([1, 1], 128256, tl.int32)
-        tmp21 = tmp19 + tmp20
-        tmp22 = tmp19 < 0
-        tmp23 = tl.where(tmp22, tmp21, tmp19)
-        tl.device_assert(((0 <= tmp23) & (tmp23 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp23 < 128256")
-        tmp24 = tl.load(in_ptr2 + (tmp23), r0_mask, eviction_policy='evict_last')
-        tmp25 = tl.full([1, 1], 0.0, tl.float32)
-        tmp26 = tl.where(tmp18, tmp24, tmp25)
-        tmp27 = tl.full([1, 1], 1.0, tl.float32)
-        tmp28 = tmp26 * tmp27
-        tmp29 = tl.where(tmp18, tmp4, tmp25)
-        tmp30 = tmp8 != tmp9
-        tmp31 = tmp30 & tmp15
-        tmp32 = tmp8.to(tl.int32)
-        tmp33 = tl.full([1, 1], -1, tl.int32)
-        tmp34 = tl.where(tmp31, tmp32, tmp33)
-        tmp35 = tl.full([1, 1], 0, tl.int32)
-        tmp36 = tmp34 >= tmp35
-        tmp37 = tl.where(tmp36, tmp34, tmp35)
-        tmp38 = tmp37 + tmp20
-        tmp39 = tmp37 < 0
-        tmp40 = tl.where(tmp39, tmp38, tmp37)
-        tmp41 = tl.load(in_ptr3 + (tmp40 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp42 = tmp41.to(tl.float32)
-        tmp43 = tl.full([1, 1], float("-inf"), tl.float32)
-        tmp44 = tl.where(tmp36, tmp42, tmp43)
-        tmp45 = tl.where(tmp18, tmp44, tmp25)
-        tmp46 = triton_helpers.maximum(tmp45, tmp25)
-        tmp47 = tmp46 * tmp25
-        tmp48 = tmp29 + tmp47
-        tmp49 = tmp48 - tmp45
-        tmp50 = tl.full([1, 1], 20.0, tl.float32)
-        tmp51 = tmp49 > tmp50
-        tmp52 = libdevice.exp(tmp49)
-        tmp53 = libdevice.log1p(tmp52)
-        tmp54 = tl.where(tmp51, tmp49, tmp53)
-        tmp55 = tmp49 * tmp27
-        tmp56 = tl.broadcast_to(tmp26, [XBLOCK, R0_BLOCK])
-        tmp57 = _tmp0 + tmp56
-        _tmp0 = tl.where(r0_mask, tmp57, _tmp0)
-        tmp58 = tmp28 * tmp54
-        tmp59 = tl.where(tmp18, tmp58, tmp25)
-        tmp60 = tl.broadcast_to(tmp59, [XBLOCK, R0_BLOCK])
-        tmp61 = _tmp1 + tmp60
-        _tmp1 = tl.where(r0_mask, tmp61, _tmp1)
+        tmp20 = triton_helpers.maximum(tmp19, tmp11)
+        tmp21 = tl.full([1, 1], 128255, tl.int64)
+        tmp22 = triton_helpers.minimum(tmp20, tmp21)
+        tmp23 = tl.full([1, 1], 128256, tl.int32)
+        tmp24 = tmp22 + tmp23
+        tmp25 = tmp22 < 0
+        tmp26 = tl.where(tmp25, tmp24, tmp22)
+        tl.device_assert(((0 <= tmp26) & (tmp26 < 128256)) | ~(r0_mask), "index out of bounds: 0 <= tmp26 < 128256")
+        tmp27 = tl.load(in_ptr2 + (tmp26), r0_mask, eviction_policy='evict_last')
+        tmp28 = tl.full([1, 1], 0.0, tl.float32)
+        tmp29 = tl.where(tmp18, tmp27, tmp28)
+        tmp30 = tl.full([1, 1], 1.0, tl.float32)
+        tmp31 = tmp29 * tmp30
+        tmp32 = tl.where(tmp18, tmp4, tmp28)
+        tmp33 = tmp8 != tmp9
+        tmp34 = tmp33 & tmp15
+        tmp35 = tmp8.to(tl.int32)
+        tmp36 = tl.full([1, 1], -1, tl.int32)
+        tmp37 = tl.where(tmp34, tmp35, tmp36)
+        tmp38 = tl.full([1, 1], 0, tl.int32)
+        tmp39 = tmp37 >= tmp38
+        tmp40 = tl.where(tmp39, tmp37, tmp38)
+        tmp41 = tmp40 + tmp23
+        tmp42 = tmp40 < 0
+        tmp43 = tl.where(tmp42, tmp41, tmp40)
+        tmp44 = tl.load(in_ptr3 + (tmp43 + 128256*r0_0), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp45 = tmp44.to(tl.float32)
+        tmp46 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp47 = tl.where(tmp39, tmp45, tmp46)
+        tmp48 = tl.where(tmp18, tmp47, tmp28)
+        tmp49 = triton_helpers.maximum(tmp48, tmp28)
+        tmp50 = tmp49 * tmp28
+        tmp51 = tmp32 + tmp50
+        tmp52 = tmp51 - tmp48
+        tmp53 = tl.full([1, 1], 20.0, tl.float32)
+        tmp54 = tmp52 > tmp53
+        tmp55 = libdevice.exp(tmp52)
+        tmp56 = libdevice.log1p(tmp55)
+        tmp57 = tl.where(tmp54, tmp52, tmp56)
+        tmp58 = tmp52 * tmp30
+        tmp59 = tl.broadcast_to(tmp29, [XBLOCK, R0_BLOCK])
+        tmp60 = _tmp0 + tmp59
+        _tmp0 = tl.where(r0_mask, tmp60, _tmp0)
+        tmp61 = tmp31 * tmp57
+        tmp62 = tl.where(tmp18, tmp61, tmp28)
+        tmp63 = tl.broadcast_to(tmp62, [XBLOCK, R0_BLOCK])
+        tmp64 = _tmp1 + tmp63
+        _tmp1 = tl.where(r0_mask, tmp64, _tmp1)
         tl.store(in_out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp4, r0_mask)
         tl.store(out_ptr0 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp18, r0_mask)
-        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp28, r0_mask)
-        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp55, r0_mask)
-    tmp62 = tl.sum(_tmp0, 1)[:, None]
-    tmp63 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp62, None)
-    tmp64 = (tmp63 / tmp62)
+        tl.store(out_ptr1 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp31, r0_mask)
+        tl.store(out_ptr3 + (tl.broadcast_to(r0_0, [XBLOCK, R0_BLOCK])), tmp58, r0_mask)
+    tmp65 = tl.sum(_tmp0, 1)[:, None]
+    tmp66 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr4 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp65, None)
+    tmp67 = (tmp66 / tmp65)
     tl.debug_barrier()
-    tl.store(in_out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp64, None)
+    tl.store(in_out_ptr2 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp67, None)
