@@ -417,7 +417,8 @@ def main():
                    help="shapes also measured with dynamic=True (every size symbolic)")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--skip-eager", action="store_true")
-    p.add_argument("--only", nargs="*", default=[], help="contender name prefixes (a trailing $: the exact name)")
+    p.add_argument("--only", nargs="*", default=[],
+                   help="contender name prefixes (a trailing $: the exact name)")
     p.add_argument("--no-ref", action="store_true", help="skip the hand-written yardstick")
     p.add_argument("--chunks", nargs="*", default=[],
                    help="also compile ours with these forward chunk lengths, CHUNK or "
