@@ -675,8 +675,10 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
     Raises ValueError (naming what is supported) for a model it cannot patch exactly, and
     TypeError for float64 weights (inductor_ce computes in float32: use float32/bfloat16).
     Calling it again is a no-op, unless ``lm_head`` was replaced since
-    (``resize_token_embeddings`` of an untied head): then the new head is patched, which an
-    eager training call also does by itself. :func:`revert` undoes it. Patch before wrapping
+    (``resize_token_embeddings`` of an untied head): then the new head is patched, which the
+    model's next eager call also does by itself; a new head it cannot fuse (LoRA on
+    ``lm_head``) makes that call, and every one after, raise its ValueError until
+    :func:`revert`. :func:`revert` undoes it. Patch before wrapping
     the model in anything that replaces ``model.forward`` (``accelerate.prepare``); a PEFT
     model (TRL's with a ``peft_config``) is patched through its base model. Not with
     ``torch.nn.DataParallel`` (its replicas raise a RuntimeError): DDP or FSDP.
