@@ -602,6 +602,23 @@ def test_lm_head_logits_used_elsewhere_stay_unfused(caplog):
     torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).view(-1, 30), t.view(-1)))
 
 
+def test_lm_head_loss_over_class_dimension_1_says_why_it_is_not_fused(caplog):
+    """F.cross_entropy((h @ W.T).transpose(1, 2), t): the loss is routed on the logits (the
+    fused head takes the classes last), and the log line and counter say so."""
+    def fn(h, w, t):
+        return F.cross_entropy((h @ w.t()).transpose(1, 2), t)
+
+    h, w = torch.randn(2, 9, 8, requires_grad=True), torch.randn(30, 8, requires_grad=True)
+    t = torch.randint(0, 30, (2, 9))
+    inductor_ce.enable()
+    routing.counters.clear()
+    with caplog.at_level("INFO", logger="inductor_ce"):
+        loss, _ = _run_routed_graph(fn, h, w, t)
+    assert routing.counters["linear_kept"] == 1 and routing.counters["routed"] == 1
+    assert "class dimension is 1" in caplog.text
+    torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).transpose(1, 2), t))
+
+
 def test_lm_head_slice_after_a_partial_merge_stays_unfused(caplog):
     """A row slice of partly merged rows ((A, B, C, V) -> (A, B C, V), then [:, ::2]) has no
     replay on the hidden states that the fused op takes: the loss stays on the logits, with
@@ -640,6 +657,38 @@ def test_enabled_restores_the_state_before_it():
             with inductor_ce.enabled(fuse_linear=inside):
                 assert routing.is_enabled() and routing._fuse_linear is inside
             assert (routing.is_enabled(), routing._fuse_linear) == state, (before, inside)
+
+
+def test_enabled_blocks_of_two_threads_overlap():
+    """Routing is the process's: a block of one thread that exits while another thread's
+    block is open leaves routing on, with the open block's options; the last exit gives back
+    the state before the first; nested blocks restore the outer one's options."""
+    import threading
+    inductor_ce.disable()
+    routing._fuse_linear = True
+    entered, first_left, done = threading.Event(), threading.Event(), threading.Event()
+    seen = []
+
+    def second():
+        with inductor_ce.enabled(fuse_linear=False):
+            entered.set()
+            first_left.wait(30)
+            seen.append((routing.is_enabled(), routing._fuse_linear))
+        done.set()
+
+    with inductor_ce.enabled(fuse_linear=True):
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert entered.wait(30)
+    first_left.set()
+    thread.join(30)
+    assert done.is_set() and seen == [(True, False)]
+    assert not routing.is_enabled() and routing._fuse_linear is True
+    with inductor_ce.enabled(fuse_linear=False):
+        with inductor_ce.enabled(fuse_linear=True):
+            assert routing._fuse_linear is True
+        assert routing.is_enabled() and routing._fuse_linear is False
+    assert not routing.is_enabled()
 
 
 def test_a_hook_that_edits_the_head_s_logits_is_honoured():

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Hashable, Optional
@@ -479,9 +480,21 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
     if call.nll or not isinstance(call.input, fx.Node):
         return None
     x = _val(call.input)
-    if _class_dim(call, x) != -1 or _val(call.target).is_floating_point():
-        return None     # (probability targets: the loss alone is routed)
     found, linear, steps, reason = _linear_logits(call.input)
+    class_dim_1 = _class_dim(call, x) != -1
+    if class_dim_1 or _val(call.target).is_floating_point():
+        # The fused head takes class indices, classes last: the loss alone is routed. (Class
+        # dimension 1: the logits under the view that moves it, for the log.)
+        under = call.input.args[0] if call.input.args else None
+        if class_dim_1 and found is None and reason is None and isinstance(under, fx.Node):
+            found, _, _, reason = _linear_logits(under)
+        if found is None and reason is None:
+            return None
+        _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused with "
+                      "the linear): %s", _source_line(node),
+                      "its class dimension is 1" if class_dim_1 else "probability targets")
+        counters["linear_kept"] += 1
+        return False
     if found is None:
         if reason is not None:
             _log.log.info("enable(): the LM head's loss at %s keeps its logits (not fused "
@@ -745,19 +758,38 @@ def is_enabled() -> bool:
     return _enabled
 
 
+# The enabled() blocks open now, oldest first ([token, fuse_linear, memory_budget]), and the
+# state before the first of them. Routing is the process's (torch.compile's pre-grad pass
+# slot is), so blocks of several threads overlap: each exit leaves the options of the latest
+# block still open, and the last one the state before the first.
+_BLOCKS: list = []
+_BEFORE: tuple = (False, True, None)
+_BLOCKS_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def enabled(*, fuse_linear: bool = True, memory_budget: Optional[int] = None):
     """``with inductor_ce.enabled(): ...``; torch.compile'd code must first run inside. On exit
     the state before it comes back: routing on or off, its ``fuse_linear`` and
-    ``memory_budget``."""
-    global _fuse_linear, _memory_budget
-    was, was_fuse, was_budget = _enabled, _fuse_linear, _memory_budget
-    enable(fuse_linear=fuse_linear, memory_budget=memory_budget)
+    ``memory_budget``. Blocks in several threads may overlap: routing stays on while any is
+    open (the options of the latest one open), and the state before the first comes back
+    when the last exits."""
+    global _BEFORE, _fuse_linear, _memory_budget
+    token = object()
+    with _BLOCKS_LOCK:
+        if not _BLOCKS:
+            _BEFORE = (_enabled, _fuse_linear, _memory_budget)
+        enable(fuse_linear=fuse_linear, memory_budget=memory_budget)
+        _BLOCKS.append((token, fuse_linear, memory_budget))
     try:
         yield
     finally:
-        if was:
-            enable(fuse_linear=was_fuse, memory_budget=was_budget)
-        else:
-            disable()
-            _fuse_linear, _memory_budget = was_fuse, was_budget
+        with _BLOCKS_LOCK:
+            _BLOCKS[:] = [block for block in _BLOCKS if block[0] is not token]
+            if _BLOCKS:
+                enable(fuse_linear=_BLOCKS[-1][1], memory_budget=_BLOCKS[-1][2])
+            elif _BEFORE[0]:
+                enable(fuse_linear=_BEFORE[1], memory_budget=_BEFORE[2])
+            else:
+                disable()
+                _fuse_linear, _memory_budget = _BEFORE[1], _BEFORE[2]
