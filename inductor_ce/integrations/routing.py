@@ -758,7 +758,7 @@ def is_enabled() -> bool:
     return _enabled
 
 
-# The enabled() blocks open now, oldest first ([token, fuse_linear, memory_budget]), and the
+# The enabled() blocks open now, oldest first ((token, fuse_linear, memory_budget)), and the
 # state before the first of them. Routing is the process's (torch.compile's pre-grad pass
 # slot is), so blocks of several threads overlap: each exit leaves the options of the latest
 # block still open, and the last one the state before the first.
