@@ -49,6 +49,13 @@ def _opts(name, w, t):
     return opts, torch.where(t == -100, ignore, t)
 
 
+def _replayed(copies: bool) -> int:
+    """Calls served by CUDA-graph replays so far: the eager loss's forwards (``copies``) or
+    backwards."""
+    from inductor_ce.eager import loss as eager_loss
+    return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
+
+
 def _check(loss, grad, x, t, opts, g):
     xr = x.double().requires_grad_()
     ref = reference(xr, t, **opts)
@@ -120,7 +127,6 @@ def test_eager_layouts_and_no_recompilation(data):
     """Eager calls run compiled kernels: strided rows, a storage offset, odd row counts,
     all against float64, with one compile per layout class and none across row counts."""
     from inductor_ce.eager import kernels as eager
-    from inductor_ce.eager import loss as eager_loss
     x, t, _ = data
     base = torch.cat([x[:64], x[:64]]).view(2, 64, V)
     t2 = torch.randint(0, V, (2, 63), device=DEV, generator=torch.Generator(DEV).manual_seed(2))
@@ -162,9 +168,6 @@ def test_few_rows_replay_cuda_graphs():
     t[::7] = -100
     opts = dict(label_smoothing=0.1, z_loss=1e-4)
 
-    def replayed(copies):
-        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
-
     def step(scale):
         with torch.no_grad():
             leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * scale)
@@ -175,20 +178,20 @@ def test_few_rows_replay_cuda_graphs():
 
     # Every step's outputs kept: the forward replays (its key is the logits', the targets'
     # and the row count), the backward's key changes with each step's saved statistics.
-    before = replayed(True)
+    before = _replayed(True)
     kept = [step(1 + i) for i in range(5)]
     for x, loss, grad in kept:       # checked after all steps: nothing was overwritten
         _check(loss.detach(), grad, x, t, opts, None)
-    assert replayed(True) - before >= 3
+    assert _replayed(True) - before >= 3
     del kept, x, loss, grad
     # A training loop's pattern (the last step's outputs freed): the backward replays too,
     # and so does the forward, into each call's own buffer.
-    before, before_fwd = replayed(False), replayed(True)
+    before, before_fwd = _replayed(False), _replayed(True)
     for i in range(6):
         x, loss, grad = step(3 - 0.3 * i)
         _check(loss.detach(), grad, x, t, opts, None)
         del x, loss, grad
-    assert replayed(False) - before >= 2 and replayed(True) - before_fwd >= 4
+    assert _replayed(False) - before >= 2 and _replayed(True) - before_fwd >= 4
     assert all(len(r.graphs) <= graphs.MAX_GRAPHS * graphs.SLOTS
                for r in eager_loss._REPLAYS.values())
     # Two losses of different logits before one backward, then other row counts.
@@ -217,7 +220,6 @@ def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
     current stream while the other stream still sleeps)."""
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
-    from inductor_ce.eager import loss as eager_loss
     gen = torch.Generator(device=DEV).manual_seed(9)
     rows, vocab = 256, 4096
     x = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16)
@@ -228,12 +230,9 @@ def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
             x.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * scale)
         return inductor_ce.cross_entropy(x, t)
 
-    def replayed():
-        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies)
-
     for i in range(4):                      # the key's graphs captured, replays running
         loss_of(1.0 + i)
-    before = replayed()
+    before = _replayed(True)
     # A kept storage handle.
     loss = loss_of(2.0)
     expected = loss.item()
@@ -258,7 +257,7 @@ def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
         loss_of(0.25 + i)
     torch.cuda.synchronize()
     assert read.item() == expected
-    assert replayed() - before >= 8, "the forward did not replay: the test saw nothing"
+    assert _replayed(True) - before >= 8, "the forward did not replay: the test saw nothing"
 
 
 def test_few_rows_replays_take_options_new_every_call():
@@ -270,17 +269,13 @@ def test_few_rows_replays_take_options_new_every_call():
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
     from inductor_ce.eager import kernels as eager
-    from inductor_ce.eager import loss as eager_loss
     gen = torch.Generator(device=DEV).manual_seed(12)
     rows, vocab = 256, 4096
     leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
     t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
     t[::7] = -100
 
-    def replayed(copies):
-        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
-
-    before, compiled = (replayed(True), replayed(False)), []
+    before, compiled = (_replayed(True), _replayed(False)), []
     for i in range(10):
         opts = dict(label_smoothing=0.2 * (1 - i / 10), z_loss=1e-3 * (i + 1))
         with torch.no_grad():
@@ -293,7 +288,7 @@ def test_few_rows_replays_take_options_new_every_call():
         _check(loss.detach(), grad, leaf.detach(), t, opts, None)
         del loss, grad
     assert sum(compiled[1:]) == 0, compiled
-    assert replayed(True) - before[0] >= 6 and replayed(False) - before[1] >= 2
+    assert _replayed(True) - before[0] >= 6 and _replayed(False) - before[1] >= 2
 
 
 @pytest.mark.parametrize("rows", [3, 1])
@@ -310,16 +305,12 @@ def test_few_rows_replays_with_entropy_and_accuracy(rows):
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
     from _reference import full_reference
-    from inductor_ce.eager import loss as eager_loss
     gen = torch.Generator(device=DEV).manual_seed(13)
     vocab = 128256
     leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
     t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
 
-    def replayed(copies):
-        return sum(r.replayed for r in eager_loss._REPLAYS.values() if r.copies == copies)
-
-    before, steps = (replayed(True), replayed(False)), []
+    before, steps = (_replayed(True), _replayed(False)), []
     for i in range(6):
         with torch.no_grad():
             leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
@@ -331,7 +322,7 @@ def test_few_rows_replays_with_entropy_and_accuracy(rows):
         steps.append([v.to("cpu", copy=True) for v in kept])
         leaf.grad = None
         del out, kept
-    assert replayed(True) - before[0] >= 4 and replayed(False) - before[1] >= 3
+    assert _replayed(True) - before[0] >= 4 and _replayed(False) - before[1] >= 3
     for i, (x, loss, entropy, accuracy, grad) in enumerate(steps):
         xr = x.double().requires_grad_()
         ref_loss, ref_entropy, ref_accuracy = full_reference(xr, t.cpu())
@@ -350,12 +341,11 @@ def test_few_rows_replays_per_row_gradients():
     gradients fails here). References on the CPU after the steps, as in the test above."""
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
-    from inductor_ce.eager import loss as eager_loss
     gen = torch.Generator(device=DEV).manual_seed(14)
     rows, vocab = 3, 128256
     leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
     t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
-    before, steps = sum(r.replayed for r in eager_loss._REPLAYS.values() if not r.copies), []
+    before, steps = _replayed(False), []
     for i in range(6):
         with torch.no_grad():
             leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
@@ -366,7 +356,7 @@ def test_few_rows_replays_per_row_gradients():
         steps.append([v.to("cpu", copy=True) for v in kept])
         leaf.grad = None
         del loss, lse, kept
-    assert sum(r.replayed for r in eager_loss._REPLAYS.values() if not r.copies) - before >= 3
+    assert _replayed(False) - before >= 3
     for i, (x, u, loss, lse, grad) in enumerate(steps):
         xr = x.double().requires_grad_()
         ref, ref_lse = reference(xr, t.cpu(), reduction="none", return_lse=True)
