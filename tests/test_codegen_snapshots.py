@@ -231,7 +231,6 @@ def test_linear_chunk_kernels(chunking, monkeypatch):
     rows, and the ragged last chunk's V of its own; ce_bwd's classes symbolic). These
     compile and run (a few seconds)."""
     from inductor_ce.eager import kernels as eager
-    from inductor_ce.eager import loss as eager_loss
     from torch._inductor.utils import run_and_get_code
 
     from inductor_ce.linear import plan

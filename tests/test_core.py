@@ -24,9 +24,8 @@ from torch.utils._pytree import tree_leaves
 import inductor_ce
 from inductor_ce.op import decomposition
 from inductor_ce._inductor import capture
-from _reference import (COLLAPSE_V, MARGINS, assert_grad_close, assert_loss_close,
-                        assert_within_one_rounding, collapse_logits, collapse_safe_reference,
-                        reference, softcap64)
+from _reference import (MARGINS, assert_grad_close, assert_loss_close, assert_within_one_rounding,
+                        collapse_logits, collapse_safe_reference, reference, softcap64)
 
 aten = torch.ops.aten
 CE_FWD = torch.ops.inductor_ce.ce_fwd.default

@@ -12,7 +12,6 @@ import warnings
 
 import pytest
 import torch
-import torch.nn.functional as F
 
 import inductor_ce
 from inductor_ce.eager import kernels as eager
