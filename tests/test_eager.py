@@ -482,8 +482,8 @@ def test_calls_seen_before(monkeypatch):
 
 
 def test_kept_calls_are_bounded(monkeypatch):
-    """At most MAX_SEEN_CALLS signatures are kept (then the oldest is dropped, with a warning
-    once); an ignore_index outside int32 (whose target the call converts) and a tensor
+    """At most MAX_SEEN_CALLS signatures are kept (then the oldest is dropped, without a
+    warning: unpadded batches fill it in normal use); an ignore_index outside int32 (whose target the call converts) and a tensor
     label_smoothing (whose value may change in place) are never kept."""
     monkeypatch.setattr(eager_loss, "MAX_SEEN_CALLS", 3)
     monkeypatch.setattr(eager_loss, "_SEEN_CALLS", {})
@@ -497,9 +497,7 @@ def test_kept_calls_are_bounded(monkeypatch):
                 inductor_ce.cross_entropy(x[:rows], t[:rows]),
                 torch.nn.functional.cross_entropy(x[:rows], t[:rows].long()))
             assert 1 <= len(eager_loss._SEEN_CALLS) <= 3
-    assert [str(w.message).split(" is full")[0] for w in caught] == [
-        "inductor_ce: the eager path's cache of kept calls (loss._SEEN_CALLS, 3 call "
-        "signatures)"]
+    assert [str(w.message) for w in caught] == []
     assert sorted(s.shape[0] for s in eager_loss._SEEN_CALLS) == [5, 6, 7]   # the newest
     eager_loss._SEEN_CALLS.clear()
     t[0] = 5

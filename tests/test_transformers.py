@@ -375,6 +375,37 @@ def test_revert_restores_the_model():
     assert ours(**make_batch()).logits is None
 
 
+def test_threads_sharing_a_patched_model_each_get_their_own_call():
+    """One thread's training calls (fused: labels) beside another's calls without labels
+    (an evaluation or generation thread) on the same patched model: each thread's results
+    are those of its calls alone (the running call is the thread's, not the model's)."""
+    import threading
+    _, ours = make_pair("llama")
+    batch = make_batch()
+    ids = batch["input_ids"][:1, :5]
+    with torch.no_grad():
+        loss, logits = ours(**batch).loss, ours(input_ids=ids).logits
+    barrier, errors = threading.Barrier(2), []
+
+    def run(call, want):
+        try:
+            barrier.wait()
+            for _ in range(30):
+                with torch.no_grad():
+                    torch.testing.assert_close(call(), want, rtol=0, atol=0)
+        except Exception as e:   # (reported below: an assertion in a thread is lost)
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(lambda: ours(**batch).loss, loss)),
+               threading.Thread(target=run, args=(lambda: ours(input_ids=ids).logits, logits))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not errors, errors[:2]
+    assert ours(**batch).logits is None          # still patched, fused
+
+
 def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
     """(TRL's reference models, EMA copies.) A closure-based patch would make the copy call
     the original model."""
@@ -567,6 +598,14 @@ def test_refuses_what_it_cannot_do_exactly():
         ict.apply(_llama().double())
     with pytest.raises(TypeError, match="PreTrainedModel"):
         ict.apply(nn.Linear(2, 2))
+    # A head whose forward is replaced on the instance (accelerate's offload hooks, any
+    # wrapper): the fused loss would bypass it.
+    m = _llama()
+    head = m.lm_head
+    head.forward = lambda x: nn.functional.linear(x, head.weight) * 0.5
+    with pytest.raises(ValueError, match="lm_head's forward is replaced on the instance"):
+        ict.apply(m)
+    assert not ict.is_applied(m) and "_inductor_ce_patch" not in vars(head)
 
 
 def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
@@ -587,6 +626,7 @@ def test_a_head_changed_after_apply_is_an_error_not_a_different_loss():
         assert ict.is_applied(ours)
     ict.revert(ours)     # what the error says: unfused from then on
     assert ours(**make_batch()).logits is not None
+    assert not any(k.startswith("_inductor_ce") for k in vars(ours))   # (the hook's warning)
 
 
 class _PeftLike(nn.Module):

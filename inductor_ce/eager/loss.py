@@ -28,7 +28,7 @@ from . import graphs as _GRAPHS
 from . import kernels
 from .kernels import (DENSE_2D, ONE_ROW, Layout, compiled_function, compiled_path_applies,
                       dtype_of, is_functorch_wrapped, merged_rows, op_path_forced,
-                      run_compiled, salt, warn_bound)
+                      run_compiled, salt)
 
 
 class LossKey(NamedTuple):
@@ -133,10 +133,8 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
                     reduction, return_lse)
     if sig is not None:
         if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:
-            warn_bound(f"the eager path's cache of kept calls (loss._SEEN_CALLS, "
-                       f"{MAX_SEEN_CALLS} call signatures)", "the shapes, strides, dtypes or "
-                       "option types of calls are new call after call; the oldest is dropped, "
-                       "and its next call runs its checks again (no compile)")
+            # (No warning: unpadded batches, a row count new step after step, fill it in
+            # normal use; a dropped call's next call runs its checks again, no compile.)
             _SEEN_CALLS.pop(next(iter(_SEEN_CALLS), None), None)
         _SEEN_CALLS[sig] = KeptCall(call, kernels._CACHE)
     return call(input, target, weight, label_smoothing, z_loss)

@@ -67,6 +67,7 @@ import copyreg
 import functools
 import inspect
 import textwrap
+import threading
 import types
 import warnings
 from collections import OrderedDict
@@ -84,6 +85,7 @@ from ..op.checks import check_budget
 __all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]
 
 _PATCH_ATTR = "_inductor_ce_patch"
+_WARNED = "_inductor_ce_warned"   # the hooks a model last warned of (_warn_unfused)
 
 # Liger options with no counterpart here: refused when set, not silently dropped.
 _LIGER_UNSUPPORTED = ("return_z_loss", "return_token_accuracy", "return_predicted_tokens",
@@ -223,7 +225,7 @@ def _head_expr(value):
             and not value.keywords else None), scale
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)   # (bounded: it holds the classes, which may be made at runtime)
 def _forward_spec(cls) -> _Spec:
     fn = inspect.unwrap(cls.forward)
     try:
@@ -353,14 +355,26 @@ class _Request:
 class _Patch:
     """Stored on the model and on its head (the same object). The patched forwards are
     methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
-    patched copy that runs on its own weights (a closure would still call the original)."""
+    patched copy that runs on its own weights (a closure would still call the original).
 
-    def __init__(self, spec, labels_pos, head, old_forward, old_head_forward, memory_budget):
+    ``request`` is the calling thread's: threads sharing one model (a training step beside
+    an evaluation or generation in another thread) each see their own call's, never another
+    thread's labels."""
+
+    def __init__(self, spec, labels_pos, head, old_forward, memory_budget):
         self.spec, self.labels_pos, self.head = spec, labels_pos, head
         self.memory_budget = memory_budget
-        self.old_forward, self.old_head_forward = old_forward, old_head_forward
-        self.request = None
+        self.old_forward = old_forward
+        self.calls = threading.local()   # .request: the thread's running _Request
         self.trl = None           # TRL's fused LM head, adopted: _TrlHead
+
+    @property
+    def request(self):
+        return getattr(self.calls, "request", None)
+
+    @request.setter
+    def request(self, request):
+        self.calls.request = request
 
 
 # ----------------------------------------------------------------------------- TRL
@@ -584,8 +598,8 @@ def _value_hooks(head) -> list:
 
 def _warn_unfused(model, hooks) -> None:
     key = tuple(hooks)
-    if getattr(model, "_inductor_ce_warned", None) != key:   # once per set of hooks
-        model.__dict__["_inductor_ce_warned"] = key
+    if vars(model).get(_WARNED) != key:   # once per set of hooks
+        vars(model)[_WARNED] = key
         warnings.warn(f"inductor_ce.transformers: {type(model).__name__}'s lm_head has "
                       f"{', '.join(hooks)}; the fused loss would bypass it, so this call "
                       "computes the logits and transformers' loss (remove the hook to fuse)",
@@ -596,7 +610,7 @@ def _fused_head_forward(self, input, *args, **kwargs):
     patch = self.__dict__[_PATCH_ATTR]
     request = patch.request
     if request is None or request.loss is not None or args or kwargs:
-        return _own_forward(self, patch.old_head_forward)(input, *args, **kwargs)
+        return _own_forward(self, None)(input, *args, **kwargs)
     # Inside the head's __call__: FSDP2 has all-gathered a sharded weight by now.
     weight, bias = self.weight, self.bias
     if weight.__class__.__name__ == "DTensor":
@@ -733,7 +747,7 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
                 old_forward.__self__ is model:
             old_forward = None   # (the class's: copy.deepcopy then runs the copy's)
     patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
-                   old_forward, vars(head).get("forward"), memory_budget)
+                   old_forward, memory_budget)
     patch.trl = trl
     vars(model)[_PATCH_ATTR] = vars(head)[_PATCH_ATTR] = patch
     model.forward = types.MethodType(_model_forward(cls), model)
@@ -778,6 +792,12 @@ def _unfusable(model, cls) -> Optional[Exception]:
         return _refuse(cls, f"the logit scale self.{'.'.join(spec.scale[1])} is not a number")
     if _PATCH_ATTR in vars(head):
         return ValueError("the head is patched already (shared with another patched model)")
+    own = vars(head).get("forward")
+    if own is not None:   # (accelerate's offload or device hooks, any wrapper): bypassed fused
+        what = getattr(own, "__qualname__", None) or type(own).__qualname__
+        return _refuse(cls, f"its lm_head's forward is replaced on the instance ({what}), "
+                            "which the fused loss would bypass (apply() before adding such "
+                            "a wrapper, e.g. before accelerate's cpu_offload)")
     return None
 
 
@@ -802,7 +822,7 @@ def _head_replaced(model) -> bool:
 # set. A model with TRL's head adopted pickles as before (TRL's forward is not ours to redo).
 
 _OURS = ("forward", "_loss_function", "__reduce_ex__", "_replicate_for_data_parallel",
-         _PATCH_ATTR)
+         _PATCH_ATTR, _WARNED)
 
 
 def _reduce_patched(obj, protocol):
@@ -813,7 +833,7 @@ def _reduce_patched(obj, protocol):
         state.pop("_replicate_for_data_parallel")
         return copyreg.__newobj__, (type(obj),), state
     state = {k: v for k, v in state.items() if k not in _OURS}
-    old = patch.old_head_forward if obj is patch.head else patch.old_forward
+    old = None if obj is patch.head else patch.old_forward
     if old is not None:
         state["forward"] = old
     if obj is patch.head:
@@ -878,7 +898,7 @@ def revert(model):
             patched[1] is not _fused_head_forward:
         raise ValueError("model.forward or its head's forward was replaced after apply(); "
                          "undo that first")
-    for obj, old in ((model, patch.old_forward), (head, patch.old_head_forward)):
+    for obj, old in ((model, patch.old_forward), (head, None)):
         if old is None:
             del obj.forward
         else:
@@ -886,6 +906,7 @@ def revert(model):
         del vars(obj)[_PATCH_ATTR]
         vars(obj).pop("__reduce_ex__", None)
         vars(obj).pop("_replicate_for_data_parallel", None)
+    vars(model).pop(_WARNED, None)
     del model._loss_function
     if patch.trl is not None:   # TRL's own fused LM head again, with its trainer's settings
         from trl.trainer.utils import add_fused_lm_head
