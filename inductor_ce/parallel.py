@@ -41,6 +41,19 @@ def _all_reduce(x: Tensor, op: str, group) -> Tensor:
     return y.wait() if isinstance(y, funcol.AsyncCollectiveTensor) else y
 
 
+def _stacked(*rows: Tensor) -> Tensor:
+    """``torch.stack(rows)``, written as a select so that no row is a view of the result.
+    Inductor computes a stack's inputs into its buffer (each input a view of it) and runs
+    an all_reduce in place on a buffer its input no longer needs, without counting those
+    views: a row read after the all_reduce (lse_nt_k, below) would read reduced values. (Seen
+    with torch 2.11-2.14 where no gradient is taken; the loss came out 1.13 for 5.37.)"""
+    k = torch.arange(len(rows), device=rows[0].device).view(-1, *[1] * rows[0].dim())
+    out = rows[-1]
+    for i in range(len(rows) - 2, -1, -1):
+        out = torch.where(k == i, rows[i], out)
+    return out
+
+
 class _CombineShards(torch.autograd.Function):
     """(lse_nt_k, z_t_k, sum_wz_k) of this shard -> global (lse_nt, z_t, sum_wz), see module doc.
 
@@ -49,11 +62,11 @@ class _CombineShards(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, lse_nt_k, z_t_k, sum_wz_k, owner, group, smooth):
-        m, z_t = _all_reduce(torch.stack([lse_nt_k, z_t_k]), "max", group).unbind(0)
+        m, z_t = _all_reduce(_stacked(lse_nt_k, z_t_k), "max", group).unbind(0)
         shift = torch.where(torch.isneginf(m), 0.0, m)  # every shard empty: exp(-inf) = 0
         e = torch.exp(lse_nt_k - shift)
         if smooth:
-            sum_e, sum_wz = _all_reduce(torch.stack([e, sum_wz_k]), "sum", group).unbind(0)
+            sum_e, sum_wz = _all_reduce(_stacked(e, sum_wz_k), "sum", group).unbind(0)
         else:  # sum_wz_k is zeros and unused by the finish: no need to reduce it
             sum_e, sum_wz = _all_reduce(e, "sum", group), torch.zeros_like(sum_wz_k)
         lse_nt = shift + torch.log(sum_e)
@@ -88,12 +101,12 @@ class _CombineShardsFull(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, lse_nt_k, z_t_k, sum_wz_k, ent_nt_k, max_nt_k, owner, group, smooth):
-        m, z_t, max_nt = _all_reduce(torch.stack([lse_nt_k, z_t_k, max_nt_k]), "max",
+        m, z_t, max_nt = _all_reduce(_stacked(lse_nt_k, z_t_k, max_nt_k), "max",
                                      group).unbind(0)
         shift = torch.where(torch.isneginf(m), 0.0, m)
         e = torch.exp(lse_nt_k - shift)
         f = torch.where(e > 0, e * (ent_nt_k + (shift - lse_nt_k)), 0.0)   # (no 0 * inf)
-        sums = _all_reduce(torch.stack([e, f, sum_wz_k]), "sum", group).unbind(0)
+        sums = _all_reduce(_stacked(e, f, sum_wz_k), "sum", group).unbind(0)
         sum_e, sum_f, sum_wz = sums
         lse_nt = shift + torch.log(sum_e)
         empty = sum_e == 0
@@ -161,21 +174,26 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     if byte_target(target):
         target = target.int()    # Byte class indices, as F.cross_entropy takes them
 
+    options = []
+
     def check():
-        check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+        options.append(_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
+                                return_lse))
         if full:
             check_full_options(temperature, return_entropy, return_accuracy)
+        _class_indices(target)
         check_tensors(local_logits, target, None)
         v_local = local_logits.shape[-1]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
-        return target.numel(), v_local, start, v, float(label_smoothing) > 0.0
+        return target.numel(), v_local, start, v, options[0][2], full
 
-    _, v_local, vocab_start, num_classes, _ = _checked_together(group, local_logits, check)
+    _, v_local, vocab_start, num_classes, *_ = _checked_together(group, local_logits, check,
+                                                                 _AGREED)
+    label_smoothing, z_loss, smooth = options[0]
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
     softcap = None if softcap is None else float(softcap)
-    smooth = float(label_smoothing) > 0.0
 
     # Local target: the column of the target in this shard, -1 ("no target here", the op's
     # ignore_index), or V_local for a target outside [0, V) that is not ignore_index: every
@@ -205,8 +223,14 @@ def _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_ind
     finish."""
     combine = _CombineShardsFull if full else _CombineShards
     lse_nt, z_t, sum_wz, *extra = combine.apply(*stats, owner, group, smooth)
+    # (A tensor option, as _options returns it under torch.compile: its term whatever its
+    # value, which the graph reads when it runs.)
+    smoothing_tensor = not isinstance(label_smoothing, (int, float))
+    z_loss_tensor = not isinstance(z_loss, (int, float))
     loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
-                                  float(label_smoothing), float(z_loss), num_classes)
+                                  label_smoothing, z_loss, num_classes,
+                                  True if smoothing_tensor else None,
+                                  True if z_loss_tensor else None)
     loss = _math.reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return _math.full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index,
@@ -214,19 +238,45 @@ def _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_ind
     return (loss, lse) if return_lse else loss
 
 
-def _checked_together(group, like, check):
+def _class_indices(target) -> None:
+    """A TypeError for a probability target (cross_entropy's other form), which the
+    vocabulary-parallel loss does not take."""
+    if isinstance(target, Tensor) and target.is_floating_point():
+        raise TypeError(f"the vocabulary-parallel loss takes class indices (int64, int32 or "
+                        f"uint8), got a {target.dtype} target: probability targets are not "
+                        "supported with logits sharded over the vocabulary")
+
+
+def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse):
+    """``check_options``'s (label_smoothing, z_loss) and whether the smoothing's term is
+    computed: a tensor option (under torch.compile a float32 0-d graph input) has its term
+    whatever its value, read by the graph, never by a guard."""
+    label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
+                                            softcap, return_lse)
+    return (label_smoothing, z_loss,
+            not isinstance(label_smoothing, (int, float)) or label_smoothing > 0.0)
+
+
+# What every rank's call must agree on beyond the rows and the vocabulary (the facts after
+# those of ``_checked_together``'s ``check``): each changes the size of the all-reduces.
+_AGREED = ("label smoothing", "the full form (temperature, return_entropy, return_accuracy)")
+_DTYPE_CODES = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}
+
+
+def _checked_together(group, like, check, agreed):
     """Runs ``check()``, this rank's argument checks, which returns its (rows, V_local,
-    vocab_start, num_classes, label smoothing on), and exchanges every rank's outcome in one
-    all-gather of a few ints: a misuse that any rank sees (an argument error, 0 classes,
-    ranks holding different rows or vocabularies, shards that do not tile [0, V)) raises on
-    every rank, instead of there alone while its peers wait in the loss's all-reduces until
-    the process group's timeout. Every rank then takes the same collectives, also at 0
-    rows. Under torch.compile the checks are local (reading the exchange on the host would
-    break the graph)."""
+    vocab_start, num_classes, *values of ``agreed``), and exchanges every rank's outcome in
+    one all-gather of a few ints: a misuse that any rank sees (an argument error, 0 classes,
+    ranks holding different rows or vocabularies, shards that do not tile [0, V), ranks
+    differing in one of ``agreed``, whose names the error gives) raises on every rank,
+    instead of there alone while its peers wait in the loss's collectives until the process
+    group's timeout, or abort on a mismatched size. Every rank then takes the same
+    collectives, also at 0 rows. Under torch.compile the checks are local (reading the
+    exchange on the host would break the graph)."""
     try:
         facts, error = check(), None
     except (TypeError, ValueError) as e:
-        facts, error = (0, 0, 0, 0, False), e
+        facts, error = (0, 0, 0, 0, *[0] * len(agreed)), e
     if torch.compiler.is_compiling():
         if error is not None:
             raise error
@@ -242,13 +292,17 @@ def _checked_together(group, like, check):
     if failed:
         raise ValueError(f"rank(s) {failed} of the group refused their arguments (their error "
                          "says why); every rank stops here")
-    rows, sizes, starts, totals, smooth = ([row[i] for row in table] for i in range(1, 6))
+    rows, sizes, starts, totals = ([row[i] for row in table] for i in range(1, 5))
     if len(set(rows)) > 1:
         raise ValueError(f"the ranks hold {rows} rows: every rank must pass the same target "
                          "(the rows are replicated, the vocabulary is sharded)")
-    if len(set(totals)) > 1 or len(set(smooth)) > 1:
-        raise ValueError(f"the ranks disagree on the vocabulary size ({totals}) or on "
-                         f"label smoothing ({[bool(b) for b in smooth]})")
+    if len(set(totals)) > 1:
+        raise ValueError(f"the ranks disagree on the vocabulary size ({totals})")
+    for i, name in enumerate(agreed, 5):
+        values = [row[i] for row in table]
+        if len(set(values)) > 1:
+            raise ValueError(f"the ranks disagree on {name} ({values}): every rank must "
+                             "pass the same options")
     end = 0
     for start, size in sorted(zip(starts, sizes)):
         if start != end:
@@ -263,8 +317,13 @@ def _checked_together(group, like, check):
 
 def _all_gather(x: Tensor, group) -> Tensor:
     out = x.new_empty((dist.get_world_size(group) * x.numel(),))
-    dist.all_gather_into_tensor(out, x, group=group)
+    _ALL_GATHER(out, x, group=group)
     return out
+
+
+# torch 2.14 deprecates all_gather_into_tensor (a FutureWarning) for this name,
+# which torch 2.11 lacks.
+_ALL_GATHER = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
 
 
 def _shard_span(v_local, group, vocab_start, num_classes, weight):
@@ -306,6 +365,7 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
     vocabulary-parallel loss of its local shard, returned as a replicated DTensor."""
     from torch.distributed.tensor import Shard
 
+    _class_indices(target)
     mesh, placements = input.device_mesh, tuple(input.placements)
     if mesh.ndim != 1 or not (isinstance(placements[0], Shard)
                               and placements[0].dim in (-1, input.ndim - 1)):
@@ -394,19 +454,25 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     if byte_target(target):
         target = target.int()    # Byte class indices, as F.cross_entropy takes them
 
+    options = []
+
     def check():
-        check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+        options.append(_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
+                                return_lse))
         if full:
             check_full_options(temperature, return_entropy, return_accuracy)
         check_linear(input, local_weight, linear_bias, target, None, memory_budget)
         v_local = local_weight.shape[0]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
-        return target.numel(), v_local, start, v, float(label_smoothing) > 0.0
+        return (target.numel(), v_local, start, v, options[0][2], full,
+                _DTYPE_CODES.get(input.dtype, -1))
 
-    _, v_local, vocab_start, num_classes, _ = _checked_together(group, input, check)
+    # (The input's dtype too: the backward all-reduces the input's gradient, in its dtype.)
+    _, v_local, vocab_start, num_classes, *_ = _checked_together(
+        group, input, check, (*_AGREED, "the input's dtype (float32 0, bfloat16 1, float16 2)"))
+    label_smoothing, z_loss, smooth = options[0]
     softcap = None if softcap is None else float(softcap)
-    smooth = float(label_smoothing) > 0.0
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does)
     owner = (target >= vocab_start) & (target < vocab_start + v_local) & (target != ignore_index)

@@ -672,6 +672,30 @@ def misuse_shards_that_do_not_tile_the_vocabulary(ctx):
 
 
 @misuse
+def misuse_ranks_that_differ_in_the_size_of_the_collectives(ctx):
+    # The full form (entropy, accuracy, temperature) combines five statistics, the plain loss
+    # three; the fused head's backward all-reduces the input's gradient in its dtype: ranks
+    # differing there would abort in the collective (gloo: a size mismatch ends the process).
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    first = ctx.rank == 0
+    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
+    _raises_everywhere(ctx, lambda: vpce(local, t, return_entropy=first),
+                       r"disagree on the full form \(temperature")
+    _raises_everywhere(ctx, lambda: vpce(local, t, temperature=0.5 if first else 1.0),
+                       "disagree on the full form")
+    dtype = torch.bfloat16 if first else torch.float32
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4, dtype=dtype),
+                                          torch.randn(6, 4, dtype=dtype), t),
+                       r"disagree on the input's dtype")
+    # Probability targets (cross_entropy's other form) are not taken here: a TypeError
+    # that says so, on every rank.
+    with pytest.raises(TypeError, match="probability targets are not supported"):
+        vpce(local, torch.softmax(x, -1))
+
+
+@misuse
 def misuse_double_backward_raises(ctx):
     # The backward is local to a rank; its own derivative would need the other ranks: an
     # error, never a silently local second derivative.
@@ -741,6 +765,33 @@ def run_compiled(ctx, backend):
     linear_check(ctx, fn=torch.compile(parallel.vocab_parallel_linear_cross_entropy,
                                        fullgraph=True, backend=backend),
                  label_smoothing=0.1, z_loss=1e-2)
+
+    # Without a gradient (an evaluation step): the values of the eager calls, for both
+    # functions, the plain loss and the full form; label_smoothing and z_loss as 0-d tensors,
+    # graph inputs (as cross_entropy takes them under torch.compile), against floats. (Inductor
+    # had run the first all-reduce in place over lse_nt_k: a loss of 1.13 for 5.37.)
+    torch._dynamo.reset()
+    tensors = dict(label_smoothing=torch.tensor(0.1), z_loss=torch.tensor(1e-2))
+    floats = dict(label_smoothing=0.1, z_loss=1e-2)
+    x, t, _ = make_data(ctx.world)
+    start, size = shards(x.shape[-1], ctx.world)[ctx.rank]
+    local = x[..., start:start + size]
+    got = torch.compile(vpce, fullgraph=True, backend=backend)(local, t, vocab_start=start,
+                                                               num_classes=40, **tensors)
+    torch.testing.assert_close(got, vpce(local, t, vocab_start=start, num_classes=40,
+                                         **floats))
+    h, W = torch.randn(3, 5, 4), torch.randn(size, 4)
+    got = torch.compile(parallel.vocab_parallel_linear_cross_entropy, fullgraph=True,
+                        backend=backend)(h, W, t, vocab_start=start, num_classes=40, **tensors)
+    torch.testing.assert_close(got, parallel.vocab_parallel_linear_cross_entropy(
+        h, W, t, vocab_start=start, num_classes=40, **floats))
+    for f in (vpce, parallel.vocab_parallel_linear_cross_entropy):
+        args = (local, t) if f is vpce else (h, W, t)
+        torch._dynamo.reset()
+        got = torch.compile(f, fullgraph=True, backend=backend)(
+            *args, vocab_start=start, num_classes=40, return_entropy=True)
+        want = f(*args, vocab_start=start, num_classes=40, return_entropy=True)
+        torch.testing.assert_close((got.loss, got.entropy), (want.loss, want.entropy))
 
     # A DTensor input compiles too (aot_eager: the ops are the same as above). Not over gloo
     # on CUDA (see case_dtensor).
