@@ -13,6 +13,7 @@ import warnings
 
 import pytest
 import torch
+import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
 import inductor_ce
@@ -95,6 +96,44 @@ def test_layouts(layout, dtype):
     assert compiled == (0 if layout == "3d" else 2)     # forward and backward graphs
     assert_loss_close(loss, ref)
     assert_grad_close(grad, ref_grad)
+
+
+def test_strides_of_0_or_1_and_strided_weights_compile_apart(monkeypatch):
+    """Expanded (a row or class stride of 0), transposed (a row stride of 1) and strided
+    logits, one after the other, and class weights of strides 1, 2 and 0: each call gets
+    its own layout's code whatever came first (a stride of 0 or 1 is a constant of the code
+    that its first call compiled: a strided call after it failed Inductor's size assert, or
+    read the wrong elements with the asserts off), with Inductor's size asserts off (the
+    user's setting; our compiles keep them: torch 2.14's code without them fails)."""
+    import torch._inductor.config as inductor_config
+    monkeypatch.setattr(inductor_config, "size_asserts", False)
+    V, N = 50, 6
+    t = torch.randint(0, V, (N,))
+    base, table = torch.randn(V + 3, V + 3), torch.rand(V, 2)
+    logits = [lambda b: b[:1, :V].expand(N, V), lambda b: b[:2 * N:2, :V], lambda b: b[:N, :V],
+              lambda b: b[:V, :N].t(), lambda b: b[:N, :1].expand(N, V), lambda b: b[:N, :V]]
+    weights = [None, table[:, 0].contiguous(), table[:, 1], table[:1, 0].expand(V)]
+    for i, view in enumerate(logits):
+        for weight in weights if i in (0, 2) else weights[:1]:
+            leaf = base.clone().requires_grad_()
+            loss = inductor_ce.cross_entropy(view(leaf), t, weight)
+            loss.backward()
+            ref_leaf = base.double().requires_grad_()
+            ref = F.cross_entropy(view(ref_leaf), t, None if weight is None else weight.double())
+            ref.backward()
+            assert_loss_close(loss, ref)
+            # (A class dimension of stride 0 sums V float32 terms of |.| <= 2/N per element,
+            # to 0 in exact arithmetic: their rounding, V * 2^-24 * 2 / N, is the tolerance.)
+            spread = torch.full(leaf.shape, V * 2**-24 * 2 / N, dtype=torch.float64) \
+                if i == 4 else None
+            assert_grad_close(leaf.grad, ref_leaf.grad, extra_tol=spread)
+    # The fused head's chunks take the class weight as the loss does.
+    h, W = torch.randn(N, 8), torch.randn(V, 8)
+    for weight in weights[1:]:
+        got = inductor_ce.linear_cross_entropy(h, W, t, weight=weight, reduction="none")
+        want = F.cross_entropy(h.double() @ W.double().t(), t, weight.double(),
+                               reduction="none")
+        assert_loss_close(got, want)
 
 
 def test_return_lse():

@@ -2,11 +2,14 @@
 
 What ``eager/kernels.py`` builds on: ``make_fx`` of a closure that calls our ops, given to
 Inductor's ``compile_fx_inner`` (what compile_fx hands each graph to after AOTAutograd) with
-fake example inputs whose row dimensions are symbols of a ShapeEnv of our own. No frame is evaluated by Dynamo, so
-nothing here touches Dynamo's caches, its recompile limit or ``error_on_recompile``, and
-``torch.compiler.reset()`` does not drop what was compiled. What Dynamo's guards would check,
-the ShapeEnv's own guards (e.g. "rows x V < 2^31", under which Inductor indexes in int32) are
-turned into one Python expression, evaluated on every call (``Compiled.accepts``).
+fake example inputs whose row dimensions are symbols of a ShapeEnv of our own. No frame is
+evaluated by Dynamo, so nothing here touches Dynamo's caches, its recompile limit or
+``error_on_recompile``, and ``torch.compiler.reset()`` does not drop what was compiled.
+What Dynamo's guards would check, the ShapeEnv's own guards (e.g. "rows x V < 2^31", under
+which Inductor indexes in int32) and the logits' static sizes, strides and storage offset (a
+stride of 0 or 1 is a constant of the code, as V is) are turned into one Python expression,
+evaluated on every call (``Compiled.accepts``). Tensors of fixed shape (a class weight) are
+traced, and passed, contiguous.
 """
 from __future__ import annotations
 
@@ -49,6 +52,9 @@ def _own_config(salt: tuple, device_type: str):
     from torch._inductor import config as inductor_config
 
     patch = {"triton.cudagraphs": False, "freezing": False, "max_autotune": False,
+             # (The generated code's size asserts also bind the row symbols it reads: torch
+             # 2.14's code without them fails with a NameError.)
+             "size_asserts": True,
              "max_autotune_pointwise": False, "coordinate_descent_tuning": False,
              "cpp_wrapper": False, "pre_grad_custom_pass": None,
              "joint_custom_pre_pass": None, "joint_custom_post_pass": None,
@@ -111,7 +117,7 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
                     fake_x.shape[-1:], dtype=s.dtype, device=s.device) for s in static]
         if not columns:
             fake_static = [None if s is None else fake_mode.from_tensor(
-                s.detach(), static_shapes=True) for s in static]
+                s.detach().contiguous(), static_shapes=True) for s in static]
         args = [fake_x, *fake_outs, *fake_rows, *[s for s in fake_static if s is not None]]
         present = [s is not None for s in static]
 
@@ -131,11 +137,15 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
                 *args)
             with tracing(TracingContext(fake_mode)):
                 compiled = compile_fx_inner(gm, args)
-    guard_code = shape_env.produce_guards_expression([fake_x])
+    # (ignore_static=False: also the sizes, strides and offset that are constants of the
+    # code, which Dynamo's tensor guards would check: a row stride of 0, an expanded input,
+    # compiles apart from a strided one.)
+    guard_code = shape_env.produce_guards_expression([fake_x], ignore_static=False)
     return Compiled(lambda real: compiled(_present(real, present, n)), guard_code)
 
 
 def _present(args, present, n_rowwise):
-    """The call's arguments without the static ones that are None (not graph inputs)."""
+    """The call's arguments without the static ones that are None (not graph inputs), those
+    contiguous (as traced: their strides are constants of the code)."""
     head, tail = args[:1 + n_rowwise], args[1 + n_rowwise:]
-    return head + [a for a, p in zip(tail, present) if p]
+    return head + [a.contiguous() for a, p in zip(tail, present) if p]
