@@ -287,7 +287,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     grad = not transformed and torch.is_grad_enabled() and (
         input.requires_grad or linear_weight.requires_grad
         or (linear_bias is not None and linear_bias.requires_grad))
-    if grad and reduction != "none" and not return_lse:
+    # (Under torch.export the graph may run without a gradient, as it mostly does: the
+    # gradient in the forward would cost it two GEMMs per call. The path below takes one,
+    # and its backward recomputes the logits.)
+    if grad and reduction != "none" and not return_lse and not torch.compiler.is_exporting():
         # A scalar loss: its gradient computed in the forward (head.py).
         if not full:
             return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,

@@ -329,10 +329,10 @@ def test_ops_match_their_decomposition(monkeypatch, block, softcap):
 
 
 def test_export_keeps_one_node_and_decomposes():
-    """A scalar loss with a weight that wants a gradient exports as one node of the fast op;
-    a per-row loss as one node of the statistics op, which has an ATen decomposition (the
-    fast op returns gradients its autograd computes: export a per-row loss, or a frozen
-    weight's, to lower it to ATen)."""
+    """Every loss exports as one node of the statistics op, which has an ATen decomposition:
+    also a scalar loss with a weight that wants a gradient (not the op that computes the
+    gradient in the forward: an exported graph run without a gradient would pay two GEMMs
+    more per call), whose exported module trains with the eager call's gradient."""
     class Head(torch.nn.Module):
         def __init__(self, reduction):
             super().__init__()
@@ -343,11 +343,17 @@ def test_export_keeps_one_node_and_decomposes():
                                                     reduction=self.reduction)
 
     h, w, b, t = _data("export")
-    fast = torch.export.export(Head("mean"), (h, w.clone().requires_grad_(), t))
-    targets = [n.target for n in fast.graph.nodes if n.op == "call_function"]
-    assert targets.count(torch.ops.inductor_ce.linear_ce_fast.default) == 1
-    torch.testing.assert_close(fast.module()(h, w, t),
-                               inductor_ce.linear_cross_entropy(h, w, t, label_smoothing=0.1))
+    mean = torch.export.export(Head("mean"), (h, w.clone().requires_grad_(), t))
+    targets = [n.target for n in mean.graph.nodes if n.op == "call_function"]
+    assert targets.count(torch.ops.inductor_ce.linear_ce_fwd.default) == 1
+    assert torch.ops.inductor_ce.linear_ce_fast.default not in targets
+    got_w, want_w = w.clone().requires_grad_(), w.clone().requires_grad_()
+    got = mean.module()(h, got_w, t)
+    want = inductor_ce.linear_cross_entropy(h, want_w, t, label_smoothing=0.1)
+    torch.testing.assert_close(got, want)
+    got.backward()
+    want.backward()
+    torch.testing.assert_close(got_w.grad, want_w.grad, rtol=1e-5, atol=1e-7)
     ep = torch.export.export(Head("none"), (h, w, t))
     targets = [n.target for n in ep.graph.nodes if n.op == "call_function"]
     assert targets.count(torch.ops.inductor_ce.linear_ce_fwd.default) == 1
