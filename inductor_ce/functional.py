@@ -27,8 +27,8 @@ from .eager.loss import cross_entropy as _eager_loss
 from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
-from .op.checks import (byte_target, check_budget, check_linear, check_options, check_tensors,
-                        probability_target)
+from .op.checks import (byte_target, check_budget, check_compiled_transform, check_linear,
+                        check_options, check_tensors, probability_target)
 from .op.finish import LossOutput, finish, full_outputs, kept_weight, reduce
 from .op.options import asks_full_form, check_full_options
 
@@ -126,6 +126,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     z_loss_tensor = not isinstance(z_loss, (int, float))
     smooth = smoothing_tensor or float(label_smoothing) > 0.0
     if _functorch_transform() or _forward_ad_active():
+        check_compiled_transform("inductor_ce.cross_entropy")
         # torch.func (grad, vjp, jacrev, jvp, jacfwd, vmap, hessian) or forward-mode AD: the
         # custom op has a backward formula only (forward mode would see a zero tangent, and
         # torch.func refuses it), so the ATen decomposition runs instead, which autograd
@@ -284,6 +285,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     budget = memory_budget or 0
     # (The ops assert that every target is in [0, V) or ignore_index.)
     transformed = _functorch_transform() or _forward_ad_active()
+    if transformed:
+        check_compiled_transform("inductor_ce.linear_cross_entropy")
     grad = not transformed and torch.is_grad_enabled() and (
         input.requires_grad or linear_weight.requires_grad
         or (linear_bias is not None and linear_bias.requires_grad))

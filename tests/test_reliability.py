@@ -455,9 +455,18 @@ def test_transforms_keep_the_documented_finite_cases():
     torch.testing.assert_close(grad[1], leaf.grad[1], rtol=1e-6, atol=0)
 
 
-def test_transforms_under_compile():
-    """torch.compile of a function that applies torch.func.grad / jvp to the loss."""
+@pytest.mark.parametrize("transforms_compile", [True, False])
+def test_transforms_under_compile(transforms_compile, monkeypatch):
+    """torch.compile of a function that applies torch.func.grad / jvp to the loss; also as
+    torch 2.11 and 2.12 run it (TRANSFORMS_COMPILE False: their Inductor compiled this
+    gradient 0.22 off; the transform then runs eagerly, and fullgraph=True raises)."""
+    from inductor_ce.op import checks
+    monkeypatch.setattr(checks, "TRANSFORMS_COMPILE", transforms_compile)
+    torch._dynamo.reset()
     x, target, tangent, kw = _transform_case(TRANSFORM_OPTIONS[1])
+    if not transforms_compile:
+        with pytest.raises(Exception, match="needs torch >= 2.13"):
+            torch.compile(lambda x: torch.func.grad(_ours(kw, target))(x), fullgraph=True)(x)
     grad = torch.compile(lambda x: torch.func.grad(_ours(kw, target))(x))(x)
     jvp = torch.compile(lambda x, v: torch.func.jvp(_ours(kw, target), (x,), (v,))[1])(
         x, tangent)
