@@ -510,7 +510,7 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=Non
     # with symbolic rows) and reloads the per-row values per element, up to 1.5x slower; a
     # fixed block dividing V, which needs no mask, was 2x slower
     # (docs/lowering.md#backward-one-pointwise-kernel).
-    return ir.pointwise(device, out_dtype, grad, ir.size(logits))
+    return ir.gradient(device, out_dtype, grad, ir.size(logits))
 
 
 SALT = None

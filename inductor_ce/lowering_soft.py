@@ -303,7 +303,7 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
             dz = ops.mul(dz, ops.sub(_f32(1.0), ops.mul(u, u)))
         return ops.to_dtype(dz, x.get_dtype())
 
-    return ir.pointwise(device, x.get_dtype(), grad, ir.size(x))
+    return ir.gradient(device, x.get_dtype(), grad, ir.size(x))
 
 
 def register() -> None:
