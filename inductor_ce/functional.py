@@ -28,7 +28,7 @@ from .eager.soft import cross_entropy as _soft_cross_entropy
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import (byte_target, check_budget, check_compiled_transform, check_linear,
-                        check_options, check_tensors, probability_target)
+                        check_options, check_tensors, exporting, probability_target)
 from .op.finish import LossOutput, finish, full_outputs, kept_weight, reduce
 from .op.options import asks_full_form, check_full_options
 
@@ -293,7 +293,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     # (Under torch.export the graph may run without a gradient, as it mostly does: the
     # gradient in the forward would cost it two GEMMs per call. The path below takes one,
     # and its backward recomputes the logits.)
-    if grad and reduction != "none" and not return_lse and not torch.compiler.is_exporting():
+    if grad and reduction != "none" and not return_lse and not exporting():
         # A scalar loss: its gradient computed in the forward (head.py).
         if not full:
             return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,

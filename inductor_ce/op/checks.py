@@ -77,7 +77,14 @@ def _tensor_option(name, value, floating):
 # torch 2.11 and 2.12's Inductor compiles the gradient of the ATen decomposition that
 # torch.func transforms run wrongly at some shapes (a mean loss with label smoothing, 4 x 8
 # logits: 0.22 off); 2.13 and later compile it right.
-TRANSFORMS_COMPILE = tuple(int(v) for v in torch.__version__.split(".")[:2]) >= (2, 13)
+_VERSION = tuple(int(v) for v in torch.__version__.split(".")[:2])
+TRANSFORMS_COMPILE = _VERSION >= (2, 13)
+
+
+def exporting() -> bool:
+    """Whether torch.export traces this call. (torch 2.11's Dynamo reads
+    ``torch.compiler.is_exporting()`` as True under torch.compile too: False there.)"""
+    return _VERSION >= (2, 12) and torch.compiler.is_exporting()
 
 
 def check_compiled_transform(what: str) -> None:
