@@ -45,8 +45,8 @@ def _stacked(*rows: Tensor) -> Tensor:
     """``torch.stack(rows)``, written as a select so that no row is a view of the result.
     Inductor computes a stack's inputs into its buffer (each input a view of it) and runs
     an all_reduce in place on a buffer its input no longer needs, without counting those
-    views: a row read after the all_reduce (lse_nt_k, below) would read reduced values. (Seen
-    with torch 2.11-2.14 where no gradient is taken; the loss came out 1.13 for 5.37.)"""
+    views: a row read after the all_reduce (lse_nt_k, below) would read reduced values (seen
+    with torch 2.11, 2.13 and 2.14 where no gradient is taken: a wrong loss)."""
     k = torch.arange(len(rows), device=rows[0].device).view(-1, *[1] * rows[0].dim())
     out = rows[-1]
     for i in range(len(rows) - 2, -1, -1):

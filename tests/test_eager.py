@@ -522,8 +522,9 @@ def test_calls_seen_before(monkeypatch):
 
 def test_kept_calls_are_bounded(monkeypatch):
     """At most MAX_SEEN_CALLS signatures are kept (then the oldest is dropped, without a
-    warning: unpadded batches fill it in normal use); an ignore_index outside int32 (whose target the call converts) and a tensor
-    label_smoothing (whose value may change in place) are never kept."""
+    warning: unpadded batches fill it in normal use); an ignore_index outside int32 (whose
+    target the call converts) and a tensor label_smoothing (whose value may change in place)
+    are never kept."""
     monkeypatch.setattr(eager_loss, "MAX_SEEN_CALLS", 3)
     monkeypatch.setattr(eager_loss, "_SEEN_CALLS", {})
     monkeypatch.setattr(eager, "_WARNED", set())

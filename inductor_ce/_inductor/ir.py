@@ -146,9 +146,9 @@ def _one_pass_class():
         """A gradient over the logits: one pass, whatever its op count. Inductor realizes a
         pointwise node of more than ``realize_opcount_threshold`` ops (30 on the GPU; its
         CPU threshold, 50 from torch 2.13) before a consumer such as ``slice_backward``
-        (the gradient of ``logits[:, :-1]``): a second pass over the logits, 3.46 against
-        2.08 ms at 4 x 2049 x 128256 on an H100. Beyond 100 ops (Inductor's own recursion
-        guard) it is realized as before."""
+        (the gradient of ``logits[:, :-1]``): a second pass over the logits (measured:
+        benchmarks/NOTES.md, run 72). Beyond 100 ops (Inductor's own recursion guard) it is
+        realized as before."""
 
         def has_large_inner_fn(self, threshold=None) -> bool:
             return self.inner_fn_opcount().num_ops > max(threshold or 0, 100)

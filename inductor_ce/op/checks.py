@@ -75,8 +75,8 @@ def _tensor_option(name, value, floating):
 
 
 # torch 2.11 and 2.12's Inductor compiles the gradient of the ATen decomposition that
-# torch.func transforms run wrongly at some shapes (a mean loss with label smoothing, 4 x 8
-# logits: 0.22 off); 2.13 and later compile it right.
+# torch.func transforms run wrongly at some shapes (a mean loss with label smoothing);
+# 2.13 and later compile it right.
 _VERSION = tuple(int(v) for v in torch.__version__.split(".")[:2])
 TRANSFORMS_COMPILE = _VERSION >= (2, 13)
 
