@@ -1004,3 +1004,28 @@ def test_torch_func_and_forward_ad():
     _, ref_tangent = torch.func.jvp(lambda h: ref(h, w.double()), (h.double(),), (v.double(),))
     assert tangent != 0
     assert_loss_close(tangent, ref_tangent, rtol=1e-5, atol=1e-7)
+
+
+def test_flop_counter_counts_the_head_s_gemms():
+    """FlopCounterMode (what MFU tools count with) sees the fused head's GEMMs: three for a
+    scalar loss's step (logits, dh, dW, as the unfused step), four for per-row losses (the
+    backward recomputes the logits), one without a gradient."""
+    from torch.utils.flop_counter import FlopCounterMode
+    T, D, V = 24, 8, 300
+    h, w = torch.randn(T, D, requires_grad=True), torch.randn(V, D, requires_grad=True)
+    t = torch.randint(0, V, (T,))
+    gemm = 2 * T * D * V
+
+    def counted(fn):
+        with FlopCounterMode(display=False) as counter:
+            fn()
+        return counter.get_total_flops()
+
+    assert counted(lambda: F.cross_entropy(h @ w.t(), t).backward()) == 3 * gemm
+    assert counted(lambda: inductor_ce.linear_cross_entropy(h, w, t).backward()) == 3 * gemm
+    assert counted(lambda: inductor_ce.linear_cross_entropy(
+        h, w, t, reduction="none").sum().backward()) == 4 * gemm
+    with torch.no_grad():
+        assert counted(lambda: inductor_ce.linear_cross_entropy(h, w, t)) == gemm
+        assert counted(lambda: inductor_ce.linear_cross_entropy(h, w, t, reduction="none",
+                                                                memory_budget=1 << 20)) == gemm

@@ -728,3 +728,37 @@ def _fast_backward(ctx, g_loss, *unused):
 
 
 linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)
+
+
+# --- FLOPs, for torch.utils.flop_counter.FlopCounterMode (MFU tools count with it) ------------
+# A GEMM of the head is 2 T D V multiply-adds' FLOPs (T rows of D, V classes): the statistics
+# take one, the fast op three (logits, dh, dW), the backward one to recompute the logits and
+# one per gradient it returns. The CE passes are not counted (as for F.cross_entropy).
+
+def _gemm_flops(input_shape, weight_shape) -> int:
+    rows = 1
+    for n in input_shape[:-1]:
+        rows *= n
+    return 2 * rows * weight_shape[1] * weight_shape[0]
+
+
+def _register_flops() -> None:
+    from torch.utils.flop_counter import register_flop_formula
+
+    @register_flop_formula([torch.ops.inductor_ce.linear_ce_fwd,
+                            torch.ops.inductor_ce.linear_ce_fwd_full])
+    def _one(input, weight, *args, out_shape=None, **kwargs):
+        return _gemm_flops(input, weight)
+
+    @register_flop_formula(torch.ops.inductor_ce.linear_ce_fast)
+    def _three(input, weight, *args, out_shape=None, **kwargs):
+        return 3 * _gemm_flops(input, weight)
+
+    @register_flop_formula(torch.ops.inductor_ce.linear_ce_bwd)
+    def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
+                  softcap, vocab_start, budget, input_grad, weight_grad, *args,
+                  out_shape=None, **kwargs):
+        return (1 + bool(input_grad) + bool(weight_grad)) * _gemm_flops(input, weight)
+
+
+_register_flops()
