@@ -29,7 +29,8 @@ from ._inductor.runtime import functorch_transforms_active as _functorch_transfo
 from ._inductor.runtime import funcol
 from .op import ce as ops
 from .op import finish as _math
-from .op.checks import byte_target, check_options, check_tensors, check_weight
+from .op.checks import (byte_target, check_options, check_tensors, check_weight,
+                        probability_target)
 from .op.options import asks_full_form, check_full_options
 
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
@@ -241,7 +242,7 @@ def _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_ind
 def _class_indices(target) -> None:
     """A TypeError for a probability target (cross_entropy's other form), which the
     vocabulary-parallel loss does not take."""
-    if isinstance(target, Tensor) and target.is_floating_point():
+    if probability_target(target):
         raise TypeError(f"the vocabulary-parallel loss takes class indices (int64, int32 or "
                         f"uint8), got a {target.dtype} target: probability targets are not "
                         "supported with logits sharded over the vocabulary")
