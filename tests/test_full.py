@@ -120,6 +120,53 @@ def test_entropy_gradient_alone_near_uniform_rows(mode, monkeypatch):
     assert bool((ours <= 4 * stock.clamp_min(1e-6)).all()), (ours, stock)
 
 
+@pytest.mark.parametrize("mode", ["eager", "graphs", "compiled"])
+def test_padding_rows_of_minus_inf(mode, monkeypatch):
+    """A padding row: every logit -inf, its target ignored. Its entropy is 0 (no
+    distribution: as the other paths give) and its gradient exactly 0, also when the caller
+    masks its entropy out of an entropy bonus (a nan entropy there sent nan into every
+    gradient of the row, the masked term included); the other rows as float64."""
+    if mode == "graphs":
+        monkeypatch.setattr(eager_kernels, "MODE", "compiled")
+    g = torch.Generator().manual_seed(9)
+    z = torch.randn(5, 300, generator=g) * 3
+    z[[1, 3]] = float("-inf")
+    target = torch.tensor([2, -100, 7, -100, 299])
+    x = z.clone().requires_grad_()
+    fn = _compiled("grid") if mode == "compiled" else _eager("grid")
+    loss, entropy, accuracy = fn(x, target, None)
+    kept = target != -100
+    (loss.sum() - 0.3 * entropy.where(kept, 0.0).sum()).backward()
+    assert entropy[~kept].tolist() == [0.0, 0.0] and loss[~kept].tolist() == [0.0, 0.0]
+    assert bool(torch.isfinite(x.grad).all()) and not bool(x.grad[~kept].any())
+    zr = z[kept].double().requires_grad_()
+    ref_loss, ref_entropy, _ = full_reference(zr, target[kept])
+    (ref_loss.sum() - 0.3 * ref_entropy.sum()).backward()
+    assert_loss_close(loss[kept], ref_loss, rtol=1e-5, atol=0.0)
+    assert_entropy_close(entropy[kept], ref_entropy)
+    assert_grad_close(x.grad[kept], zr.grad)
+
+
+@pytest.mark.parametrize("mode", ["eager", "compiled"])
+def test_entropy_beyond_the_sigmoids_overflow(mode):
+    """Two classes, the target ahead by 89-95: H = p_t (1 + margin) + ..., p_t = e^-margin a
+    float32 number (to ~1e-45), where float32 sigmoid(-margin) = 1 / (1 + exp(margin)) is 0
+    (exp overflows past 88.7): H was e^-margin alone, 1/90 of its value."""
+    margins = torch.tensor([89.0, 92.0, 95.0], dtype=torch.float64)
+    z = torch.zeros(3, 2, dtype=torch.float64)
+    z[:, 0] = margins
+    target = torch.zeros(3, dtype=torch.long)
+    x = z.float().requires_grad_()
+    fn = _compiled("grid") if mode == "compiled" else _eager("grid")
+    _, entropy, _ = fn(x, target, None)
+    entropy.sum().backward()
+    zr = z.clone().requires_grad_()
+    _, ref, _ = full_reference(zr, target)   # (entr(softmax) rounds p_nt to 1 in float64)
+    ref.sum().backward()
+    assert torch.allclose(entropy.double(), ref, rtol=1e-5, atol=0.0), (entropy, ref)
+    assert torch.allclose(x.grad.double(), zr.grad, rtol=1e-4, atol=0.0), (x.grad, zr.grad)
+
+
 # --- every option, eager and compiled -------------------------------------------------------------
 
 def _case(config, dtype, seed):

@@ -127,11 +127,16 @@ def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Te
     target of small probability): dH/dz_t was then wrong by ~2e-7 absolute, 1e-3 of the
     row's gradient for near-uniform rows of V = 3000."""
     d = lse_nt - z_t
-    # A +inf target logit: nan, as the loss (see finish); -inf (no target) stays.
+    # A +inf target logit: nan, as the loss (see finish). A row without a target column (an
+    # ignored row) has z_t = -inf: d = +inf, H = ent_nt; one of -inf logits only (padding)
+    # would make d = -inf - -inf = nan, a nan entropy whose gradient is nan even where the
+    # caller masks it, so there d is set to the clamp's bound. (Tensor methods: see finish.)
     d = d + z_t.detach().clamp_min(0.0) * 0.0
-    d = d.clamp(-200.0, 200.0)
+    d = d.masked_fill(z_t.isneginf(), 200.0).clamp(-200.0, 200.0)
     dd = d.detach()
-    p_nt, p_t = dd.sigmoid(), (-dd).sigmoid()
+    # exp(logsigmoid): float32 sigmoid(-v) is 1 / (1 + exp(v)), 0 once exp(v) overflows
+    # (v > 88.7), where the value itself, e^-v, is still a float32 number (to v = 103).
+    p_nt, p_t = F.logsigmoid(dd).exp(), F.logsigmoid(-dd).exp()
     slope = p_nt * p_t * (ent_nt.detach() - dd)
     entropy = p_nt * (ent_nt + F.softplus(-dd)) + p_t * F.softplus(dd) + slope * (d - dd)
     accuracy = (z_t >= max_nt) & (target != ignore_index)
