@@ -575,6 +575,7 @@ def test_cuda_graph_bookkeeping(monkeypatch):
     uncaptured."""
     from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    monkeypatch.setattr(graphs, "_current_stream", lambda index: 7)   # (one stream)
     monkeypatch.setattr(graphs, "MAX_GRAPHS", 2)
     monkeypatch.setattr(graphs, "MAX_CAPTURES", 4)
     monkeypatch.setattr(eager, "_WARNED", set())
@@ -635,6 +636,7 @@ def test_cuda_graph_output_buffers(monkeypatch):
     the key's own graph, whose buffer is never handed out, into a copy in its own buffer."""
     from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    monkeypatch.setattr(graphs, "_current_stream", lambda index: 7)   # (one stream)
     monkeypatch.setattr(graphs, "SLOTS", 2)
     pool = [torch.zeros(8) for _ in range(3)]
     order = iter([0, 1, 0, 1, 0, 2, None, 1, 0])     # None: the own graph's buffer (new)
@@ -701,12 +703,13 @@ def test_cuda_graph_options_buffer(monkeypatch):
     tensor copied last."""
     from inductor_ce.eager import graphs
     monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    monkeypatch.setattr(graphs, "_current_stream", lambda index: 7)
     read = []
 
     class Recording(graphs.Replays):
         def _record(self, args, flat, packing):
             buffer = args[-1]
-            assert buffer is self.options_buffer
+            assert buffer is self.options_buffers[7][0]
             return type("Graph", (), {"replay": lambda self: read.append(buffer.tolist())})()
 
     replays = Recording(lambda x, opts: ("run", opts.tolist()), copies=False, options=True)
@@ -717,9 +720,52 @@ def test_cuda_graph_options_buffer(monkeypatch):
         assert replays(x, o) is None
     assert read == [o.tolist() for o in (opts[1], opts[2], opts[2], opts[3])]
     assert len(replays.graphs) == 1 and replays.captures == 1
-    replays.options_buffer.fill_(-1.0)          # the same tensor again: nothing copied
+    replays.options_buffers[7][0].fill_(-1.0)   # the same tensor again: nothing copied
     replays(x, opts[3])
     assert read[-1] == [-1.0, -1.0]
+
+
+def test_cuda_graph_options_are_per_stream(monkeypatch):
+    """Two streams replaying graphs of one function with different options (no GPU: a
+    stand-in graph reads its options buffer when "its stream" runs it). A replay queued on
+    a busy stream s1 whose options tensor was the last copied (so it copies nothing) must
+    not read what a later call on an idle stream s2 copies: each stream's graphs read a
+    buffer of that stream's own."""
+    from inductor_ce.eager import graphs
+    monkeypatch.setattr(graphs, "_capturing", lambda: False)
+    stream = {"now": 1}
+    monkeypatch.setattr(graphs, "_current_stream", lambda index: stream["now"], raising=False)
+    queued = {1: [], 2: []}      # stream -> replays not yet run (s1 busy: run at the end)
+    read = []
+
+    class Recording(graphs.Replays):
+        def _record(self, args, flat, packing):
+            buffer = args[-1]
+            return type("Graph", (), {"replay": lambda self: queued[stream["now"]].append(
+                lambda: read.append(buffer.tolist()))})()
+
+    def run(s):
+        while queued[s]:
+            queued[s].pop(0)()
+
+    replays = Recording(lambda x, opts: None, copies=False, options=True)
+    x1, x2 = torch.zeros(4, 3), torch.zeros(5, 3)
+    o1, o2 = torch.tensor([0.1, 0.0]), torch.tensor([0.2, 0.0])
+    for _ in range(3):            # first calls, captures, replays: each stream idle
+        for s, x, o in ((1, x1, o1), (2, x2, o2)):
+            stream["now"] = s
+            replays(x, o)
+            run(s)
+    stream["now"] = 1
+    replays(x1, o1)
+    run(1)
+    read.clear()
+    replays(x1, o1)               # s1 busy: queued, not run
+    stream["now"] = 2
+    replays(x2, o2)
+    run(2)                        # s2 idle: its copy and replay run now
+    run(1)
+    assert read == [o2.tolist(), o1.tolist()], read
 
 
 FULL_OPTIONS = dict(softcap=15.0, label_smoothing=0.1, z_loss=1e-3, ignore_index=2)

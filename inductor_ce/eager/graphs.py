@@ -36,10 +36,16 @@ has queued on memory it ``record_stream``-ed: the allocator hands none of it out
 
 Options. The loss's forward may take, last, a small tensor of option values (label smoothing,
 z-loss) that can change every call. It is not part of the key: each graph reads a buffer of
-the function's own, into which a call whose options tensor is not the one last copied there
-copies it before replaying (one small copy on the current stream, as the replay; calls of
-constant options copy nothing). A graph's replays are never concurrent on several streams
-(they share its memory pool), so neither are the buffer's copies.
+the function's own for its stream, into which a call whose options tensor is not the one last
+copied there copies it before replaying (one small copy on the current stream, as the replay;
+calls of constant options copy nothing).
+
+Streams and threads. The current stream is part of a call's key: a graph (its memory pool,
+its own buffer, its options buffer) is replayed on one stream only, where its replays, and
+the copies into its buffers, run in order. (Shared by two streams, a replay still queued on a
+busy one would read the options another stream's call copied since, or share intermediates
+with a concurrent replay.) A call's bookkeeping, copy and replay hold the object's lock:
+another thread's copy cannot land between them.
 
 Not replayed (the compiled function runs as it is): a call while the caller captures a CUDA
 graph of its own (theirs records our kernels), and every call of a function whose capture
@@ -64,6 +70,7 @@ SLOTS = 2
 _STREAMS: dict = {}          # device -> the side stream captures run on
 _LOCK = threading.Lock()
 _capturing = runtime.stream_capturing
+_current_stream = runtime.current_raw_stream
 
 
 class Replays:
@@ -76,7 +83,10 @@ class Replays:
 
     def __init__(self, fn, copies: bool, options: bool = False):
         self.fn, self.copies, self.options = fn, copies, options
-        self.options_buffer = self.options_copied = self.device = None
+        self.device = None
+        # stream -> [its graphs' options buffer, the options tensor last copied into it]
+        self.options_buffers: dict = {}
+        self.lock = threading.Lock()   # a call's bookkeeping, copy and replay, in one piece
         self.graphs: dict = {}     # (key, output buffer's address or None) -> _Graph; oldest first
         self.seen: dict = {}       # key -> its outputs' _Packing (copies) or None: called once
         self.slots: dict = {}      # key -> how many graphs at the call's buffer it has
@@ -85,9 +95,15 @@ class Replays:
         self.replayed = 0          # calls served by a replay (tests and benchmarks read it)
 
     def __call__(self, *args):
+        with self.lock:
+            return self._call(*args)
+
+    def _call(self, *args):
         # (Which arguments are None is fixed per function: the key leaves them out.)
+        # (The stream is part of the key: see "Streams and threads" above.)
         keyed = args[:-1] if self.options else args
-        key = (*[a.data_ptr() for a in keyed if a is not None], args[0].shape[0])
+        stream = _current_stream(args[0].device.index)
+        key = (*[a.data_ptr() for a in keyed if a is not None], stream, args[0].shape[0])
         if key not in self.seen:   # the first call at these addresses runs as it is
             if len(self.seen) >= 4 * MAX_GRAPHS:
                 self.seen.clear()
@@ -118,9 +134,10 @@ class Replays:
                     if at[1] == "own":
                         own = packing.empty(args[0].device)
                     self.device = args[0].device
-                    if self.options and self.options_buffer is None:
-                        self.options_buffer = torch.empty_like(args[-1])
-                    recorded = (*keyed, self.options_buffer) if self.options else args
+                    if self.options and stream not in self.options_buffers:
+                        self.options_buffers[stream] = [torch.empty_like(args[-1]), None]
+                    recorded = (*keyed, self.options_buffers[stream][0]) if self.options \
+                        else args
                     graph = self._record(recorded, flat if own is None else own, packing)
                 except Exception as e:  # whatever failed: this function runs uncaptured now
                     self.captures = MAX_CAPTURES + 1    # (beyond the budget: no warning of it)
@@ -141,9 +158,11 @@ class Replays:
                     self.own[key] = own
         elif _capturing():
             return self.fn(*args)
-        if self.options and args[-1] is not self.options_copied:
-            self.options_buffer.copy_(args[-1])
-            self.options_copied = args[-1]
+        if self.options:
+            buffer = self.options_buffers[stream]
+            if args[-1] is not buffer[1]:
+                buffer[0].copy_(args[-1])
+                buffer[1] = args[-1]
         graph.replay()
         self.replayed += 1
         if flat is None:

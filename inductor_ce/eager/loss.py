@@ -479,6 +479,13 @@ class _Options:
         self.device, self.cuda, self.made = device, device.type == "cuda", {}
 
     def __call__(self, label_smoothing, z_loss) -> Tensor:
+        if self.cuda and _capturing():
+            # A caller's CUDA-graph capture: a tensor of this call's own, filled by kernels
+            # its graph records (and freed into its pool after the call, as any temporary).
+            # A cached one would be read by that graph through an address it does not own
+            # (freed on eviction, reused), or, made here, read before any replay wrote it
+            # by later captures or calls on that (pooled) stream.
+            return _options_tensor(self.device, label_smoothing, z_loss)
         key = (_current_stream(self.device.index), label_smoothing, z_loss) if self.cuda \
             else (label_smoothing, z_loss)
         opts = self.made.get(key)
@@ -490,6 +497,7 @@ class _Options:
 
 
 _current_stream = runtime.current_raw_stream
+_capturing = runtime.stream_capturing
 
 
 def _options_tensor(device: torch.device, label_smoothing, z_loss) -> Tensor:
