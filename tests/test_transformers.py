@@ -19,6 +19,7 @@ FSDP2 runs on 2 gloo processes on the CPU (this file as a script, as tests/test_
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import socket
@@ -404,6 +405,23 @@ def test_threads_sharing_a_patched_model_each_get_their_own_call():
         t.join(timeout=300)
     assert not errors, errors[:2]
     assert ours(**batch).logits is None          # still patched, fused
+
+
+def test_forward_rebound_to_the_model_as_accelerate_does():
+    """accelerate's mixed-precision wrapper (Trainer with bf16 / fp16) rebinds the patched
+    ``model.forward.__func__`` to the model, wrapped: the patched forward must be a plain
+    function of the model (not, say, of a weak reference to it), and stay fused."""
+    import types
+    ref, ours = make_pair("llama")
+    inner = ours.forward.__func__
+
+    def wrapped(self, *args, **kwargs):
+        return inner(self, *args, **kwargs)
+    ours.forward = types.MethodType(functools.wraps(inner)(wrapped), ours)
+    batch = make_batch()
+    o = ours(**batch)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
 
 
 def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
