@@ -43,7 +43,8 @@ import torch
 from . import _log
 from ._inductor import ir, launch, partitioner
 from ._inductor.ir import F32, ops
-from .lowering import LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan
+from .lowering import (LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan,
+                       softcap_slope)
 
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
 # with one warp a thread keeps 128 of them in 209 registers (benchmarks/sass_count.py), and a
@@ -292,15 +293,15 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
 
     def grad(index):
         row, col = index[:-1], index[-1]
-        z = _logit(x_at(index), softcap)
+        x_load = x_at(index)
+        z = _logit(x_load, softcap)
         c = _mass(p_at(index), col, eps_at, w_at, vocab)
         q = _exp(ops.sub(z, m_at(row)))
         dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_at(row), c))
         dz = ops.where(ops.eq(ops.index_expr(col, torch.int64), special_at(row)),
                        coef_a_at(row), dz)
-        if softcap is not None:   # d/dx cap tanh(x / cap) = 1 - (z / cap)^2
-            u = ops.mul(z, _f32(1.0 / softcap))
-            dz = ops.mul(dz, ops.sub(_f32(1.0), ops.mul(u, u)))
+        if softcap is not None:   # d/dx cap tanh(x / cap) = sech^2(x / cap)
+            dz = ops.mul(dz, softcap_slope(x_load, softcap))
         return ops.to_dtype(dz, x.get_dtype())
 
     return ir.gradient(device, x.get_dtype(), grad, ir.size(x))

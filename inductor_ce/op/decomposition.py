@@ -40,7 +40,7 @@ gradient adds one term, e = dL/d ent_nt:
 Backward: given per-row coefficients a = dL/d lse_nt, b = dL/d z_t, c = dL/d sum_wz,
 
     dL/dz_j = a * exp(z_j - lse_nt) * [j != t] + b * [j == t] + c * w_j
-    dL/dx_j = dL/dz_j * (1 - (z_j / cap)^2)         (softcap chain rule: tanh' = 1 - tanh^2)
+    dL/dx_j = dL/dz_j * sech^2(x_j / cap)           (softcap chain rule, ``softcap_slope``)
 
 computed in float32 and rounded once to the input dtype.
 """
@@ -62,6 +62,14 @@ _CHUNK_ELEMENTS = 1 << 24
 def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
     z = x.float()
     return z if softcap is None else softcap * torch.tanh(z / softcap)
+
+
+def softcap_slope(x: Tensor, softcap: float, temperature: float) -> Tensor:
+    """d/dy tanh(y) = sech^2(y) = 4 e / (1 + e)^2, e = exp(-2 |y|), y = x / T / cap (1 - tanh^2
+    loses its digits where tanh nears 1: lowering.softcap_slope)."""
+    y = x.float() if temperature == 1.0 else x.float() / temperature
+    e = torch.exp(-2.0 * (y / softcap).abs())
+    return 4.0 * e / (1.0 + e) ** 2
 
 
 def _tempered(x: Tensor, softcap: Optional[float], temperature: float) -> Tensor:
@@ -198,7 +206,7 @@ def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tenso
     if e is not None:   # (q = 0 at -inf logits, where shift - z is inf: no inf * 0)
         g = g + torch.where(is_t | (q == 0), 0.0, e.unsqueeze(-1) * q * (shift - z))
     if softcap is not None:
-        g = g * (1.0 - (z / softcap) ** 2)
+        g = g * softcap_slope(x, softcap, temperature)
     if temperature != 1.0:
         g = g / temperature
     return g.to(x.dtype)

@@ -53,7 +53,7 @@ Gradient (q = softmax(z), upstream g of the row's loss, g_lse of its lse):
 R is a forward statistic of its own, so the dominant class's gradient (P q_a - c_a, which is
 R - P S'/(1+S') exactly) never rounds to 0 either. (Where a does not dominate, S' > 1,
 R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap
-dL/dx = dL/dz (1 - (z / cap)^2). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
+dL/dx = dL/dz sech^2(x / cap) (``decomposition.softcap_slope``). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
 
     dL/dp_j = g (1 - eps) w_j ((M - z_j) + log1p(S'))
 
@@ -70,7 +70,7 @@ from torch import Tensor
 from .._inductor import runtime
 from .ce import LIB, _on_trace, no_double_backward
 from .checks import check_logits, check_weight
-from .decomposition import _chunks, _softcap
+from .decomposition import _chunks, _softcap, softcap_slope
 
 
 class SoftSpec(NamedTuple):
@@ -171,7 +171,7 @@ def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x:
         dz = torch.where(_is_argmax(z, a), g * at_a + k * inv,
                          (g * total + k) * inv * torch.exp(z - m) - g * c)
         if spec.softcap is not None:
-            dz = dz * (1.0 - (z / spec.softcap) ** 2)
+            dz = dz * softcap_slope(x, spec.softcap, 1.0)
         dx = dz.to(x.dtype)
     if want_p:
         dq = g * ((m - z) + torch.log1p(s))
