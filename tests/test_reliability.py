@@ -461,6 +461,9 @@ def test_transforms_under_compile(transforms_compile, monkeypatch):
     torch 2.11 and 2.12 run it (TRANSFORMS_COMPILE False: their Inductor compiled this
     gradient 0.22 off; the transform then runs eagerly, and fullgraph=True raises)."""
     from inductor_ce.op import checks
+    if transforms_compile and not checks.TRANSFORMS_COMPILE:
+        pytest.skip("this torch's Inductor miscompiles the gradient: the package keeps "
+                    "transforms out of its compiled graphs")
     monkeypatch.setattr(checks, "TRANSFORMS_COMPILE", transforms_compile)
     torch._dynamo.reset()
     x, target, tangent, kw = _transform_case(TRANSFORM_OPTIONS[1])
