@@ -89,9 +89,9 @@ def _capped_argument(x_load, softcap, temperature=1.0):
 
 def softcap_slope(x_load, softcap, temperature=1.0):
     """d/dy tanh(y) = sech^2(y) = 4 e / (1 + e)^2, e = exp(-2 |y|) <= 1: the softcap's chain
-    rule. (1 - tanh^2, from z = cap tanh(y), loses its digits where tanh(y) nears 1, |y| > 4,
-    the saturated logits, which are a row's most probable: 6e-3 relative at |y| = 5, 0.3 at
-    8, 2-3x stock float32's own error; this form keeps a few float32 roundings.)"""
+    rule. (1 - tanh^2, from z = cap tanh(y), loses its digits where tanh(y) nears 1, the
+    saturated logits, which are a row's most probable; this form keeps a few float32
+    roundings: docs/numerics.md.) -inf logits: e = 0, a slope of 0."""
     e = ops.exp2(ops.mul(ops.abs(_capped_argument(x_load, softcap, temperature)),
                          _f32(-2.0 * LOG2E)))
     d = ops.add(_f32(1.0), e)

@@ -659,3 +659,72 @@ def test_probability_targets_against_float64(compiled, options):
     assert_loss_close(loss.detach(), ref.detach())
     assert_grad_close(x.grad, x64.grad)
     assert_grad_close(p.grad, p64.grad)
+
+
+def _smoothing_case(rows, seed):
+    """Few rows (the CUDA-graph path), the target well ahead: the smoothing moves the loss."""
+    g = torch.Generator(device=DEV).manual_seed(seed)
+    t = torch.randint(0, 4096, (rows,), device=DEV, generator=g)
+    x = torch.randn(rows, 4096, device=DEV, generator=g)
+    x[torch.arange(rows, device=DEV), t] += 8.0
+    return x, t
+
+
+def _smoothed_reference(x, t, eps):
+    return torch.nn.functional.cross_entropy(x.double(), t, label_smoothing=eps).item()
+
+
+def test_replays_on_two_streams_read_their_own_options():
+    """One compiled loss replayed on two streams with two smoothings: a replay queued on a
+    busy stream (a long kernel ahead of it) must read its own options, not what the other
+    stream's later call copied (one options buffer for every stream did)."""
+    x1, t1 = _smoothing_case(64, 1)
+    x2, t2 = _smoothing_case(64, 2)
+    s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+    torch.cuda.synchronize()
+
+    def step(busy):
+        with torch.cuda.stream(s1):
+            if busy:
+                torch.cuda._sleep(200_000_000)
+            a = inductor_ce.cross_entropy(x1, t1, label_smoothing=0.1)
+        with torch.cuda.stream(s2):
+            b = inductor_ce.cross_entropy(x2, t2, label_smoothing=0.2)
+        torch.cuda.synchronize()
+        return a.item(), b.item()
+
+    with torch.no_grad():
+        for _ in range(3):     # first calls, captures, replays
+            step(False)
+        a, b = step(True)
+    assert a == pytest.approx(_smoothed_reference(x1, t1, 0.1), rel=1e-5)
+    assert b == pytest.approx(_smoothed_reference(x2, t2, 0.2), rel=1e-5)
+
+
+def test_user_graphs_capturing_the_loss_own_their_options():
+    """Two CUDA graphs of the caller's (one per batch size) capturing the same compiled loss
+    with the same smoothing, the second replayed first: each reads options it owns (an
+    options tensor made during the first capture and cached was read by the second graph
+    before any replay had written it)."""
+    x1, t1 = _smoothing_case(64, 3)
+    x2, t2 = _smoothing_case(128, 4)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.no_grad():
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                inductor_ce.cross_entropy(x1, t1, label_smoothing=0.1)
+                inductor_ce.cross_entropy(x2, t2, label_smoothing=0.1)
+        torch.cuda.synchronize()
+        g1, g2 = torch.cuda.CUDAGraph(), torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g1):
+            l1 = inductor_ce.cross_entropy(x1, t1, label_smoothing=0.1)
+        with torch.cuda.graph(g2):
+            l2 = inductor_ce.cross_entropy(x2, t2, label_smoothing=0.1)
+        g2.replay()
+        torch.cuda.synchronize()
+        first = l2.item()
+        g1.replay()
+        torch.cuda.synchronize()
+    assert first == pytest.approx(_smoothed_reference(x2, t2, 0.1), rel=1e-5)
+    assert l1.item() == pytest.approx(_smoothed_reference(x1, t1, 0.1), rel=1e-5)
