@@ -300,7 +300,7 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
         dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_at(row), c))
         dz = ops.where(ops.eq(ops.index_expr(col, torch.int64), special_at(row)),
                        coef_a_at(row), dz)
-        if softcap is not None:   # d/dx cap tanh(x / cap) = sech^2(x / cap)
+        if softcap is not None:   # d/dx cap tanh(x / cap) = 1 - tanh^2(x / cap)
             dz = ops.mul(dz, softcap_slope(x_load, softcap))
         return ops.to_dtype(dz, x.get_dtype())
 

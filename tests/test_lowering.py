@@ -31,7 +31,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRITON_CASES = ["plain", "all_options", "small_vocab", "few_rows", "prologue", "strided_3d",
                 "dynamic", "lm_head", "many_rows", "wide_index", "even_chunks", "full",
                 "full_single"]
-SOFTCAP_CASES = ("all_options", "wide_index", "even_chunks", "full")
 EXTRA_CASES = ["column_prologue", "nan_and_inf", "nan_and_inf_many_rows",
                "target_out_of_range", "non_finite", "non_finite_many_rows",
                "non_finite_softcap", "degenerate_shapes", "dynamic_last_batch",
@@ -152,11 +151,10 @@ def test_backward_is_one_kernel(cases, name):
     assert "def triton_poi_" in src
     body = src[src.index("def triton_poi_"):]
     assert len(re.findall(r"tl\.store\(", body)) == 1
-    # One exponential per element, and under a softcap one more, its slope's (sech^2 from
-    # exp(-2|y|): lowering.softcap_slope). Few rows inline the per-row coefficients (their
-    # own exponentials act on [YBLOCK, 1] values: once per row of a block, not per element).
+    # One exponential per element. Few rows inline the per-row coefficients (their own
+    # exponentials act on [YBLOCK, 1] values: once per row of a block, not per element).
     exps = [line for line in _per_element_lines(body) if "exp" in line]
-    assert len(exps) == 1 + (name in SOFTCAP_CASES) and all("exp2(" in e for e in exps), exps
+    assert len(exps) == 1 and "exp2(" in exps[0], exps
     # Low-precision values only at the ends: loaded then upcast, stored with one rounding.
     assert "tl.bfloat16" not in body and "tl.float16" not in body
     # Tiled by rows (y) and columns (x): the per-row values are loaded once per row of a

@@ -40,7 +40,7 @@ gradient adds one term, e = dL/d ent_nt:
 Backward: given per-row coefficients a = dL/d lse_nt, b = dL/d z_t, c = dL/d sum_wz,
 
     dL/dz_j = a * exp(z_j - lse_nt) * [j != t] + b * [j == t] + c * w_j
-    dL/dx_j = dL/dz_j * sech^2(x_j / cap)           (softcap chain rule, ``softcap_slope``)
+    dL/dx_j = dL/dz_j * (1 - tanh(x_j / cap)^2)     (softcap chain rule, ``softcap_slope``)
 
 computed in float32 and rounded once to the input dtype.
 """
@@ -65,11 +65,9 @@ def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
 
 
 def softcap_slope(x: Tensor, softcap: float, temperature: float) -> Tensor:
-    """d/dy tanh(y) = sech^2(y) = 4 e / (1 + e)^2, e = exp(-2 |y|), y = x / T / cap (1 - tanh^2
-    loses its digits where tanh nears 1: lowering.softcap_slope)."""
+    """1 - tanh(y)^2, y = x / T / cap, from the tanh itself (lowering.softcap_slope)."""
     y = x.float() if temperature == 1.0 else x.float() / temperature
-    e = torch.exp(-2.0 * (y / softcap).abs())
-    return 4.0 * e / (1.0 + e) ** 2
+    return 1.0 - torch.tanh(y / softcap) ** 2
 
 
 def _tempered(x: Tensor, softcap: Optional[float], temperature: float) -> Tensor:

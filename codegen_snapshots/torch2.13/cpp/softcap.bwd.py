@@ -133,22 +133,13 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                             auto tmp41 = tmp40 * tmp39;
                             auto tmp42 = at::vec::VectorizedN<float,2>(tmp26);
                             auto tmp43 = decltype(tmp42)::blendv(tmp41, tmp42, tmp29.template cast<float,2>());
-                            auto tmp44 = tmp7.abs();
-                            auto tmp45 = static_cast<float>(-2.8853900817779268);
+                            auto tmp44 = tmp1 * tmp1;
+                            auto tmp45 = static_cast<float>(1.0);
                             auto tmp46 = at::vec::VectorizedN<float,2>(tmp45);
-                            auto tmp47 = tmp44 * tmp46;
-                            auto tmp48 = tmp47.exp2();
-                            auto tmp49 = static_cast<float>(1.0);
-                            auto tmp50 = at::vec::VectorizedN<float,2>(tmp49);
-                            auto tmp51 = tmp50 + tmp48;
-                            auto tmp52 = static_cast<float>(4.0);
-                            auto tmp53 = at::vec::VectorizedN<float,2>(tmp52);
-                            auto tmp54 = tmp53 * tmp48;
-                            auto tmp55 = tmp51 * tmp51;
-                            auto tmp56 = tmp54 / tmp55;
-                            auto tmp57 = tmp43 * tmp56;
-                            auto tmp58 = at::vec::convert<at::BFloat16,1,float,2>(tmp57);
-                            tmp58.store(out_ptr3 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
+                            auto tmp47 = tmp46 - tmp44;
+                            auto tmp48 = tmp43 * tmp47;
+                            auto tmp49 = at::vec::convert<at::BFloat16,1,float,2>(tmp48);
+                            tmp49.store(out_ptr3 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                         }
                     }
                 }

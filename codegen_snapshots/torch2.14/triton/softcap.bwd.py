@@ -101,16 +101,9 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp32 = libdevice.exp2(tmp31)
     tmp33 = tmp4 * tmp32
     tmp34 = tl.where(tmp24, tmp3, tmp33)
-    tmp35 = tl_math.abs(tmp7)
-    tmp36 = tl.full([1, 1], -2.8853900817779268, tl.float32)
-    tmp37 = tmp35 * tmp36
-    tmp38 = libdevice.exp2(tmp37)
-    tmp39 = tl.full([1, 1], 1.0, tl.float32)
-    tmp40 = tmp39 + tmp38
-    tmp41 = tl.full([1, 1], 4.0, tl.float32)
-    tmp42 = tmp41 * tmp38
-    tmp43 = tmp40 * tmp40
-    tmp44 = (tmp42 / tmp43)
-    tmp45 = tmp34 * tmp44
-    tmp46 = tmp45.to(tl.float32)
-    tl.store(out_ptr0 + (x1 + 128256*y0), tmp46, xmask)
+    tmp35 = tmp8 * tmp8
+    tmp36 = tl.full([1, 1], 1.0, tl.float32)
+    tmp37 = tmp36 - tmp35
+    tmp38 = tmp34 * tmp37
+    tmp39 = tmp38.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp39, xmask)
