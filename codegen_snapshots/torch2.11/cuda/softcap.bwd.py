@@ -110,10 +110,9 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp32 = libdevice.exp2(tmp31)
     tmp33 = tmp4 * tmp32
     tmp34 = tl.where(tmp24, tmp3, tmp33)
-    tmp35 = tmp10 * tmp6
-    tmp36 = tmp35 * tmp35
-    tmp37 = tl.full([1, 1], 1.0, tl.float32)
-    tmp38 = tmp37 - tmp36
-    tmp39 = tmp34 * tmp38
-    tmp40 = tmp39.to(tl.float32)
-    tl.store(out_ptr0 + (x1 + 128256*y0), tmp40, xmask)
+    tmp35 = tmp8 * tmp8
+    tmp36 = tl.full([1, 1], 1.0, tl.float32)
+    tmp37 = tmp36 - tmp35
+    tmp38 = tmp34 * tmp37
+    tmp39 = tmp38.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp39, xmask)
