@@ -738,6 +738,11 @@ def test_routing_is_reported_on_a_warm_cache(tmp_path, monkeypatch, caplog):
     assert first["routed"] == 2 and first["linear_fused"] == 1, first
     assert first["graphs"] == 1 and not first.get("cached_graphs"), first
     assert "compiled now" in first_log
+    if torch.__version__ < "2.12":
+        # torch 2.11 runs pre-grad passes before its cache lookup (its FX-graph cache then
+        # hits): the graph is routed again and reported as compiled, not loaded
+        assert second["routed"] == 2 and second["graphs"] == 1, second
+        return
     # warm: the pass did not run, the loaded graph is reported
     assert not second.get("routed") and second["graphs"] == 1 == second["cached_graphs"], second
     assert second["cached: ce_fwd"] == 1 and any(

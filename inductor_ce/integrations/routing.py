@@ -29,8 +29,9 @@ call whose logits, or any tensor sharing their memory (a view, the tensor they v
 bf16 tensor behind a dropped upcast), are modified in place later in the graph stays stock:
 routed, AOTAutograd would fail ("modified by an inplace operation"). Every call kept stock
 is counted, ``counters["kept: <why>"]``, and logged at INFO on the ``inductor_ce`` logger.
-A cache hit skips the pass: every compiled graph that calls our ops, compiled now or loaded
-from Inductor's caches, is also reported once (``counters["graphs"]``, ``["cached_graphs"]``,
+A cache hit skips the pass (torch >= 2.12; 2.11 runs it before its lookup, and reports the
+graph as compiled): every compiled graph that calls our ops, compiled now or loaded from
+Inductor's caches, is also reported once (``counters["graphs"]``, ``["cached_graphs"]``,
 ``["graph: <op>"]``, ``["cached: <op>"]``, an INFO line; ``_inductor/observe.py``).
 
 Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of this file and
