@@ -53,7 +53,8 @@ Gradient (q = softmax(z), upstream g of the row's loss, g_lse of its lse):
 R is a forward statistic of its own, so the dominant class's gradient (P q_a - c_a, which is
 R - P S'/(1+S') exactly) never rounds to 0 either. (Where a does not dominate, S' > 1,
 R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap
-dL/dx = dL/dz (1 - tanh(x / cap)^2) (``decomposition.softcap_slope``). The target gets a gradient too, as in F.cross_entropy (distillation may want it):
+dL/dx = dL/dz (1 - tanh(x / cap)^2) (``decomposition.softcap_slope``). The target gets a
+gradient too, as in F.cross_entropy (distillation may want it):
 
     dL/dp_j = g (1 - eps) w_j ((M - z_j) + log1p(S'))
 
