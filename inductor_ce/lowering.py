@@ -73,18 +73,18 @@ def _f32(value: float):
 def _logit(x_load, softcap, temperature=1.0):
     """z = s(x / T) in float32: the input's own rounding, then float32 arithmetic."""
     if softcap is not None:
-        return ops.mul(_f32(softcap), ops.tanh(_capped_argument(x_load, softcap, temperature)))
+        return ops.mul(_f32(softcap), _capped_tanh(x_load, softcap, temperature))
     z = ops.to_dtype(x_load, F32)
     return z if temperature == 1.0 else ops.truediv(z, _f32(temperature))
 
 
-def _capped_argument(x_load, softcap, temperature=1.0):
-    """y = x / T / cap, the softcap's tanh argument (the same expression in ``_logit`` and
-    ``softcap_slope``: Inductor computes it once)."""
+def _capped_tanh(x_load, softcap, temperature=1.0):
+    """tanh(x / T / cap), shared by ``_logit`` and ``softcap_slope`` (the same expression:
+    Inductor computes it once)."""
     y = ops.to_dtype(x_load, F32)
     if temperature != 1.0:
         y = ops.truediv(y, _f32(temperature))
-    return ops.mul(y, _f32(1.0 / softcap))
+    return ops.tanh(ops.mul(y, _f32(1.0 / softcap)))
 
 
 def softcap_slope(x_load, softcap, temperature=1.0):
@@ -92,7 +92,7 @@ def softcap_slope(x_load, softcap, temperature=1.0):
     ``_logit`` computes): from z / cap, the rounded product, it had two more roundings, which
     tripled the error where tanh nears 1 (the saturated logits, a row's most probable:
     docs/numerics.md). -inf: tanh = -1, a slope of 0."""
-    t = ops.tanh(_capped_argument(x_load, softcap, temperature))
+    t = _capped_tanh(x_load, softcap, temperature)
     return ops.sub(_f32(1.0), ops.mul(t, t))
 
 

@@ -40,7 +40,7 @@ gradient adds one term, e = dL/d ent_nt:
 Backward: given per-row coefficients a = dL/d lse_nt, b = dL/d z_t, c = dL/d sum_wz,
 
     dL/dz_j = a * exp(z_j - lse_nt) * [j != t] + b * [j == t] + c * w_j
-    dL/dx_j = dL/dz_j * (1 - tanh(x_j / cap)^2)     (softcap chain rule, ``softcap_slope``)
+    dL/dx_j = dL/dz_j * (1 - tanh(x_j / cap)^2)     (softcap chain rule, from the tanh itself)
 
 computed in float32 and rounded once to the input dtype.
 """
@@ -61,23 +61,24 @@ _CHUNK_ELEMENTS = 1 << 24
 
 def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
     z = x.float()
-    return z if softcap is None else softcap * torch.tanh(z / softcap)
+    return z if softcap is None else softcap * _capped_tanh(x, softcap, 1.0)
 
 
-def softcap_slope(x: Tensor, softcap: float, temperature: float) -> Tensor:
-    """1 - tanh(y)^2, y = x / T / cap, from the tanh itself (lowering.softcap_slope)."""
+def _capped_tanh(x: Tensor, softcap: float, temperature: float) -> Tensor:
+    """tanh(y), y = x / T / cap: the softcap's z = cap tanh(y), and its chain rule's
+    1 - tanh(y)^2 from the same tanh (lowering.softcap_slope says why)."""
     y = x.float() if temperature == 1.0 else x.float() / temperature
-    return 1.0 - torch.tanh(y / softcap) ** 2
+    return torch.tanh(y / softcap)
 
 
 def _tempered(x: Tensor, softcap: Optional[float], temperature: float) -> Tensor:
     """z = s(x / T) in float32 (no default argument: Dynamo lifts a function's defaults as
     free variables, which it refuses inside the autograd.Function that probability targets
     trace)."""
-    if temperature == 1.0:
-        return _softcap(x, softcap)
-    z = x.float() / temperature
-    return z if softcap is None else softcap * torch.tanh(z / softcap)
+    if softcap is not None:
+        return softcap * _capped_tanh(x, softcap, temperature)
+    z = x.float()
+    return z if temperature == 1.0 else z / temperature
 
 
 def _target_mask(z: Tensor, target: Tensor, ignore_index: int) -> Tensor:
@@ -192,7 +193,8 @@ def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: in
 def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
               b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
               e: Optional[Tensor] = None, temperature: float = 1.0):
-    z = _tempered(x, softcap, temperature)
+    t = None if softcap is None else _capped_tanh(x, softcap, temperature)
+    z = _tempered(x, None, temperature) if t is None else softcap * t
     is_t = _target_mask(z, target, ignore_index)
     # A row with no non-target mass has lse_nt = -inf and all non-target z_j = -inf:
     # shifting by 0 instead keeps exp(z_j - shift) = 0 rather than exp(nan).
@@ -203,8 +205,8 @@ def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tenso
         g = g + c.unsqueeze(-1) * (1.0 if weight is None else weight.float())
     if e is not None:   # (q = 0 at -inf logits, where shift - z is inf: no inf * 0)
         g = g + torch.where(is_t | (q == 0), 0.0, e.unsqueeze(-1) * q * (shift - z))
-    if softcap is not None:
-        g = g * softcap_slope(x, softcap, temperature)
+    if t is not None:
+        g = g * (1.0 - t * t)
     if temperature != 1.0:
         g = g / temperature
     return g.to(x.dtype)

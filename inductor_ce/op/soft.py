@@ -53,7 +53,7 @@ Gradient (q = softmax(z), upstream g of the row's loss, g_lse of its lse):
 R is a forward statistic of its own, so the dominant class's gradient (P q_a - c_a, which is
 R - P S'/(1+S') exactly) never rounds to 0 either. (Where a does not dominate, S' > 1,
 R - P S'/(1+S') would cancel instead: P S'/(1+S') is then near P.) Under a softcap
-dL/dx = dL/dz (1 - tanh(x / cap)^2) (``decomposition.softcap_slope``). The target gets a
+dL/dx = dL/dz (1 - tanh(x / cap)^2), from the tanh z took. The target gets a
 gradient too, as in F.cross_entropy (distillation may want it):
 
     dL/dp_j = g (1 - eps) w_j ((M - z_j) + log1p(S'))
@@ -71,7 +71,7 @@ from torch import Tensor
 from .._inductor import runtime
 from .ce import LIB, _on_trace, no_double_backward
 from .checks import check_logits, check_weight
-from .decomposition import _chunks, _softcap, softcap_slope
+from .decomposition import _capped_tanh, _chunks, _softcap
 
 
 class SoftSpec(NamedTuple):
@@ -159,7 +159,8 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
 def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
                want_p: bool):
     """(dL/dx, dL/dp) of rows: one pointwise pass; g, k per row (see the module doc)."""
-    z = _softcap(x, spec.softcap)
+    t = None if spec.softcap is None else _capped_tanh(x, spec.softcap, 1.0)
+    z = _softcap(x, None) if t is None else spec.softcap * t
     c = _mass(p, w, eps, spec.smooth)
     m, s, total, rest, g, k = (v.unsqueeze(-1) for v in (m, s, total, rest, g, k))
     inv = 1.0 / (1.0 + s)
@@ -171,8 +172,8 @@ def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x:
         at_a = torch.where(s <= 1.0, rest - total * s * inv, total * inv - c)
         dz = torch.where(_is_argmax(z, a), g * at_a + k * inv,
                          (g * total + k) * inv * torch.exp(z - m) - g * c)
-        if spec.softcap is not None:
-            dz = dz * softcap_slope(x, spec.softcap, 1.0)
+        if t is not None:
+            dz = dz * (1.0 - t * t)
         dx = dz.to(x.dtype)
     if want_p:
         dq = g * ((m - z) + torch.log1p(s))
