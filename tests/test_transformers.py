@@ -424,6 +424,82 @@ def test_forward_rebound_to_the_model_as_accelerate_does():
     assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
 
 
+def _accelerate_mixed_precision(model):
+    """What accelerate's prepare() does to a model's forward under bf16 mixed precision (the
+    Trainer's bf16=True, TRL's default): autocast around it, outputs converted to float32,
+    the forward it wrapped kept as ``_original_forward``."""
+    import types
+
+    from accelerate.utils import convert_outputs_to_fp32
+    model._original_forward = model.forward
+    autocast = torch.autocast("cpu", dtype=torch.bfloat16)
+    model.forward = types.MethodType(autocast(model.forward.__func__), model)
+    model.forward = types.MethodType(convert_outputs_to_fp32(model.forward.__func__), model)
+    return model
+
+
+def test_accelerate_unwrap_keeps_the_fused_forward_and_revert_says_how():
+    """accelerate's unwrap_model(keep_fp32_wrapper=False) follows ``__wrapped__`` from the
+    wrapper to its end: the patched forward must end that walk (it did not, and the model
+    ran unfused, with is_applied() True and revert() refusing). revert() of a still wrapped
+    model names the remedy."""
+    from accelerate.utils import extract_model_from_parallel
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    wrapped = _accelerate_mixed_precision(ours)
+    assert wrapped(**batch).logits is None
+    with pytest.raises(ValueError, match="unwrap_model"):
+        ict.revert(wrapped)
+    model = extract_model_from_parallel(wrapped, keep_fp32_wrapper=False)
+    assert ict.is_applied(model)
+    o = model(**batch)
+    assert o.logits is None
+    assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
+    ict.revert(model)
+    assert model(**batch).logits is not None
+
+
+def test_deepcopy_keeps_what_was_set_after_apply():
+    """copy.deepcopy of a patched model keeps accelerate's mixed-precision wrapper (around the
+    copy's own fused forward) and a loss function the user set since apply()."""
+    import copy
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    wrapped = _accelerate_mixed_precision(ours)
+    twin = copy.deepcopy(wrapped)
+    assert twin.forward.__func__ is wrapped.forward.__func__ and twin.forward.__self__ is twin
+    o = twin(**batch)
+    assert o.logits is None
+    assert o.loss.item() == wrapped(**batch).loss.item()    # (both under bf16 autocast)
+    ref2, ours2 = make_pair("llama")
+    ours2.loss_function = ref2.loss_function = _user_loss
+    with pytest.warns(UserWarning, match="loss_function was replaced"):
+        twin2 = copy.deepcopy(ours2)
+        assert twin2.loss_function is _user_loss and ict.is_applied(twin2)
+        assert_loss_close(twin2(**batch).loss.detach(), ref2(**batch).loss.detach())
+
+
+def _user_loss(logits, labels, vocab_size, **kwargs):
+    """A loss of the user's own (label smoothing), set as the model's loss_function."""
+    return nn.functional.cross_entropy(logits[:, :-1].reshape(-1, vocab_size),
+                                       labels[:, 1:].reshape(-1), label_smoothing=0.1)
+
+
+def test_a_loss_function_set_after_apply_runs_on_the_logits():
+    """model.loss_function set after apply() takes logits: the call computes them and runs
+    it, with a warning (it got the head's (1, 1, 1) placeholder, a shape error naming
+    nothing of ours); revert() keeps it."""
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    ours.loss_function = ref.loss_function = _user_loss
+    with pytest.warns(UserWarning, match="loss_function was replaced after apply"):
+        o = ours(**batch)
+    assert o.logits is not None
+    assert_loss_close(o.loss.detach(), ref(**batch).loss.detach())
+    ict.revert(ours)
+    assert ours.loss_function is _user_loss and not ict.is_applied(ours)
+
+
 def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
     """(TRL's reference models, EMA copies.) A closure-based patch would make the copy call
     the original model."""

@@ -85,7 +85,7 @@ from ..op.checks import check_budget
 __all__ = ["apply", "revert", "is_applied", "ForCausalLMLoss"]
 
 _PATCH_ATTR = "_inductor_ce_patch"
-_WARNED = "_inductor_ce_warned"   # the hooks a model last warned of (_warn_unfused)
+_WARNED = "_inductor_ce_warned"   # why a model last ran unfused, warned of (_warn_unfused)
 
 # Liger options with no counterpart here: refused when set, not silently dropped.
 _LIGER_UNSUPPORTED = ("return_z_loss", "return_token_accuracy", "return_predicted_tokens",
@@ -516,7 +516,7 @@ def _fused_model_forward(self, *args, **kwargs):
                              "patched it: apply() after creating TRL's trainer")
         hooks = _value_hooks(patch.head)
         if hooks:
-            _warn_unfused(self, hooks)
+            _warn_unfused(self, _hooks_reason(self, hooks))
             return patch.trl.forward(*args, fused_lm_head=True, **kwargs)
         return _trl_forward(self, patch, forward, args, kwargs)
     skip_logits = kwargs.pop("skip_logits", None)
@@ -527,9 +527,9 @@ def _fused_model_forward(self, *args, **kwargs):
         skip_logits = self.training and labels is not None
     if not skip_logits or patch.request is not None:
         return forward(*args, **kwargs)
-    hooks = _value_hooks(patch.head)
-    if hooks:   # checked per call: hooks registered after apply() count too
-        _warn_unfused(self, hooks)
+    why = _unfused_because(self, patch)    # (per call: what changed since apply() counts)
+    if why is not None:
+        _warn_unfused(self, why)
         return forward(*args, **kwargs)
     if labels is None:
         raise ValueError("skip_logits=True needs labels")
@@ -596,14 +596,31 @@ def _value_hooks(head) -> list:
     return found
 
 
-def _warn_unfused(model, hooks) -> None:
-    key = tuple(hooks)
-    if vars(model).get(_WARNED) != key:   # once per set of hooks
-        vars(model)[_WARNED] = key
-        warnings.warn(f"inductor_ce.transformers: {type(model).__name__}'s lm_head has "
-                      f"{', '.join(hooks)}; the fused loss would bypass it, so this call "
-                      "computes the logits and transformers' loss (remove the hook to fuse)",
-                      stacklevel=3)
+def _unfused_because(model, patch) -> Optional[str]:
+    """Why a training call of the patched model runs unfused (None: it fuses): hooks of the
+    head that would not see its logits, or a loss function set since apply(), which takes
+    logits."""
+    hooks = _value_hooks(patch.head)
+    if hooks:
+        return _hooks_reason(model, hooks)
+    loss = vars(model).get("_loss_function")
+    if not _is_our_loss(loss):
+        return (f"{type(model).__name__}.loss_function was replaced after apply() (by "
+                f"{loss!r}); it takes logits, so this call computes them and runs it "
+                "(revert(model) to train unfused without this warning)")
+    return None
+
+
+def _hooks_reason(model, hooks) -> str:
+    return (f"{type(model).__name__}'s lm_head has {', '.join(hooks)}; the fused loss would "
+            "bypass it, so this call computes the logits and transformers' loss (remove the "
+            "hook to fuse)")
+
+
+def _warn_unfused(model, why: str) -> None:
+    if vars(model).get(_WARNED) != why:   # once per reason
+        vars(model)[_WARNED] = why
+        warnings.warn(f"inductor_ce.transformers: {why}", stacklevel=3)
 
 
 def _fused_head_forward(self, input, *args, **kwargs):
@@ -823,6 +840,7 @@ def _head_replaced(model) -> bool:
 
 _OURS = ("forward", "_loss_function", "__reduce_ex__", "_replicate_for_data_parallel",
          _PATCH_ATTR, _WARNED)
+_AFTER_APPLY = "_inductor_ce_after_apply"   # (a key of the pickled state only)
 
 
 def _reduce_patched(obj, protocol):
@@ -832,12 +850,19 @@ def _reduce_patched(obj, protocol):
         state.pop("__reduce_ex__")
         state.pop("_replicate_for_data_parallel")
         return copyreg.__newobj__, (type(obj),), state
+    # What was set on the model since apply() and is not ours (accelerate's mixed-precision
+    # wrapper of our forward, a user's loss function) goes back once the copy is patched.
+    after = {k: state[k] for k, ours in (("forward", _is_ours),
+                                         ("_loss_function", _is_our_loss))
+             if obj is not patch.head and k in state and not ours(state[k])}
     state = {k: v for k, v in state.items() if k not in _OURS}
     old = None if obj is patch.head else patch.old_forward
     if old is not None:
         state["forward"] = old
     if obj is patch.head:
         return copyreg.__newobj__, (type(obj),), state
+    if after:
+        state[_AFTER_APPLY] = after
     return _new_patched, (type(obj), patch.memory_budget), state
 
 
@@ -851,6 +876,7 @@ def _new_patched(cls, memory_budget):
 
 def _set_state_and_apply(obj, memory_budget, state):
     del vars(obj)["__setstate__"]
+    after = state.pop(_AFTER_APPLY, {})
     setstate = getattr(type(obj), "__setstate__", None)   # (nn.Module's)
     if setstate is not None:
         setstate(obj, state)
@@ -860,19 +886,42 @@ def _set_state_and_apply(obj, memory_budget, state):
     if head is not None and _PATCH_ATTR in vars(head):
         return   # (copy.copy: the submodules, the patched head among them, are shared)
     apply(obj, memory_budget=memory_budget)
+    vars(obj).update(after)
 
 
 def _model_forward(cls):
-    # functools.wraps: inspect.signature(model.forward) stays the model's, which generate()
-    # and the Trainer read (the argument names, **kwargs for num_items_in_batch).
-    fn = functools.wraps(cls.forward)(
-        lambda self, *args, **kwargs: _fused_model_forward(self, *args, **kwargs))
+    def fn(self, *args, **kwargs):
+        return _fused_model_forward(self, *args, **kwargs)
+    # inspect.signature(model.forward) stays the model's, which generate() and the Trainer
+    # read (the argument names, **kwargs for num_items_in_batch). Not functools.wraps: its
+    # __wrapped__ would lead past this function to the class's forward, and accelerate's
+    # unwrap_model(keep_fp32_wrapper=False) follows __wrapped__ to its end, silently
+    # unfusing the model.
+    fn.__signature__ = inspect.signature(cls.forward)
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(fn, attr, getattr(cls.forward, attr, None))
     fn._inductor_ce_forward = True
     return fn
 
 
 def _is_ours(forward) -> bool:
     return getattr(getattr(forward, "__func__", None), "_inductor_ce_forward", False)
+
+
+def _wraps_ours(forward) -> bool:
+    """Whether ``forward`` wraps the patched forward (through ``__wrapped__``, or a bound
+    method's function: accelerate's mixed-precision wrapper)."""
+    seen = 0
+    while forward is not None and seen < 32:
+        if _is_ours(forward) or getattr(forward, "_inductor_ce_forward", False):
+            return True
+        forward = getattr(forward, "__wrapped__", None) or getattr(forward, "__func__", None)
+        seen += 1
+    return False
+
+
+def _is_our_loss(loss_function) -> bool:
+    return getattr(loss_function, "__func__", None) is _fused_loss_function
 
 
 def is_applied(model) -> bool:
@@ -892,12 +941,17 @@ def revert(model):
         return model
     patch = vars(model)[_PATCH_ATTR]
     head = patch.head   # (the patched one, also if lm_head was replaced since)
-    patched = (getattr(vars(model).get("forward"), "__func__", None),
-               getattr(vars(head).get("forward"), "__func__", None))
-    if not getattr(patched[0], "_inductor_ce_forward", False) or \
-            patched[1] is not _fused_head_forward:
-        raise ValueError("model.forward or its head's forward was replaced after apply(); "
-                         "undo that first")
+    forward = vars(model).get("forward")
+    if not _is_ours(forward):
+        if _wraps_ours(forward):
+            raise ValueError(
+                "model.forward was wrapped after apply() (accelerate's mixed-precision "
+                "wrapper, which the Trainer adds with bf16 or fp16): take the wrapper off "
+                "first, e.g. model = trainer.accelerator.unwrap_model(model, "
+                "keep_fp32_wrapper=False), then revert(model)")
+        raise ValueError("model.forward was replaced after apply(); undo that first")
+    if getattr(vars(head).get("forward"), "__func__", None) is not _fused_head_forward:
+        raise ValueError("the head's forward was replaced after apply(); undo that first")
     for obj, old in ((model, patch.old_forward), (head, None)):
         if old is None:
             del obj.forward
@@ -907,7 +961,8 @@ def revert(model):
         vars(obj).pop("__reduce_ex__", None)
         vars(obj).pop("_replicate_for_data_parallel", None)
     vars(model).pop(_WARNED, None)
-    del model._loss_function
+    if _is_our_loss(vars(model).get("_loss_function")):   # (one set since is the user's)
+        del model._loss_function
     if patch.trl is not None:   # TRL's own fused LM head again, with its trainer's settings
         from trl.trainer.utils import add_fused_lm_head
         add_fused_lm_head(model, temperature=patch.trl.temperature,
