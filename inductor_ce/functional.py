@@ -293,26 +293,30 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     # (Under torch.export the graph may run without a gradient, as it mostly does: the
     # gradient in the forward would cost it two GEMMs per call. The path below takes one,
     # and its backward recomputes the logits.)
-    if grad and reduction != "none" and not return_lse and not exporting():
-        # A scalar loss: its gradient computed in the forward (head.py).
+    # float16 takes the per-row path below, whose backward has the upstream gradient (a
+    # GradScaler's scale) before it rounds dz to float16: computed in the forward, at a unit
+    # scale, dz = (p - y) / N underflows float16 where loss scaling exists to keep it.
+    if grad and reduction != "none" and not return_lse and not exporting() and \
+            input.dtype != torch.float16:
+        # A scalar loss: its gradient computed in the forward (head.py), the gradients that
+        # nothing needs left out (a frozen head: one GEMM less).
+        wanted = (input.requires_grad, linear_weight.requires_grad
+                  or (linear_bias is not None and linear_bias.requires_grad))
         if not full:
             return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                          ignore_index, softcap, label_smoothing, z_loss,
-                                         reduction == "mean", budget)[0]
+                                         reduction == "mean", budget, 1.0, False, *wanted)[0]
         # With the statistics of the entropy and the accuracy from the same chunks: an
         # entropy that gets a gradient costs the backward one pass over recomputed logits.
         out = linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                     ignore_index, softcap, label_smoothing, z_loss,
-                                    reduction == "mean", budget, temperature, True)
+                                    reduction == "mean", budget, temperature, True, *wanted)
         lse_nt, z_t, ent_nt, max_nt = linear.full_statistics(
             input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
-    # A temperature alone (no entropy, no accuracy) takes the plain form below, the logits
-    # divided by it in the GEMM (cuBLAS's alpha): the full form's statistics cost more.
-    # (The rounding differs, z / T rounded once rather than z then divided, not the
-    # exactness.)
+    # A temperature alone (no entropy, no accuracy): each chunk's compiled forward as below.
     scaled = full and not (return_entropy or return_accuracy)
     if not grad and (scaled or not full) and not transformed and \
             not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
@@ -320,7 +324,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
                                                weight, ignore_index, label_smoothing, z_loss,
                                                softcap, budget,
-                                               1.0 / temperature if scaled else 1.0)
+                                               temperature if scaled else None)
         w_t = kept_weight(target != ignore_index, target, weight) if reduction == "mean" \
             else None
         lse_nt = z_t = None

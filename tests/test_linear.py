@@ -415,8 +415,8 @@ def test_without_gradient_matches_float64(monkeypatch, options, mode):
     calls, seen = [], set()
     real = linear.eager_loss.cross_entropy
 
-    def spy(z, *args, graphs):
-        calls.append((real(z, *args, graphs=graphs), graphs))
+    def spy(z, *args, graphs, **kw):
+        calls.append((real(z, *args, graphs=graphs, **kw), graphs))
         return calls[-1][0]
     monkeypatch.setattr(linear.eager_loss, "cross_entropy", spy)
     for shape in ((N,), (3, 11)):

@@ -27,17 +27,9 @@ def grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
     return dh, dw, db
 
 
-def logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None,
-           scale: float = 1.0) -> Tensor:
-    """(h @ w.T (+ b)) * scale: one cuBLAS GEMM (the bias and the scale applied in its
-    epilogue: alpha and beta), into ``out``."""
-    if scale == 1.0:
-        return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)
-    if b is not None:
-        return torch.addmm(b, h, w.t(), beta=scale, alpha=scale, out=out)
-    # (beta = 0: addmm ignores its input, here the uninitialized output itself)
-    z = h.new_empty(h.shape[0], w.shape[0]) if out is None else out
-    return torch.addmm(z, h, w.t(), beta=0, alpha=scale, out=z)
+def logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None) -> Tensor:
+    """h @ w.T (+ b): one cuBLAS GEMM (the bias added in its epilogue), into ``out``."""
+    return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)
 
 
 def target_in_weight(target: Tensor, ignore_index: int, vocab_start: int) -> Tensor:

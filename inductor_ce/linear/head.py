@@ -213,15 +213,19 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
 
 
 def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
-                        label_smoothing, z_loss, softcap, budget, scale=1.0):
-    """Per-row (loss, lse) of ``cross_entropy((input @ weight.T + bias) * scale, target,
-    reduction="none")`` (``weight`` holding every class) for an eager call that no gradient
-    follows, by row chunks within ``budget``: each chunk's GEMM, then the eager
-    ``cross_entropy``'s compiled forward on its logits, the statistics and the per-row finish
-    in one graph call (``eager/loss.py``), where ``linear_ce_fwd``'s statistics and an eager
-    finish cost a dozen more launches per call, which set the pace of a short call on a GPU.
-    A chunk where that path does not apply (off CUDA below its size) runs the op's
-    statistics and the finish. The same math either way: ``op/finish.py``'s."""
+                        label_smoothing, z_loss, softcap, budget, temperature=None):
+    """Per-row (loss, lse) of ``cross_entropy(input @ weight.T + bias, target,
+    reduction="none", temperature=temperature)`` (``weight`` holding every class) for an
+    eager call that no gradient follows, by row chunks within ``budget``: each chunk's GEMM,
+    then the eager ``cross_entropy``'s compiled forward on its logits, the statistics and the
+    per-row finish in one graph call (``eager/loss.py``), where ``linear_ce_fwd``'s
+    statistics and an eager finish cost a dozen more launches per call, which set the pace of
+    a short call on a GPU. A chunk where that path does not apply (off CUDA below its size)
+    runs the op's statistics and the finish. The same math either way: ``op/finish.py``'s,
+    and the same rounding as with a gradient: the logits rounded to the input's dtype, then
+    divided by the temperature in float32. (Folded into the GEMM, z / T rounded once to
+    bfloat16, a policy's log-probabilities without and with a gradient would differ by the
+    logits' rounding: an RL importance ratio off 1 where it must be 1.)"""
     h, t = chunks.flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
@@ -231,12 +235,14 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     losses, lses = [], []
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
-        z, t_r = chunks.logits(h[r0:r1], weight, bias, scale=scale), t[r0:r1]
+        z, t_r = chunks.logits(h[r0:r1], weight, bias), t[r0:r1]
         out = eager_loss.cross_entropy(z, t_r, class_weight, ignore_index, "none",
-                                       label_smoothing, z_loss, softcap, True, graphs=False)
+                                       label_smoothing, z_loss, softcap, True, graphs=False,
+                                       temperature=temperature)
         if out is None:
-            stats = _CE_FWD(z, t_r, class_weight if smooth else None, ignore_index, softcap,
-                            smooth)
+            w = class_weight if smooth else None
+            stats = _CE_FWD(z, t_r, w, ignore_index, softcap, smooth) if temperature is None \
+                else _CE_FWD_FULL(z, t_r, w, ignore_index, softcap, smooth, temperature)[:3]
             out = finish(*stats, t_r, class_weight, ignore_index, label_smoothing, z_loss,
                          vocab)
         losses.append(out[0])
@@ -542,13 +548,16 @@ full_statistics.register_autograd(_statistics_backward, setup_context=_statistic
 def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                    class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
                    label_smoothing: float, z_loss: float, mean: bool, budget: int,
-                   temperature: float = 1.0, full: bool = False
+                   temperature: float = 1.0, full: bool = False, input_grad: bool = True,
+                   weight_grad: bool = True
                    ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """(loss, d loss / d input, d loss / d weight, d loss / d bias) of the whole linear +
     cross-entropy with reduction "mean" (``mean``) or "sum", chunked within ``budget``
     bytes (0: the default); with ``full`` (by row chunks only), at ``temperature``, and
     ``ce_fwd_full``'s per-row (lse_nt, z_t, ent_nt, max_nt) too, for the entropy and the
-    accuracy (``full_statistics`` makes them differentiable), else four empty tensors."""
+    accuracy (``full_statistics`` makes them differentiable), else four empty tensors.
+    ``input_grad`` / ``weight_grad`` (the weight's and the bias's): whether that gradient is
+    wanted; one not wanted is empty, and its GEMM is not run (a frozen head: LoRA)."""
     h, t = chunks.flat(input), target.reshape(-1)
     vocab, size = weight.shape[0], h.element_size()
     by_rows = full or not by_classes(vocab, h.shape[1], size, budget)
@@ -571,13 +580,14 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     if zero_weight:
         scale = torch.where(keep.any() & (total == 0), float("nan"), scale)
     options = (class_weight, ignore_index, label_smoothing, z_loss, softcap, scale)
+    wanted = (input_grad, weight_grad)
     if not by_rows:
         loss, dh, dw, db = _fast_by_classes(input, h, weight, bias, t, keep, zero_weight,
-                                            budget, *options)
+                                            budget, wanted, *options)
         stats = [h.new_empty(0, dtype=torch.float32) for _ in range(4)]
     else:
-        loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, budget, *options,
-                                                 temperature if full else None)
+        loss, dh, dw, db, *stats = _fast_by_rows(input, h, weight, bias, t, budget, wanted,
+                                                 *options, temperature if full else None)
     if mean:
         loss = torch.where(any_weight, loss, float("nan"))
     stats = [v.view(input.shape[:-1]) if full else v for v in stats]
@@ -592,7 +602,7 @@ def _total(losses: list, device) -> Tensor:
     return losses[0] if losses else torch.zeros((), dtype=torch.float32, device=device)
 
 
-def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
+def _fast_by_rows(input, h, weight, bias, t, budget, wanted, class_weight, ignore_index,
                   label_smoothing, z_loss, softcap, scale, temperature=None):
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
@@ -600,8 +610,9 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
         rows, step, vocab, "the gradient in the forward"))
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
-    dh, dw, db = chunks.grad_outputs(input, weight, bias)
-    dh_rows = dh.view(h.shape)
+    dh, dw, db = chunks.grad_outputs(input, weight, bias, *wanted)
+    dh_rows = dh.view(h.shape) if wanted[0] else None
+    dw_, db_ = (dw, db if bias is not None else None) if wanted[1] else (None, None)
     full = temperature is not None
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
     stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
@@ -619,8 +630,8 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
         if full:
             for acc, part in zip(parts, (lse_nt, *extra)):
                 acc.append(part)
-        _row_chunk_grads(z, h_r, weight, dh_rows[r0:r1], dw, db if bias is not None else None,
-                         r0 == 0)
+        _row_chunk_grads(z, h_r, weight, None if dh_rows is None else dh_rows[r0:r1], dw_,
+                         db_, r0 == 0)
         losses.append(loss_r)
         del z
     loss = _total(losses, h.device)
@@ -632,8 +643,8 @@ def _fast_by_rows(input, h, weight, bias, t, budget, class_weight, ignore_index,
     return loss, dh, dw, db, *stats
 
 
-def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class_weight,
-                     ignore_index, label_smoothing, z_loss, softcap, scale):
+def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, wanted,
+                     class_weight, ignore_index, label_smoothing, z_loss, softcap, scale):
     """The class chunking's 4 GEMMs in the forward, per block of rows: the statistics by
     chunks of classes, the finish's coefficients from autograd (as loss_chunk's), then the
     gradient by chunks of classes (``class_chunks.block_grads``)."""
@@ -645,12 +656,14 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
         rows, blocks, vocab, f"the gradient in the forward by chunks of {classes}"))
     keep_t = chunks.target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
-    dh, dw, db = chunks.grad_outputs(input, weight, bias)
+    dh, dw, db = chunks.grad_outputs(input, weight, bias, *wanted)
+    dh_rows = dh.view(h.shape) if wanted[0] else None
+    dw_, db_ = (dw, db if bias is not None else None) if wanted[1] else (None, None)
     # (one buffer of the budget's size for both sweeps: ``class_chunks.Scratch``)
     block = min(blocks.rows, rows)
     losses = []
     scratch = class_chunks.Scratch.for_block(h, block, vocab, stats=blocks.classes,
-                                             grad=classes, input_grad=True)
+                                             grad=classes, input_grad=wanted[0])
     for r0 in range(0, rows, blocks.rows):
         r = slice(r0, min(rows, r0 + blocks.rows))
         stats = class_chunks.block_statistics(h[r], weight, bias, keep_t[r], cw, softcap,
@@ -666,8 +679,8 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
             a, b = a.where(keep[r], 0.0), b.where(keep[r], 0.0)
             c = None if c is None else c.where(keep[r], 0.0)
         class_chunks.block_grads(h[r], weight, bias, keep_t[r], cw, stats[0], a, b, c, softcap,
-                                 classes, scratch, dh.view(h.shape)[r], dw,
-                                 db if bias is not None else None, r0 == 0)
+                                 classes, scratch, None if dh_rows is None else dh_rows[r],
+                                 dw_, db_, r0 == 0)
         losses.append(loss.detach())
     if rows == 0:
         dw.zero_()
@@ -676,17 +689,21 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, class
 
 @linear_ce_fast.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_smoothing, z_loss,
-      mean, budget, temperature=1.0, full=False):
-    db = input.new_empty(0, dtype=torch.float32) if bias is None else torch.empty_like(bias)
+      mean, budget, temperature=1.0, full=False, input_grad=True, weight_grad=True):
+    db = torch.empty_like(bias) if bias is not None and weight_grad else \
+        input.new_empty(0, dtype=torch.float32 if bias is None else bias.dtype)
     stats = [input.new_empty(input.shape[:-1] if full else 0, dtype=torch.float32)
              for _ in range(4)]
     return (input.new_empty((), dtype=torch.float32),
-            torch.empty(input.shape, dtype=input.dtype, device=input.device),
-            torch.empty(weight.shape, dtype=weight.dtype, device=weight.device), db, *stats)
+            torch.empty(input.shape if input_grad else 0, dtype=input.dtype,
+                        device=input.device),
+            torch.empty(weight.shape if weight_grad else 0, dtype=weight.dtype,
+                        device=weight.device), db, *stats)
 
 
 def _fast_setup(ctx, inputs, output):
     ctx.has_bias = inputs[2] is not None
+    ctx.wanted = (_arg(inputs, 13, True), _arg(inputs, 14, True))   # input_grad, weight_grad
     ctx.save_for_backward(*output[1:4])
     ctx.inputs = _double_backward_inputs(inputs[:3])
     ctx.mark_non_differentiable(*output[4:])   # (full_statistics differentiates them)
@@ -694,6 +711,11 @@ def _fast_setup(ctx, inputs, output):
     # their size: a second h and W in memory at the start of the backward (1.04 GiB at
     # 8192 x 4096 x 128256, which set the eager step's peak).
     ctx.set_materialize_grads(False)
+
+
+def _arg(inputs, i: int, default):
+    """The op's ``i``-th argument, or its default where the call left it out."""
+    return inputs[i] if len(inputs) > i else default
 
 
 def _double_backward_inputs(inputs):
@@ -708,7 +730,7 @@ def _double_backward_inputs(inputs):
 
 def _fast_backward(ctx, g_loss, *unused):
     if g_loss is None:
-        return (None,) * 11
+        return (None,) * 15
     dh, dw, db = ctx.saved_tensors
     if not _traced(dw) and not _keeps_graph():
         # Eager, a backward that runs once: scale the saved buffers in place (no second V x D
@@ -722,9 +744,12 @@ def _fast_backward(ctx, g_loss, *unused):
         # (the saved tensor is a graph input, never mutated in the functional graph). Eager
         # with retain_graph=True: the saved gradients must stay for the next backward.
         grads = (ops.times(dh, g_loss), ops.times(dw, g_loss), ops.times(db, g_loss))
-    grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", ctx.inputs, grads[0],
-                                   grads[1], grads[2] if ctx.has_bias else None)
-    return *grads, *([None] * 10)
+    input_grad, weight_grad = ctx.wanted
+    grads = ops.no_double_backward("inductor_ce.linear_cross_entropy", ctx.inputs,
+                                   grads[0] if input_grad else None,
+                                   grads[1] if weight_grad else None,
+                                   grads[2] if ctx.has_bias and weight_grad else None)
+    return *grads, *([None] * 12)
 
 
 linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)
@@ -732,8 +757,8 @@ linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)
 
 # --- FLOPs, for torch.utils.flop_counter.FlopCounterMode (MFU tools count with it) ------------
 # A GEMM of the head is 2 T D V multiply-adds' FLOPs (T rows of D, V classes): the statistics
-# take one, the fast op three (logits, dh, dW), the backward one to recompute the logits and
-# one per gradient it returns. The CE passes are not counted (as for F.cross_entropy).
+# take one; the fast op one for the logits, the backward one to recompute them; each, one more
+# per gradient it returns (dh, dW). The CE passes are not counted (as for F.cross_entropy).
 
 def _gemm_flops(input_shape, weight_shape) -> int:
     rows = 1
@@ -751,8 +776,10 @@ def _register_flops() -> None:
         return _gemm_flops(input, weight)
 
     @register_flop_formula(torch.ops.inductor_ce.linear_ce_fast)
-    def _three(input, weight, *args, out_shape=None, **kwargs):
-        return 3 * _gemm_flops(input, weight)
+    def _three(input, weight, bias, target, class_weight, ignore_index, softcap,
+               label_smoothing, z_loss, mean, budget, temperature=1.0, full=False,
+               input_grad=True, weight_grad=True, *args, out_shape=None, **kwargs):
+        return (1 + bool(input_grad) + bool(weight_grad)) * _gemm_flops(input, weight)
 
     @register_flop_formula(torch.ops.inductor_ce.linear_ce_bwd)
     def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
