@@ -377,11 +377,16 @@ class LinearCrossEntropyLoss(nn.Module):
     """``nn.LinearCrossEntropyLoss`` counterpart (torch 2.13): owns the ``nn.Linear`` head
     (``self.linear``) and computes :func:`linear_cross_entropy` of it (float32 loss)."""
 
-    def __init__(self, in_features: int, num_classes: int, *, bias: bool = False, device=None,
-                 dtype=None, reduction: str = "mean", weight: Optional[Tensor] = None,
-                 ignore_index: Optional[int] = -100, label_smoothing: float = 0.0,
-                 z_loss: float = 0.0, softcap: Optional[float] = None,
-                 memory_budget: Optional[int] = None, options=None):
+    def __init__(self, in_features: int, num_classes: int, *, out_features: tuple = (),
+                 bias: bool = False, device=None, dtype=None, reduction: str = "mean",
+                 weight: Optional[Tensor] = None, ignore_index: Optional[int] = -100,
+                 label_smoothing: float = 0.0, z_loss: float = 0.0,
+                 softcap: Optional[float] = None, memory_budget: Optional[int] = None,
+                 options=None):
+        if tuple(out_features) != ():
+            raise NotImplementedError(f"out_features={out_features!r}: inductor_ce's "
+                                      "LinearCrossEntropyLoss computes the 1-D (class) loss "
+                                      "only, out_features=() (torch.nn's default)")
         super().__init__()
         ignore_index = -100 if ignore_index is None else ignore_index   # (as torch's)
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
@@ -415,5 +420,6 @@ def _autocast(*tensors):
             not torch.is_autocast_enabled(x.device.type):
         return tensors
     dtype = torch.get_autocast_dtype(x.device.type)
-    return tuple(t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point() else t
-                 for t in tensors)
+    # (float64 stays float64, as autocast leaves it: the ops' dtype check then names it.)
+    return tuple(t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point()
+                 and t.dtype != torch.float64 else t for t in tensors)

@@ -208,3 +208,26 @@ def test_log_probs_without_gradient_equal_those_with_one():
         new = inductor_ce.linear_log_probs(h, w.clone().requires_grad_(), t,
                                            temperature=temperature)
         assert torch.equal(old, new.detach()), (temperature, (old - new).abs().max())
+
+
+def test_float64_under_autocast_is_not_cast():
+    """autocast leaves float64 alone (F.linear of float64 under a bf16 autocast is float64):
+    the fused head then refuses it, naming the dtype, where it used to cast it to bfloat16
+    and return a loss 2e-3 off."""
+    h, w = torch.randn(4, D, dtype=torch.float64), torch.randn(V, D, dtype=torch.float64)
+    t = torch.randint(0, V, (4,))
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert F.linear(h, w).dtype == torch.float64
+        with pytest.raises(TypeError, match="float64"):
+            inductor_ce.linear_cross_entropy(h, w, t)
+
+
+def test_module_takes_torchs_out_features_keyword():
+    """torch.nn.LinearCrossEntropyLoss's keyword out_features: its default () accepted, a
+    K-dimensional loss refused by name; a bias of another dtype named with its dtype."""
+    inductor_ce.LinearCrossEntropyLoss(D, V, out_features=())
+    with pytest.raises(NotImplementedError, match="out_features"):
+        inductor_ce.LinearCrossEntropyLoss(D, V, out_features=(3,))
+    h, w, t = torch.randn(4, D), torch.randn(V, D), torch.randint(0, V, (4,))
+    with pytest.raises(ValueError, match="linear_bias .* got .*float16"):
+        inductor_ce.linear_cross_entropy(h, w, t, linear_bias=torch.zeros(V).half())

@@ -162,8 +162,10 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
     if linear_bias is not None:
         if not isinstance(linear_bias, Tensor) or tuple(linear_bias.shape) != (num_classes,) \
                 or linear_bias.dtype != input.dtype or linear_bias.device != input.device:
+            got = (f"{tuple(linear_bias.shape)} {linear_bias.dtype} on {linear_bias.device}"
+                   if isinstance(linear_bias, Tensor) else type(linear_bias).__name__)
             raise ValueError(f"linear_bias must be a ({num_classes},) tensor of input's dtype "
-                             f"and device, got {getattr(linear_bias, 'shape', linear_bias)}")
+                             f"and device ({input.dtype} on {input.device}), got {got}")
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         soft = isinstance(target, Tensor) and target.is_floating_point()
         raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, "
