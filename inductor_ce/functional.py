@@ -317,14 +317,14 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
     # A temperature alone (no entropy, no accuracy): each chunk's compiled forward as below.
-    scaled = full and not (return_entropy or return_accuracy)
-    if not grad and (scaled or not full) and not transformed and \
+    tempered = full and not (return_entropy or return_accuracy)
+    if not grad and (tempered or not full) and not transformed and \
             not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
         # Eagerly without gradient: each row chunk's loss and lse in one graph call.
         loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
                                                weight, ignore_index, label_smoothing, z_loss,
                                                softcap, budget,
-                                               temperature if scaled else None)
+                                               temperature if tempered else None)
         w_t = kept_weight(target != ignore_index, target, weight) if reduction == "mean" \
             else None
         lse_nt = z_t = None

@@ -55,6 +55,13 @@ def _stacked(*rows: Tensor) -> Tensor:
     return out
 
 
+def _nan_up(z_t_k: Tensor) -> Tensor:
+    """A nan target logit as +inf, which the MAX all-reduce keeps (a max of nan and -inf
+    depends on the backend and the operands' order: NCCL's fmaxf drops the nan) and the
+    finish turns into a nan loss, as the single-device loss's."""
+    return torch.where(z_t_k.isnan(), float("inf"), z_t_k)
+
+
 class _CombineShards(torch.autograd.Function):
     """(lse_nt_k, z_t_k, sum_wz_k) of this shard -> global (lse_nt, z_t, sum_wz), see module doc.
 
@@ -63,7 +70,7 @@ class _CombineShards(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, lse_nt_k, z_t_k, sum_wz_k, owner, group, smooth):
-        m, z_t = _all_reduce(_stacked(lse_nt_k, z_t_k), "max", group).unbind(0)
+        m, z_t = _all_reduce(_stacked(lse_nt_k, _nan_up(z_t_k)), "max", group).unbind(0)
         shift = torch.where(torch.isneginf(m), 0.0, m)  # every shard empty: exp(-inf) = 0
         e = torch.exp(lse_nt_k - shift)
         if smooth:
@@ -102,7 +109,7 @@ class _CombineShardsFull(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, lse_nt_k, z_t_k, sum_wz_k, ent_nt_k, max_nt_k, owner, group, smooth):
-        m, z_t, max_nt = _all_reduce(_stacked(lse_nt_k, z_t_k, max_nt_k), "max",
+        m, z_t, max_nt = _all_reduce(_stacked(lse_nt_k, _nan_up(z_t_k), max_nt_k), "max",
                                      group).unbind(0)
         shift = torch.where(torch.isneginf(m), 0.0, m)
         e = torch.exp(lse_nt_k - shift)
@@ -189,8 +196,8 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
         return target.numel(), v_local, start, v, options[0][2], full
 
-    _, v_local, vocab_start, num_classes, *_ = _checked_together(group, local_logits, check,
-                                                                 _AGREED)
+    _, v_local, vocab_start, num_classes, *_ = _checked_together(
+        group, local_logits, check, _AGREED, _target_facts(target, ignore_index))
     label_smoothing, z_loss, smooth = options[0]
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
@@ -264,16 +271,18 @@ _AGREED = ("label smoothing", "the full form (temperature, return_entropy, retur
 _DTYPE_CODES = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}
 
 
-def _checked_together(group, like, check, agreed):
+def _checked_together(group, like, check, agreed, target_facts):
     """Runs ``check()``, this rank's argument checks, which returns its (rows, V_local,
     vocab_start, num_classes, *values of ``agreed``), and exchanges every rank's outcome in
     one all-gather of a few ints: a misuse that any rank sees (an argument error, 0 classes,
     ranks holding different rows or vocabularies, shards that do not tile [0, V), ranks
-    differing in one of ``agreed``, whose names the error gives) raises on every rank,
-    instead of there alone while its peers wait in the loss's collectives until the process
-    group's timeout, or abort on a mismatched size. Every rank then takes the same
-    collectives, also at 0 rows. Under torch.compile the checks are local (reading the
-    exchange on the host would break the graph)."""
+    differing in one of ``agreed``, whose names the error gives, a target out of range or
+    not the same on every rank: ``target_facts(num_classes)``, see ``_target_facts``)
+    raises on every rank, instead of there alone while its peers wait in the loss's
+    collectives until the process group's timeout, or abort on a mismatched size, or a loss
+    of no rank's target. Every rank then takes the same collectives, also at 0 rows. Under
+    torch.compile the checks are local (reading the exchange on the host would break the
+    graph; the ops assert the target's range on the device)."""
     try:
         facts, error = check(), None
     except (TypeError, ValueError) as e:
@@ -286,6 +295,8 @@ def _checked_together(group, like, check, agreed):
         raise error   # no process group: no peer to tell, the argument's own error
     device = like.device if isinstance(like, Tensor) else torch.device("cpu")
     mine = torch.tensor([error is not None, *facts], dtype=torch.int64, device=device)
+    mine = torch.cat([mine, torch.zeros(2, dtype=torch.int64, device=device)
+                      if error is not None else target_facts(facts[3]).to(device)])
     table = _all_gather(mine, group).view(-1, mine.numel()).tolist()
     failed = [k for k, row in enumerate(table) if row[0]]
     if error is not None:
@@ -313,6 +324,26 @@ def _checked_together(group, like, check, agreed):
         raise ValueError(f"the ranks' shards [vocab_start, +V_local) = "
                          f"{[(a, a + n) for a, n in zip(starts, sizes)]} do not tile "
                          f"[0, {totals[0]}) with at least one class each")
+    out_of_range = [k for k, row in enumerate(table) if row[-2]]
+    if out_of_range:
+        raise ValueError(f"target out of range: a class id outside [0, {totals[0]}) that "
+                         f"is not ignore_index (on rank(s) {out_of_range}); every rank stops "
+                         "here")
+    if len({row[-1] for row in table}) > 1:
+        raise ValueError("the ranks' targets differ: every rank must pass the same target "
+                         "(the rows are replicated, the vocabulary is sharded)")
+    return facts
+
+
+def _target_facts(target: Tensor, ignore_index: int):
+    """For ``_checked_together``: of V classes, int64 [whether a target is outside [0, V)
+    and not ignore_index, a fingerprint of the whole target] on its device (int64 products
+    and sums wrap alike on every rank, whatever the order of the sum)."""
+    def facts(num_classes: int) -> Tensor:
+        t = target.reshape(-1).long()
+        bad = ((t < 0) | (t >= num_classes)) & (t != ignore_index)
+        odd = torch.arange(t.numel(), dtype=torch.int64, device=t.device) * 2 + 1
+        return torch.stack([bad.any().long(), (t * odd).sum()])
     return facts
 
 
@@ -467,11 +498,16 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
         return (target.numel(), v_local, start, v, options[0][2], full,
-                _DTYPE_CODES.get(input.dtype, -1))
+                _DTYPE_CODES.get(input.dtype, -1), input.shape[-1],
+                input.requires_grad and torch.is_grad_enabled())
 
-    # (The input's dtype too: the backward all-reduces the input's gradient, in its dtype.)
+    # (The input's dtype, hidden size and whether it needs a gradient too: the backward
+    # all-reduces the input's gradient, in its dtype, on the ranks that compute it.)
     _, v_local, vocab_start, num_classes, *_ = _checked_together(
-        group, input, check, (*_AGREED, "the input's dtype (float32 0, bfloat16 1, float16 2)"))
+        group, input, check, (*_AGREED, "the input's dtype (float32 0, bfloat16 1, float16 2)",
+                              "the hidden size (input.shape[-1])",
+                              "whether the input needs a gradient (input.requires_grad)"),
+        _target_facts(target, ignore_index))
     label_smoothing, z_loss, smooth = options[0]
     softcap = None if softcap is None else float(softcap)
     if not -2**31 <= ignore_index < 2**31:
@@ -527,7 +563,10 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
             raise ValueError("linear_bias must be sharded like linear_weight ([Shard(0)])")
         bias = bias.to_local()
     elif bias is not None:
-        bias = bias[start:start + local.shape[0]]
+        # A plain (replicated) bias: each rank's slice, its gradient summed over the ranks,
+        # so that every rank's bias.grad is the whole gradient (each rank's own slice's alone
+        # would differ from rank to rank, none of them right).
+        bias = _ReplicatedInput.apply(bias, mesh.get_group())[start:start + local.shape[0]]
     out = vocab_parallel_linear_cross_entropy(
         replicated(input, "input"), local, replicated(target, "target"), mesh.get_group(),
         vocab_start=start, num_classes=v, linear_bias=bias, weight=replicated(weight, "weight"),

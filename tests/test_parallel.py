@@ -356,7 +356,9 @@ def case_rejects_target_out_of_range(ctx):
     from inductor_ce.parallel import vocab_parallel_cross_entropy
     x, t, _ = make_data(ctx.world)
     t[0, 0] = 40
-    with pytest.raises(RuntimeError, match="out of range"):
+    # (Eagerly a ValueError from the ranks' exchange of checks, on every rank, before the
+    # op's own assert, a RuntimeError, would fail on the rank alone.)
+    with pytest.raises(ValueError, match="out of range"):
         vocab_parallel_cross_entropy(x[..., :40 // ctx.world].to(ctx.device), t.to(ctx.device))
 
 
@@ -597,6 +599,43 @@ def case_linear_uneven(ctx):
     linear_check(ctx, sizes=sizes, z_loss=1e-2)
 
 
+@case(2, 3)
+def case_nan_target_logit(ctx):
+    """A nan target logit gives a nan loss, as the single-device loss and F.cross_entropy (so
+    that a GradScaler skips the step), whichever rank owns it (a MAX all-reduce of nan and
+    -inf dropped it: an inf loss with finite gradients)."""
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    v = 6 * ctx.world
+    for owner in range(ctx.world):
+        x = torch.randn(2, v, generator=torch.Generator().manual_seed(owner))
+        t = torch.tensor([6 * owner + 1, 0])
+        x[0, t[0]] = float("nan")
+        local = x[:, 6 * ctx.rank:6 * ctx.rank + 6].to(ctx.device)
+        for kw in ({}, dict(return_entropy=True)):
+            out = vpce(local, t.to(ctx.device), reduction="none", **kw)
+            loss = (out.loss if kw else out).cpu()
+            assert loss[0].isnan() and loss[1].isfinite(), (owner, kw, loss)
+
+
+@case(2, 3, cuda=False)  # (DTensor over gloo on CUDA: see case_dtensor)
+def case_linear_dtensor_plain_bias(ctx):
+    """A Shard(0) weight DTensor with a plain (replicated) bias: every rank's bias.grad is the
+    whole gradient, float64's (each rank's own slice's alone, before)."""
+    import inductor_ce
+    from torch.distributed.tensor import Shard, distribute_tensor
+    g = torch.Generator().manual_seed(0)
+    h, w, b = (torch.randn(6, 4, generator=g), torch.randn(8, 4, generator=g),
+               torch.randn(8, generator=g))
+    t = torch.randint(8, (6,), generator=g)
+    wd = distribute_tensor(w.to(ctx.device), _mesh(ctx), [Shard(0)]).requires_grad_()
+    bias = b.to(ctx.device).requires_grad_()
+    inductor_ce.linear_cross_entropy(h.to(ctx.device), wd, t.to(ctx.device),
+                                     linear_bias=bias).backward()
+    b64 = b.detach().double().requires_grad_()
+    F.cross_entropy(F.linear(h.double(), w.double(), b64), t).backward()
+    close(bias.grad.cpu(), b64.grad, "bias.grad", atol=1e-6)
+
+
 @case(2, 4, cuda=False)  # DTensor over gloo on CUDA: see case_dtensor
 def case_linear_dtensor(ctx):
     linear_check(ctx, dtensor=True, label_smoothing=0.1)
@@ -703,6 +742,52 @@ def misuse_ranks_that_differ_in_the_size_of_the_collectives(ctx):
     # that says so, on every rank.
     with pytest.raises(TypeError, match="probability targets are not supported"):
         vpce(local, torch.softmax(x, -1))
+
+
+@misuse
+def misuse_a_target_out_of_range_on_one_rank(ctx):
+    # The op asserts the range on each rank; a target bad on one rank only left the others
+    # waiting in the all-reduce until the group's timeout.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    t = t.clone()
+    if ctx.rank == 0:
+        t[1, 2] = 6 * ctx.world + 5
+    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
+    _raises_everywhere(ctx, lambda: vpce(local, t), r"out of range.*rank\(s\) \[0\]")
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4), torch.randn(6, 4), t),
+                       r"outside \[0, ")
+
+
+@misuse
+def misuse_targets_that_differ_between_ranks(ctx):
+    # In range everywhere, but not the same: the loss of no rank's target (inf where no
+    # rank owned its row's), silently.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    t = t.clone()
+    if ctx.rank == 1:
+        t[0, 0] = (t[0, 0] + 1) % (6 * ctx.world)
+    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
+    _raises_everywhere(ctx, lambda: vpce(local, t), "targets differ")
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4), torch.randn(6, 4), t),
+                       "targets differ")
+
+
+@misuse
+def misuse_fused_heads_that_differ_in_the_input(ctx):
+    # The backward all-reduces the input's gradient: a hidden size or a requires_grad that
+    # differs between ranks aborted the process there (gloo), or left a rank waiting.
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    first = ctx.rank == 0
+    _, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    d = 5 if first else 4
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, d, requires_grad=True),
+                                          torch.randn(6, d), t), r"the hidden size")
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4, requires_grad=first),
+                                          torch.randn(6, 4), t), "needs a gradient")
 
 
 @misuse

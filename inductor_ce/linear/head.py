@@ -602,6 +602,15 @@ def _total(losses: list, device) -> Tensor:
     return losses[0] if losses else torch.zeros((), dtype=torch.float32, device=device)
 
 
+def _fast_grads(input, h, weight, bias, wanted):
+    """The fast op's (dh, dW, db) outputs, and what its chunks write: (dh by rows, dW, db),
+    None where not ``wanted`` (input_grad, weight_grad) or absent."""
+    dh, dw, db = chunks.grad_outputs(input, weight, bias, *wanted)
+    return dh, dw, db, (dh.view(h.shape) if wanted[0] else None,
+                        dw if wanted[1] else None,
+                        db if wanted[1] and bias is not None else None)
+
+
 def _fast_by_rows(input, h, weight, bias, t, budget, wanted, class_weight, ignore_index,
                   label_smoothing, z_loss, softcap, scale, temperature=None):
     rows, vocab = h.shape[0], weight.shape[0]
@@ -610,9 +619,7 @@ def _fast_by_rows(input, h, weight, bias, t, budget, wanted, class_weight, ignor
         rows, step, vocab, "the gradient in the forward"))
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
-    dh, dw, db = chunks.grad_outputs(input, weight, bias, *wanted)
-    dh_rows = dh.view(h.shape) if wanted[0] else None
-    dw_, db_ = (dw, db if bias is not None else None) if wanted[1] else (None, None)
+    dh, dw, db, (dh_rows, dw_, db_) = _fast_grads(input, h, weight, bias, wanted)
     full = temperature is not None
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
     stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
@@ -656,9 +663,7 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, wante
         rows, blocks, vocab, f"the gradient in the forward by chunks of {classes}"))
     keep_t = chunks.target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
-    dh, dw, db = chunks.grad_outputs(input, weight, bias, *wanted)
-    dh_rows = dh.view(h.shape) if wanted[0] else None
-    dw_, db_ = (dw, db if bias is not None else None) if wanted[1] else (None, None)
+    dh, dw, db, (dh_rows, dw_, db_) = _fast_grads(input, h, weight, bias, wanted)
     # (one buffer of the budget's size for both sweeps: ``class_chunks.Scratch``)
     block = min(blocks.rows, rows)
     losses = []
