@@ -36,6 +36,16 @@ from .op.options import asks_full_form, check_full_options
 __all__ = ["vocab_parallel_cross_entropy", "vocab_parallel_linear_cross_entropy"]
 
 
+def _process_group(group):
+    """``group``, the world where None; a TypeError naming it where it is no process group."""
+    if group is None:
+        return dist.group.WORLD
+    if not isinstance(group, dist.ProcessGroup):
+        raise TypeError(f"group must be a torch.distributed ProcessGroup (or None: the "
+                        f"world), got {type(group).__name__}")
+    return group
+
+
 def _all_reduce(x: Tensor, op: str, group) -> Tensor:
     y = funcol.all_reduce(x, op, group)
     # Eager funcol returns a lazily waited wrapper; hand out a plain tensor.
@@ -174,8 +184,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
             "(grad, jacrev, jvp, vmap, ...) or forward-mode AD: its combination of the shards "
             "has a backward formula only (a forward tangent would silently be zero). "
             "inductor_ce.cross_entropy of the gathered logits supports them.")
-    if group is None:
-        group = dist.group.WORLD
+    group = _process_group(group)
 
     full = asks_full_form(temperature, return_entropy, return_accuracy)
 
@@ -477,8 +486,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     as :func:`vocab_parallel_cross_entropy` combines them)."""
     from .linear import head as linear
     from .op.checks import check_linear
-    if group is None:
-        group = dist.group.WORLD
+    group = _process_group(group)
     if chunk_size is not None:
         from .linear.plan import deprecated_budget
         memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight)

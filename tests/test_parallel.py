@@ -377,6 +377,8 @@ def case_rejects_bad_arguments(ctx):
         vpce(local, t, vocab_start=40 - local.shape[-1] + 1, num_classes=40)
     with pytest.raises(ValueError, match="reduction"):
         vpce(local, t, reduction="avg")
+    with pytest.raises(TypeError, match="group must be a torch.distributed ProcessGroup"):
+        vpce(local, t, group=123)
 
 
 # DTensor: inductor_ce.cross_entropy of logits sharded over a 1-D mesh.
