@@ -231,3 +231,28 @@ def test_module_takes_torchs_out_features_keyword():
     h, w, t = torch.randn(4, D), torch.randn(V, D), torch.randint(0, V, (4,))
     with pytest.raises(ValueError, match="linear_bias .* got .*float16"):
         inductor_ce.linear_cross_entropy(h, w, t, linear_bias=torch.zeros(V).half())
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_a_frozen_input_keeps_to_the_budget(reduction, monkeypatch):
+    """Class chunks with the input frozen (a head trained on cached features): the backward's
+    scratch stays within the budget (per-token losses took every row in one block, rows x 64
+    classes: 5 MB for a 16 KiB budget at 20000 rows), and dW is float64's."""
+    from inductor_ce.linear import class_chunks
+    sizes = []
+    real = class_chunks.Scratch.__init__
+
+    def spy(self, like, nbytes):
+        sizes.append(nbytes)
+        real(self, like, nbytes)
+    monkeypatch.setattr(class_chunks.Scratch, "__init__", spy)
+    g = torch.Generator().manual_seed(0)
+    n, d, v, budget = 4000, 16, 97, 16 << 10
+    h, w = torch.randn(n, d, generator=g), torch.randn(v, d, generator=g, requires_grad=True)
+    t = torch.randint(0, v, (n,), generator=g)
+    inductor_ce.linear_cross_entropy(h, w, t, reduction=reduction,
+                                     memory_budget=budget).sum().backward()
+    assert sizes and max(sizes) <= budget, sizes
+    w64 = w.detach().double().requires_grad_()
+    _stock(h, w64, t, reduction=reduction).sum().backward()
+    torch.testing.assert_close(w.grad.double(), w64.grad, rtol=1e-5, atol=1e-5)

@@ -27,7 +27,7 @@ from torch import Tensor
 
 from ..eager import kernels as eager
 from . import chunks
-from .plan import Blocks, class_blocks, classes_words, grad_classes, log_plan
+from .plan import CLASSES_MIN, Blocks, class_blocks, classes_words, grad_classes, log_plan
 
 _CE_FWD = torch.ops.inductor_ce.ce_fwd.default
 
@@ -160,10 +160,14 @@ def block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softca
 def grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, softcap, budget,
                      input_grad, weight_grad):
     """``linear_ce_bwd`` by class chunks: blocks of rows (all rows in one block where no
-    input gradient is wanted: dW then exact, written once), each swept by ``block_grads``."""
+    input gradient is wanted and the budget holds CLASSES_MIN of their logits: dW then
+    exact, written once), each swept by ``block_grads``."""
     h = chunks.flat(input)
     rows, vocab, hidden, size = h.shape[0], weight.shape[0], h.shape[1], h.element_size()
-    block = class_blocks(hidden, vocab, size, budget).rows if input_grad else max(1, rows)
+    if input_grad:
+        block = class_blocks(hidden, vocab, size, budget).rows
+    else:   # (a block's chunk is at least CLASSES_MIN classes wide: its rows within budget)
+        block = max(1, min(rows, budget // (CLASSES_MIN * size) if budget > 0 else rows))
     classes = grad_classes(min(block, rows), hidden, vocab, size, budget, input_grad)
     log_plan("linear_ce_bwd", h, weight, lambda: classes_words(
         rows, Blocks(block, classes), vocab, "recomputed"))
