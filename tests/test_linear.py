@@ -486,8 +486,9 @@ def test_non_finite_logits_as_unfused(design, reduction):
 
 def test_classes_backward_runs_what_is_needed(monkeypatch):
     """Class chunks: one backward sweep for both gradients, by blocks of rows; a frozen W
-    computes no dW, a frozen input no dh and then takes all rows in one block (dW written
-    once, nothing accumulated)."""
+    computes no dW, a frozen input no dh and then takes as many rows in one block as the
+    budget holds CLASSES_MIN classes of (all rows where it can: dW written once, nothing
+    accumulated; this budget, one row of logits, holds 4)."""
     calls = []
     grads_of = class_chunks.block_grads
 
@@ -501,7 +502,8 @@ def test_classes_backward_runs_what_is_needed(monkeypatch):
     blocks = [(16, True, True), (16, True, True), (5, True, True)]
     for frozen, retain, want in [(None, False, blocks), (None, True, blocks),
                                  ("w", False, [(r, True, False) for r, _, _ in blocks]),
-                                 ("h", False, [(N, False, True)])]:
+                                 ("h", False, [(4, False, True)] * (N // 4)
+                                  + [(N % 4, False, True)])]:
         calls.clear()
         hh, ww = h.clone().requires_grad_(frozen != "h"), w.clone().requires_grad_(frozen != "w")
         loss = _ours("classes")(hh, ww, t, reduction="none")
