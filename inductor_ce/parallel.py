@@ -17,6 +17,7 @@ not differentiable again (an error: its derivative would need the other ranks).
 """
 from __future__ import annotations
 
+import struct
 from typing import Optional
 
 import torch
@@ -203,7 +204,8 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         v_local = local_logits.shape[-1]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
-        return target.numel(), v_local, start, v, options[0][2], full
+        return (target.numel(), v_local, start, v, options[0][2], full,
+                *_option_facts(ignore_index, reduction, *options[0][:2], softcap, temperature))
 
     _, v_local, vocab_start, num_classes, *_ = _checked_together(
         group, local_logits, check, _AGREED, _target_facts(target, ignore_index))
@@ -275,9 +277,36 @@ def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_l
 
 
 # What every rank's call must agree on beyond the rows and the vocabulary (the facts after
-# those of ``_checked_together``'s ``check``): each changes the size of the all-reduces.
-_AGREED = ("label smoothing", "the full form (temperature, return_entropy, return_accuracy)")
+# those of ``_checked_together``'s ``check``): the first two change the size of the
+# all-reduces; ranks that differ in an option's value would each finish another loss.
+_AGREED = ("label smoothing", "the full form (temperature, return_entropy, return_accuracy)",
+           "ignore_index", "reduction", "label_smoothing", "z_loss", "softcap", "temperature")
+_FLOAT_FACTS = ("label_smoothing", "z_loss", "softcap", "temperature")   # (as float64 bits)
 _DTYPE_CODES = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _option_facts(ignore_index, reduction, label_smoothing, z_loss, softcap, temperature):
+    """The options' values as int64 facts for ``_checked_together`` (checked already): a
+    float by its float64 bits; softcap None as nan. Under torch.compile zeros: the checks
+    are local there (nothing exchanged), and the options may be graph inputs."""
+    if torch.compiler.is_compiling():
+        return (0,) * 6
+
+    def bits(x) -> int:
+        if not isinstance(x, (int, float)):
+            return 0
+        return struct.unpack("<q", struct.pack("<d", float(x)))[0]
+    return (max(-2**63, min(2**63 - 1, ignore_index)), _REDUCTIONS.index(reduction),
+            bits(label_smoothing), bits(z_loss), bits(float("nan") if softcap is None
+                                                      else softcap), bits(temperature))
+
+
+def _fact_values(name, values):
+    """A fact's values as the error shows them: floats decoded from their bits."""
+    if name not in _FLOAT_FACTS:
+        return values
+    return [struct.unpack("<d", struct.pack("<q", v))[0] for v in values]
 
 
 def _checked_together(group, like, check, agreed, target_facts):
@@ -322,8 +351,8 @@ def _checked_together(group, like, check, agreed, target_facts):
     for i, name in enumerate(agreed, 5):
         values = [row[i] for row in table]
         if len(set(values)) > 1:
-            raise ValueError(f"the ranks disagree on {name} ({values}): every rank must "
-                             "pass the same options")
+            raise ValueError(f"the ranks disagree on {name} ({_fact_values(name, values)}): "
+                             "every rank must pass the same options")
     end = 0
     for start, size in sorted(zip(starts, sizes)):
         if start != end:
@@ -506,6 +535,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
         return (target.numel(), v_local, start, v, options[0][2], full,
+                *_option_facts(ignore_index, reduction, *options[0][:2], softcap, temperature),
                 _DTYPE_CODES.get(input.dtype, -1), input.shape[-1],
                 input.requires_grad and torch.is_grad_enabled())
 

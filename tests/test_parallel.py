@@ -779,6 +779,26 @@ def misuse_targets_that_differ_between_ranks(ctx):
 
 
 @misuse
+def misuse_options_that_differ_between_ranks(ctx):
+    # Each rank would finish its own loss: a softcap, z-loss, reduction or ignore_index of
+    # its own gave every rank another number, silently.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    first = ctx.rank == 0
+    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
+    _raises_everywhere(ctx, lambda: vpce(local, t, softcap=5.0 if first else None),
+                       r"disagree on softcap \(\[5.0, nan")
+    _raises_everywhere(ctx, lambda: vpce(local, t, z_loss=1e-4 if first else 0.0),
+                       "disagree on z_loss")
+    _raises_everywhere(ctx, lambda: vpce(local, t, reduction="sum" if first else "mean"),
+                       "disagree on reduction")
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4), torch.randn(6, 4), t,
+                                          ignore_index=0 if first else -100),
+                       "disagree on ignore_index")
+
+
+@misuse
 def misuse_fused_heads_that_differ_in_the_input(ctx):
     # The backward all-reduces the input's gradient: a hidden size or a requires_grad that
     # differs between ranks aborted the process there (gloo), or left a rank waiting.
