@@ -746,36 +746,37 @@ def misuse_ranks_that_differ_in_the_size_of_the_collectives(ctx):
         vpce(local, torch.softmax(x, -1))
 
 
-@misuse
-def misuse_a_target_out_of_range_on_one_rank(ctx):
-    # The op asserts the range on each rank; a target bad on one rank only left the others
-    # waiting in the all-reduce until the group's timeout.
+def _raises_for_target(ctx, rank, change, match, linear_match):
+    """The loss and the fused head, every rank the same target but ``rank``, where
+    ``change(t)`` alters it: a ValueError on every rank."""
     from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
     from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
     x, t, _ = make_data(ctx.world, v=6 * ctx.world)
     t = t.clone()
-    if ctx.rank == 0:
-        t[1, 2] = 6 * ctx.world + 5
+    if ctx.rank == rank:
+        change(t)
     local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
-    _raises_everywhere(ctx, lambda: vpce(local, t), r"out of range.*rank\(s\) \[0\]")
+    _raises_everywhere(ctx, lambda: vpce(local, t), match)
     _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4), torch.randn(6, 4), t),
-                       r"outside \[0, ")
+                       linear_match)
+
+
+@misuse
+def misuse_a_target_out_of_range_on_one_rank(ctx):
+    # The op asserts the range on each rank; a target bad on one rank only left the others
+    # waiting in the all-reduce until the group's timeout.
+    def change(t):
+        t[1, 2] = 6 * ctx.world + 5
+    _raises_for_target(ctx, 0, change, r"out of range.*rank\(s\) \[0\]", r"outside \[0, ")
 
 
 @misuse
 def misuse_targets_that_differ_between_ranks(ctx):
     # In range everywhere, but not the same: the loss of no rank's target (inf where no
     # rank owned its row's), silently.
-    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
-    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
-    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
-    t = t.clone()
-    if ctx.rank == 1:
+    def change(t):
         t[0, 0] = (t[0, 0] + 1) % (6 * ctx.world)
-    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
-    _raises_everywhere(ctx, lambda: vpce(local, t), "targets differ")
-    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4), torch.randn(6, 4), t),
-                       "targets differ")
+    _raises_for_target(ctx, 1, change, "targets differ", "targets differ")
 
 
 @misuse

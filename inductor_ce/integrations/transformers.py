@@ -911,12 +911,10 @@ def _is_ours(forward) -> bool:
 def _wraps_ours(forward) -> bool:
     """Whether ``forward`` wraps the patched forward (through ``__wrapped__``, or a bound
     method's function: accelerate's mixed-precision wrapper)."""
-    seen = 0
-    while forward is not None and seen < 32:
-        if _is_ours(forward) or getattr(forward, "_inductor_ce_forward", False):
-            return True
+    for _ in range(32):   # (a bound method reads its function's attributes)
+        if forward is None or getattr(forward, "_inductor_ce_forward", False):
+            return forward is not None
         forward = getattr(forward, "__wrapped__", None) or getattr(forward, "__func__", None)
-        seen += 1
     return False
 
 
