@@ -74,7 +74,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     sig = None
     if full:
-        check_full_options(temperature, return_entropy, return_accuracy)
+        temperature = check_full_options(temperature, return_entropy, return_accuracy)
     else:
         # An eager call like one seen before: its checks passed, its path is known
         # (eager/loss.py). (Under torch.compile the signature is None.)
@@ -109,8 +109,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                                        label_smoothing, z_loss, softcap, return_lse)
     # (A tensor label_smoothing or z_loss comes back as its value, a number; under
     # torch.compile as a float32 0-d tensor.)
-    label_smoothing, z_loss = check_options(ignore_index, reduction, label_smoothing, z_loss,
-                                            softcap, return_lse)
+    ignore_index, label_smoothing, z_loss, softcap = check_options(
+        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     check_tensors(input, target, weight)
     if not -2**31 <= ignore_index < 2**31:
         # F.cross_entropy compares the target in int64, where no int32 target equals this
@@ -262,7 +262,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         memory_budget = deprecated_budget(memory_budget, policy, chunk_size, linear_weight)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     if full:
-        check_full_options(temperature, return_entropy, return_accuracy)
+        temperature = check_full_options(temperature, return_entropy, return_accuracy)
     if linear_weight.__class__.__name__ == "DTensor" and _is_dtensor(linear_weight):
         from .parallel import _dtensor_linear_cross_entropy
         return _dtensor_linear_cross_entropy(
@@ -271,7 +271,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             z_loss=z_loss, softcap=softcap, return_lse=return_lse,
             memory_budget=memory_budget, temperature=temperature,
             return_entropy=return_entropy, return_accuracy=return_accuracy)
-    check_options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+    ignore_index, label_smoothing, z_loss, softcap = check_options(
+        ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
     if byte_target(target):
         target = target.int()    # Byte class indices, as F.cross_entropy takes them

@@ -137,6 +137,44 @@ def test_tensor_options_eagerly():
         inductor_ce.cross_entropy(x, t, z_loss="0.1")
 
 
+def test_numpy_scalar_options():
+    """numpy scalars as options, which F.cross_entropy's argument parser takes (np.float64 is
+    a float subclass; np.int64 and np.float32 are not): each call gives the loss of the
+    Python number, through the functions and the modules, against float64; a numpy bool or
+    float ignore_index is refused by name, as a Python one."""
+    np = pytest.importorskip("numpy")
+    x = torch.randn(8, 13, requires_grad=True)
+    t = torch.randint(0, 13, (8,))
+    t[2] = 5
+    h = torch.randn(8, 6, requires_grad=True)
+    w = torch.randn(13, 6, requires_grad=True)
+    cases = [dict(ignore_index=np.int64(5)), dict(ignore_index=np.int32(5)),
+             dict(label_smoothing=np.float32(0.25)), dict(z_loss=np.float32(1e-2)),
+             dict(softcap=np.float32(2.5)),
+             dict(ignore_index=np.uint8(5), label_smoothing=np.int64(0), softcap=np.int16(3))]
+    for kw in cases:
+        number = {k: v.item() for k, v in kw.items()}
+        ref, ref_grad = run_reference(x, lambda v: v, t, **number)
+        for loss_of in (lambda: inductor_ce.cross_entropy(x, t, **kw),
+                        lambda: inductor_ce.CrossEntropyLoss(**kw)(x, t)):
+            x.grad = None
+            loss = loss_of()
+            loss.backward()
+            assert_loss_close(loss, ref)
+            assert_grad_close(x.grad, ref_grad)
+        fused = inductor_ce.linear_cross_entropy(h, w, t, **kw)
+        ref = reference(h.double() @ w.double().t(), t, **number)
+        assert_loss_close(fused, ref)
+    # The full form's temperature: divides the logits (and the softcap's) as the float would.
+    got = inductor_ce.cross_entropy(x, t, temperature=np.float32(2.0), softcap=np.float64(3))
+    assert_loss_close(got, reference(x.double() / 2.0, t, softcap=3.0))
+    for bad in (np.True_, np.float64(5.0), np.array([5])):
+        with pytest.raises(TypeError, match="ignore_index must be an int"):
+            inductor_ce.cross_entropy(x, t, ignore_index=bad)
+    with pytest.raises(TypeError, match="temperature must be a float"):
+        inductor_ce.cross_entropy(x, t, temperature=np.array([2.0]))
+
+
 @pytest.mark.parametrize("name", ["label_smoothing", "z_loss"])
 def test_a_tensor_option_that_requires_grad_raises(name):
     """A tensor option that requires grad would get no gradient (stock F.cross_entropy

@@ -3,6 +3,8 @@ runs them before it imports torch; ``checks.check_options`` is this one for tens
 """
 from __future__ import annotations
 
+import operator
+
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
 # traced path reads, and a step of few rows is bound by the host. So the checks below compare
 # literals with the values, not module-level tuples.
@@ -14,15 +16,22 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     tests are literal ones where they can be: ``x is True`` reads no builtin, ``bool`` would
     be one more guard.) ``tensor_type``: the tensor class that ``label_smoothing`` and
     ``z_loss`` may also be (``checks`` passes torch.Tensor, and checks such a tensor's shape
-    and value itself; this module imports no torch)."""
+    and value itself; this module imports no torch). Returns (ignore_index,
+    label_smoothing, z_loss, softcap) as the loss uses them: a numpy scalar (which
+    F.cross_entropy's argument parser takes) becomes the Python number of its value."""
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
     # bool is an int to Python; F.cross_entropy refuses it as an ignore_index.
     if ignore_index is True or ignore_index is False or not isinstance(ignore_index, int):
-        raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
+        number = _integer(ignore_index)
+        if number is None:
+            raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
+        ignore_index = number
     if not -2**63 <= ignore_index < 2**63:
         raise ValueError(f"ignore_index must fit in int64, got {ignore_index}")
     # F.cross_entropy takes a float, an int, a bool or a one-element tensor here.
+    if not isinstance(label_smoothing, (int, float)):
+        label_smoothing = _real(label_smoothing)
     if not isinstance(label_smoothing, (int, float)):
         if not isinstance(label_smoothing, tensor_type):
             raise TypeError(f"label_smoothing must be a float or a one-element tensor, got "
@@ -32,6 +41,8 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     # Comparisons, not math.isfinite(float(v)): under torch.compile(dynamic=True) Python floats
     # become symbolic and math.isfinite on them is a graph break. False for nan.
     inf = float("inf")
+    if z_loss is not True and z_loss is not False and not isinstance(z_loss, (int, float)):
+        z_loss = _real(z_loss)
     if z_loss is True or z_loss is False or not isinstance(z_loss, (int, float)):
         if not isinstance(z_loss, tensor_type):
             raise TypeError(f"z_loss must be a float or a one-element floating-point tensor, "
@@ -40,11 +51,35 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
         raise ValueError(f"z_loss must be a finite number >= 0, got {z_loss}")
     if softcap is not None and (softcap is True or softcap is False
                                 or not isinstance(softcap, (int, float))):
-        raise TypeError(f"softcap must be None or a float, got {type(softcap).__name__}")
+        softcap = _real(softcap)
+        if softcap is True or softcap is False or not isinstance(softcap, (int, float)):
+            raise TypeError(f"softcap must be None or a float, got {type(softcap).__name__}")
     if softcap is not None and not (-inf < softcap < inf and softcap > 0.0):
         raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
     if return_lse is not True and return_lse is not False:
         raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
+    return ignore_index, label_smoothing, z_loss, softcap
+
+
+def _numpy_scalar(value) -> bool:
+    # (numpy is not imported: a numpy scalar's class says where it comes from.)
+    return type(value).__module__ == "numpy" and hasattr(value, "dtype") and \
+        getattr(value, "shape", None) == ()
+
+
+def _integer(value):
+    """A numpy integer as an int (None for anything else: a bool, a float, a tensor)."""
+    if not _numpy_scalar(value) or value.dtype.kind not in "iu":
+        return None
+    return operator.index(value)
+
+
+def _real(value):
+    """A numpy integer or floating-point scalar (not a bool) as a float; anything else as it
+    is (for the checks to name)."""
+    if not _numpy_scalar(value) or value.dtype.kind not in "iuf":
+        return value
+    return float(value)
 
 
 def asks_full_form(temperature, return_entropy, return_accuracy) -> bool:
@@ -55,7 +90,11 @@ def asks_full_form(temperature, return_entropy, return_accuracy) -> bool:
 
 
 def check_full_options(temperature, return_entropy, return_accuracy):
-    """The options of the full form: a temperature (a number > 0, finite) and the two flags."""
+    """The options of the full form: a temperature (a number > 0, finite) and the two flags.
+    Returns the temperature as a Python number (a numpy scalar's value)."""
+    if temperature is not True and temperature is not False and \
+            not isinstance(temperature, (int, float)):
+        temperature = _real(temperature)
     if temperature is True or temperature is False or not isinstance(temperature, (int, float)):
         raise TypeError(f"temperature must be a float, got {type(temperature).__name__}")
     inf = float("inf")
@@ -64,3 +103,4 @@ def check_full_options(temperature, return_entropy, return_accuracy):
     for name, flag in (("return_entropy", return_entropy), ("return_accuracy", return_accuracy)):
         if flag is not True and flag is not False:
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+    return temperature
