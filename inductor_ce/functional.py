@@ -273,10 +273,10 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             return_entropy=return_entropy, return_accuracy=return_accuracy)
     ignore_index, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
-    input, linear_weight, linear_bias = _autocast(input, linear_weight, linear_bias)
+    input, linear_weight, linear_bias, wide = _autocast(input, linear_weight, linear_bias)
     if byte_target(target):
         target = target.int()    # Byte class indices, as F.cross_entropy takes them
-    check_linear(input, linear_weight, linear_bias, target, weight, memory_budget)
+    check_linear(input, linear_weight, linear_bias, target, weight, memory_budget, wide)
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does: see there)
     num_classes = linear_weight.shape[0]
@@ -288,6 +288,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     transformed = _functorch_transform() or _forward_ad_active()
     if transformed:
         check_compiled_transform("inductor_ce.linear_cross_entropy")
+        if wide:     # (the decomposition's GEMM takes one dtype)
+            linear_weight = linear_weight.to(input.dtype)
     grad = not transformed and torch.is_grad_enabled() and (
         input.requires_grad or linear_weight.requires_grad
         or (linear_bias is not None and linear_bias.requires_grad))
@@ -412,15 +414,24 @@ class LinearCrossEntropyLoss(nn.Module):
                 f"softcap={self.softcap}, memory_budget={self.memory_budget}")
 
 
-def _autocast(*tensors):
+def _autocast(input, weight, bias):
     """The linear's operands as F.linear would take them under autocast: cast to the autocast
-    dtype (a custom op is not autocast by itself, and would run its GEMMs in float32)."""
-    x = tensors[0]
+    dtype (a custom op is not autocast by itself, and would run its GEMMs in float32), but
+    a float32 weight, which the ops cast for their GEMMs themselves (``linear/chunks.py``'s
+    ``operand``) so that its gradient sums the chunks in float32: cast here, it would be
+    summed in the autocast dtype, rounded once per chunk. Returns (input, weight, bias,
+    whether the weight is left wider than the input)."""
     # (meta tensors have no autocast state: shape inference, a model built on "meta")
-    if not isinstance(x, Tensor) or x.device.type == "meta" or \
-            not torch.is_autocast_enabled(x.device.type):
-        return tensors
-    dtype = torch.get_autocast_dtype(x.device.type)
+    if not isinstance(input, Tensor) or input.device.type == "meta" or \
+            not torch.is_autocast_enabled(input.device.type):
+        return input, weight, bias, False
+    dtype = torch.get_autocast_dtype(input.device.type)
     # (float64 stays float64, as autocast leaves it: the ops' dtype check then names it.)
-    return tuple(t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point()
-                 and t.dtype != torch.float64 else t for t in tensors)
+    input, bias = (t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point()
+                   and t.dtype != torch.float64 else t for t in (input, bias))
+    wide = isinstance(weight, Tensor) and weight.dtype == torch.float32 and \
+        input.dtype in (torch.bfloat16, torch.float16)
+    if not wide and isinstance(weight, Tensor) and weight.is_floating_point() and \
+            weight.dtype != torch.float64:
+        weight = weight.to(dtype)
+    return input, weight, bias, wide

@@ -12,6 +12,7 @@ import os
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 import inductor_ce
 from _reference import assert_grad_close, assert_loss_close, reference
@@ -629,6 +630,42 @@ def test_linear_full_form_against_float64(reduction):
     rel = lambda a, b: ((a.double() - b).norm() / b.norm()).item()  # noqa: E731
     assert rel(dhf, h64.grad) <= 2 * rel(dhu, h64.grad) + 1e-6
     assert rel(dwf, w64.grad) <= 2 * rel(dwu, w64.grad) + 1e-6
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_linear_float32_weight_under_autocast(compiled):
+    """bf16 autocast with float32 h and W on CUDA: the ops cast W for their GEMMs and sum dW
+    in float32 (cuBLAS's float32 output: ``linear/chunks.py``'s add_product), by rows (one
+    chunk, 64 chunks) and by classes, a scalar loss and per-token losses: dW float32 and no
+    further from float64 (of the bf16-rounded operands) than the unfused autocast step's,
+    whose dW is rounded to bf16 once; dh within 1.5x of it."""
+    g = torch.Generator(device=DEV).manual_seed(5)
+    n, d, v = 2048, 256, 8192
+    h0 = torch.randn(n, d, device=DEV, generator=g)
+    w0 = torch.randn(v, d, device=DEV, generator=g) * 0.05
+    t = torch.randint(0, v, (n,), device=DEV, generator=g)
+    t[::7] = -100
+    ce = torch.compile(inductor_ce.linear_cross_entropy) if compiled \
+        else inductor_ce.linear_cross_entropy
+    for reduction in ("mean", "none"):
+        h64, w64 = (x.bfloat16().double().requires_grad_() for x in (h0, w0))
+        F.cross_entropy(h64 @ w64.T, t, reduction=reduction).sum().backward()
+
+        def error(fn):
+            h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = fn(h, w)
+            loss.sum().backward()
+            assert w.grad.dtype == torch.float32
+            return [((x.grad.double() - r.grad).norm() / r.grad.norm()).item()
+                    for x, r in ((w, w64), (h, h64))]
+
+        stock = error(lambda h, w: F.cross_entropy(F.linear(h, w), t, reduction=reduction))
+        budgets = (None, 32 * v * 2) if compiled else (None, 32 * v * 2, 1 << 16)
+        for budget in budgets:
+            ours = error(lambda h, w: ce(h, w, t, reduction=reduction, memory_budget=budget))
+            assert ours[0] <= stock[0] * 1.01, (reduction, budget, ours, stock)
+            assert ours[1] <= 1.5 * stock[1], (reduction, budget, ours, stock)
 
 
 # --- probability targets: soft_stats / soft_grad's lowerings ---------------------------------

@@ -5,8 +5,9 @@ the CPU.
 
     python benchmarks/probes/autocast_dw_cpu.py
 
-Under autocast the weight enters the op cast to bfloat16, so dW accumulates over the row
-chunks in bfloat16 (docs/linear.md).
+A float32 weight enters the ops as it is; they cast it for their GEMMs and sum dW over the
+chunks in float32 (docs/linear.md). Logs: ``results/log/autocast-dw-cpu-before-torch2.14.txt``
+(the weight cast to bfloat16 before the op: dW summed in bfloat16) and ``-after-``.
 """
 import os
 import sys

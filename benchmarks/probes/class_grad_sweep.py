@@ -70,7 +70,7 @@ def sweep(h, w, t, budget):
                 torch.mm(z.t(), h_r, out=dw[v0:v1])
             else:
                 dw[v0:v1].addmm_(z.t(), h_r)
-            class_chunks.acc_mm(dh32, z, w[v0:v1])
+            chunks.add_product(dh32, z, w[v0:v1])
         dh[r0:r1] = dh32
     return dh, dw
 

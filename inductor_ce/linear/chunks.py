@@ -27,6 +27,32 @@ def grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
     return dh, dw, db
 
 
+def operand(weight: Tensor, h: Tensor) -> Tensor:
+    """The weight as the GEMMs take it: in the input's dtype. Under autocast a float32 weight
+    comes in as it is (``functional._autocast``) and is cast here, once per call, so that
+    its gradient (allocated in the weight's dtype by ``grad_outputs``) sums the chunks'
+    products in float32 (``add_product``), rounded never to the autocast dtype."""
+    return weight if weight.dtype == h.dtype else weight.to(h.dtype)
+
+
+def add_product(out: Tensor, a: Tensor, b: Tensor, first: bool = False) -> None:
+    """out = a @ b where ``first``, else out += a @ b. For low-precision a, b and a float32
+    ``out``, the product is never rounded to their dtype: on CUDA cuBLAS's float32 output
+    (it accumulates in float32 in any case), elsewhere float32 operands (a copy of each:
+    ATen's CPU GEMMs take one dtype)."""
+    if out.dtype != a.dtype and out.device.type != "cuda":
+        a, b = a.to(out.dtype), b.to(out.dtype)
+    if out.dtype == a.dtype:
+        if first:
+            torch.mm(a, b, out=out)
+        else:
+            out.addmm_(a, b)
+    elif first:
+        torch.mm(a, b, out_dtype=out.dtype, out=out)
+    else:
+        torch.addmm(out, a, b, out_dtype=out.dtype, out=out)
+
+
 def logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None) -> Tensor:
     """h @ w.T (+ b): one cuBLAS GEMM (the bias added in its epilogue), into ``out``."""
     return torch.mm(h, w.t(), out=out) if b is None else torch.addmm(b, h, w.t(), out=out)

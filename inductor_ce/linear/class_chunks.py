@@ -60,15 +60,6 @@ class ChunkTargets:
         return self.table[k - self.first, :self.col.shape[0]]
 
 
-def acc_mm(out32: Tensor, a: Tensor, b: Tensor) -> None:
-    """out32 += a @ b, with a float32 result for low-precision a, b (CUDA: cuBLAS with a
-    float32 output, no rounding of the product; elsewhere in float32)."""
-    if out32.device.type == "cuda" and a.dtype != torch.float32:
-        torch.addmm(out32, a, b, out_dtype=torch.float32, out=out32)
-    else:
-        out32.addmm_(a.float(), b.float())
-
-
 class Scratch:
     """One buffer for a class chunking's chunks of logits and a block's float32 input
     gradient, in turns: a statistics chunk may take all of it; a gradient chunk its start
@@ -145,14 +136,11 @@ def block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softca
         # V symbolic (columns=True): one compile for the chunk widths of every row count.
         eager.ce_bwd_(z, targets.of(v0), cw, lse_nt, a, b, c, -1, softcap, columns=True)
         if dw is not None:
-            if first:
-                torch.mm(z.t(), h_b, out=dw[v0:v1])
-            else:
-                dw[v0:v1].addmm_(z.t(), h_b)
+            chunks.add_product(dw[v0:v1], z.t(), h_b, first)
         if db is not None:
             db[v0:v1] += z.sum(0, dtype=torch.float32)
         if dh32 is not None:
-            acc_mm(dh32, z, w_c)
+            chunks.add_product(dh32, z, w_c)
     if dh_b is not None:
         dh_b.copy_(dh32)
 
@@ -172,6 +160,7 @@ def grads_by_classes(input, weight, bias, keep_t, class_weight, per_row, c, soft
     log_plan("linear_ce_bwd", h, weight, lambda: classes_words(
         rows, Blocks(block, classes), vocab, "recomputed"))
     dh, dw, db = chunks.grad_outputs(input, weight, bias, input_grad, weight_grad)
+    weight = chunks.operand(weight, h)
     cw = class_weight if c is not None else None
     scratch = Scratch.for_block(h, min(block, rows), vocab, grad=classes,
                                 input_grad=input_grad)

@@ -99,15 +99,13 @@ def _column(keep_t: Tensor, v0: int, v1: int) -> Tensor:
 
 def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tensor],
                      dw: Optional[Tensor], db: Optional[Tensor], first: bool) -> None:
-    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written),
-    dW += dz^T h_r (written by the first chunk), db += sum_rows dz; None: not wanted."""
+    """A row chunk's share of the gradients from its dz (in z): dh_r = dz W (written; W as
+    the GEMMs take it, ``chunks.operand``), dW += dz^T h_r (written by the first chunk; in
+    dW's dtype), db += sum_rows dz; None: not wanted."""
     if dh_r is not None:
         torch.mm(z, weight, out=dh_r)
     if dw is not None:
-        if first:
-            torch.mm(z.t(), h_r, out=dw)
-        else:
-            dw.addmm_(z.t(), h_r)
+        chunks.add_product(dw, z.t(), h_r, first)
     if db is not None:
         db += z.sum(0, dtype=torch.float32)
 
@@ -139,6 +137,7 @@ def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target:
                                      class_weight, softcap, smooth, budget, keep=keep))
     keep_t = chunks.target_in_weight(t, ignore_index, vocab_start)
     blocks = class_blocks(hidden, vocab, size, budget)
+    weight = chunks.operand(weight, h)
     log_plan("linear_ce_fwd", h, weight, lambda: classes_words(
         rows, blocks, vocab, "the backward recomputes them"))
     stats = [h.new_empty(rows, dtype=torch.float32) for _ in range(3)]
@@ -180,6 +179,7 @@ def _row_statistics(op, h, shape, weight, bias, tgt, ignore, class_weight, softc
     backward takes them instead of recomputing them."""
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
+    weight = chunks.operand(weight, h)
     log_plan(op, h, weight, lambda: rows_words(rows, step, vocab,
                                                "the backward recomputes them"))
     cw = class_weight if smooth else None
@@ -229,6 +229,7 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     h, t = chunks.flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)
+    weight = chunks.operand(weight, h)
     log_plan("linear_cross_entropy without gradient", h, weight,
              lambda: rows_words(rows, step, vocab, "each through cross_entropy's graph"))
     smooth = label_smoothing > 0.0
@@ -321,6 +322,7 @@ def _grads_by_rows(input, weight, bias, targets, class_weight, per_row, c, softc
     col, ignore = targets
     cw = class_weight if c is not None else None
     dh, dw, db = chunks.grad_outputs(input, weight, bias, input_grad, weight_grad)
+    weight = chunks.operand(weight, h)
     starts = list(range(0, rows, step))
     if kept is not None:   # the kept chunk is the last: it goes first
         starts = starts[-1:] + starts[:-1]
@@ -620,6 +622,7 @@ def _fast_by_rows(input, h, weight, bias, t, budget, wanted, class_weight, ignor
     # Outputs are allocated in their final shapes (not views: the backward scales them in
     # place).
     dh, dw, db, (dh_rows, dw_, db_) = _fast_grads(input, h, weight, bias, wanted)
+    weight = chunks.operand(weight, h)
     full = temperature is not None
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
     stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
@@ -664,6 +667,7 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, wante
     keep_t = chunks.target_in_weight(t, ignore_index, 0)
     cw = class_weight if smooth else None
     dh, dw, db, (dh_rows, dw_, db_) = _fast_grads(input, h, weight, bias, wanted)
+    weight = chunks.operand(weight, h)
     # (one buffer of the budget's size for both sweeps: ``class_chunks.Scratch``)
     block = min(blocks.rows, rows)
     losses = []

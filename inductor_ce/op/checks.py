@@ -142,8 +142,10 @@ def check_weight(weight, num_classes, device, note: str = "") -> None:
                          "weight.detach()")
 
 
-def check_linear(input, linear_weight, linear_bias, target, weight, memory_budget):
-    """The arguments of linear_cross_entropy (the options are check_options')."""
+def check_linear(input, linear_weight, linear_bias, target, weight, memory_budget,
+                 wide=False):
+    """The arguments of linear_cross_entropy (the options are check_options'). ``wide``:
+    the weight may be float32 where the input is not (autocast's: ``functional._autocast``)."""
     if not isinstance(input, Tensor) or str(input.dtype) not in (
             "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of hidden "
@@ -156,7 +158,8 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
     if linear_weight.shape[1] != input.shape[-1] or linear_weight.shape[0] < 1:
         raise ValueError(f"linear_weight must have shape (V, {input.shape[-1]}) with V >= 1, "
                          f"got {tuple(linear_weight.shape)}")
-    if linear_weight.dtype != input.dtype or linear_weight.device != input.device:
+    if (linear_weight.dtype != input.dtype and not (wide and linear_weight.dtype == torch.float32)
+            or linear_weight.device != input.device):
         raise TypeError(f"linear_weight ({linear_weight.dtype} on {linear_weight.device}) must "
                         f"have input's dtype and device ({input.dtype} on {input.device})")
     num_classes = linear_weight.shape[0]
