@@ -733,6 +733,34 @@ def test_linear_ce_under_inference_mode_then_training_keeps_the_compiled_kernels
                for k, v in eager._CACHE.items())
 
 
+def test_detect_anomaly_compiles_and_keeps_the_compiled_kernels(monkeypatch):
+    """A first call inside torch.autograd.detect_anomaly(): the eager path compiles as
+    anywhere (anomaly mode checked our trace's own autograd, whose compile then failed: a
+    warning, anomaly mode's traceback of our code, and the signature kept on the ATen
+    decomposition for the rest of the process), the loss and gradient against float64, and
+    the compiled function serves the calls after it."""
+    import warnings
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    monkeypatch.setattr(eager, "_CACHE", {})
+    x = torch.randn(6, 16)
+    t = torch.randint(0, 16, (6,))
+    ref = x.double().requires_grad_()
+    reference(ref, t).backward()
+    compiled = eager.compiles
+    for anomaly in (True, False):
+        leaf = x.clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with torch.autograd.set_detect_anomaly(anomaly):
+                loss = inductor_ce.cross_entropy(leaf, t)
+                loss.backward()
+        assert_loss_close(loss, reference(x.double(), t))
+        assert_grad_close(leaf.grad, ref.grad)
+    assert eager._CACHE and all(v is not None for v in eager._CACHE.values())
+    assert eager.compiles - compiled == 2     # the forward and the backward, once each
+
+
 def test_linear_ce_compiled_under_inference_mode():
     h, w, t = _head_case(8, 8, 10)
     compiled = torch.compile(inductor_ce.linear_cross_entropy, fullgraph=True)

@@ -204,7 +204,10 @@ def compiled_function(key, build, first: Tensor):
             _drop_oldest()
         _STATE.busy = True
         try:
-            entry = build()
+            # (A user's detect_anomaly() would check the trace's own autograd, which then
+            # fails on a data-dependent guard: it is about the user's graph, not ours.)
+            with torch.autograd.set_detect_anomaly(False):
+                entry = build()
         except Exception as e:  # compile failures of any kind: warn once, keep correct
             if torch.is_inference_mode_enabled():
                 # Inference tensors refuse the trace's in-place updates: that says nothing
