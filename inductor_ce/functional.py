@@ -29,7 +29,8 @@ from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import (byte_target, check_budget, check_compiled_transform, check_linear,
                         check_options, check_tensors, exporting, probability_target)
-from .op.finish import LossOutput, finish, full_outputs, kept_weight, reduce
+from .op.finish import LossOutput, finish, full_outputs, kept_weight
+from .op.finish import reduce as _reduce
 from .op.options import asks_full_form, check_full_options
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
@@ -43,7 +44,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                   label_smoothing: float = 0.0, *, z_loss: float = 0.0,
                   softcap: Optional[float] = None, temperature: float = 1.0,
                   return_lse: bool = False, return_entropy: bool = False,
-                  return_accuracy: bool = False):
+                  return_accuracy: bool = False, size_average: Optional[bool] = None,
+                  reduce: Optional[bool] = None):
     """Fused, collapse-safe cross-entropy over the last dimension of ``input``.
 
     Equals ``F.cross_entropy(s(input).double().reshape(-1, V), target.reshape(-1), weight,
@@ -65,12 +67,16 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         return_lse: also return the per-row float32 logsumexp (keyword-only).
         return_entropy, return_accuracy: also return each row's entropy and whether its
             target is a largest logit, from the same pass over the logits (keyword-only).
+        size_average, reduce: torch's deprecated forms of ``reduction``, which they override
+            with torch's warning, as in F.cross_entropy (keyword-only here).
 
     Returns:
         The float32 loss (a scalar, or ``target.shape`` for ``reduction="none"``); with
         ``return_lse``, ``(loss, lse)``; with ``return_entropy`` or ``return_accuracy``, a
         :class:`LossOutput` (fields not asked for are None).
     """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     sig = None
     if full:
@@ -109,7 +115,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                                        label_smoothing, z_loss, softcap, return_lse)
     # (A tensor label_smoothing or z_loss comes back as its value, a number; under
     # torch.compile as a float32 0-d tensor.)
-    ignore_index, label_smoothing, z_loss, softcap = check_options(
+    ignore_index, reduction, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     check_tensors(input, target, weight)
     if not -2**31 <= ignore_index < 2**31:
@@ -158,7 +164,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                             label_smoothing if smoothing_tensor else float(label_smoothing),
                             z_loss if z_loss_tensor else float(z_loss), num_classes,
                             True if smoothing_tensor else None, True if z_loss_tensor else None)
-    loss = reduce(loss, w_t, reduction, weight is not None and smooth)
+    loss = _reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
                             return_entropy, return_accuracy)
@@ -224,7 +230,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
 
     Args:
         input: ``(..., D)`` hidden states (float32, bfloat16 or float16).
-        linear_weight: ``(V, D)``, the LM head's weight, in ``input``'s dtype; a DTensor
+        linear_weight: ``(V, D)``, the LM head's weight, in ``input``'s dtype (or float32
+            under autocast: its gradient then sums the chunks in float32); a DTensor
             sharded over the vocabulary (``[Shard(0)]``, 1-D mesh) runs vocabulary-parallel.
         target: class indices ``input.shape[:-1]``, int64, int32 or uint8.
         linear_bias: optional ``(V,)``.
@@ -254,6 +261,21 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         logits, of ``target``'s shape. With ``return_entropy`` or ``return_accuracy``, a
         :class:`LossOutput`.
     """
+    return _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, reduction,
+                                 ignore_index, label_smoothing, z_loss, softcap, temperature,
+                                 return_lse, return_entropy, return_accuracy, memory_budget,
+                                 policy, chunk_size, True)
+
+
+def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, reduction,
+                          ignore_index, label_smoothing, z_loss, softcap, temperature,
+                          return_lse, return_entropy, return_accuracy, memory_budget, policy,
+                          chunk_size, graph_without_grad):
+    """``linear_cross_entropy``. ``graph_without_grad``: whether an eager call without
+    gradient may run each chunk's compiled loss graph (the statistics and the finish in one
+    call: fewer launches), or runs the statistics and the finish of a call with a gradient
+    (``linear_log_probs``: the same values to the bit with and without gradient; a graph of
+    its own may round an ulp apart: Inductor fuses the finish's arithmetic into its kernels)."""
     from .linear import head as linear
     if ignore_index is None:
         ignore_index = -100
@@ -271,7 +293,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             z_loss=z_loss, softcap=softcap, return_lse=return_lse,
             memory_budget=memory_budget, temperature=temperature,
             return_entropy=return_entropy, return_accuracy=return_accuracy)
-    ignore_index, label_smoothing, z_loss, softcap = check_options(
+    ignore_index, reduction, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     input, linear_weight, linear_bias, wide = _autocast(input, linear_weight, linear_bias)
     if byte_target(target):
@@ -321,7 +343,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                             False, return_entropy, return_accuracy)
     # A temperature alone (no entropy, no accuracy): each chunk's compiled forward as below.
     tempered = full and not (return_entropy or return_accuracy)
-    if not grad and (tempered or not full) and not transformed and \
+    if graph_without_grad and not grad and (tempered or not full) and not transformed and \
             not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
         # Eagerly without gradient: each row chunk's loss and lse in one graph call.
         loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
@@ -347,7 +369,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         lse_nt, z_t, sum_wz, *extra = stats
         loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                 label_smoothing, z_loss, num_classes)
-    loss = reduce(loss, w_t, reduction, weight is not None and smooth)
+    loss = _reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,
                             return_entropy, return_accuracy)
@@ -365,12 +387,14 @@ def linear_log_probs(input: Tensor, linear_weight: Tensor, target: Tensor, *,
 
     Returns float32 of ``target``'s shape, 0 at ``ignore_index``; with ``return_entropy``,
     ``(log_probs, entropy)``, the entropy of each row's tempered distribution (every row).
-    Both differentiable. Equal to ``-linear_cross_entropy(..., reduction="none",
-    temperature=temperature)``, and computed so."""
-    out = linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
-                               reduction="none", ignore_index=ignore_index,
-                               temperature=temperature, return_entropy=return_entropy,
-                               memory_budget=memory_budget)
+    Both differentiable. ``-linear_cross_entropy(..., reduction="none",
+    temperature=temperature)``, computed without gradient as with one: the same values to
+    the bit."""
+    # (As a call with a gradient computes them also without one: an RL importance ratio of
+    # the old policy's log-probabilities and the new one's is exactly 1 on the first step.)
+    out = _linear_cross_entropy(input, linear_weight, target, linear_bias, None, "none",
+                                ignore_index, 0.0, 0.0, None, temperature, False,
+                                return_entropy, False, memory_budget, None, None, False)
     if return_entropy:
         return -out.loss, out.entropy
     return -out

@@ -204,13 +204,13 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         v_local = local_logits.shape[-1]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
-        ignore, smoothing, zl, cap, smooth, temp = options[0]
+        ignore, mode, smoothing, zl, cap, smooth, temp = options[0]
         return (target.numel(), v_local, start, v, smooth, full,
-                *_option_facts(ignore, reduction, smoothing, zl, cap, temp))
+                *_option_facts(ignore, mode, smoothing, zl, cap, temp))
 
     _, v_local, vocab_start, num_classes, *_ = _checked_together(
         group, local_logits, check, _AGREED, _target_facts(target, ignore_index))
-    ignore_index, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
+    ignore_index, reduction, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
     softcap = None if softcap is None else float(softcap)
@@ -268,12 +268,12 @@ def _class_indices(target) -> None:
 
 
 def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse):
-    """``check_options``'s (ignore_index, label_smoothing, z_loss, softcap) and whether the
-    smoothing's term is computed: a tensor option (under torch.compile a float32 0-d graph
-    input) has its term whatever its value, read by the graph, never by a guard."""
-    ignore_index, label_smoothing, z_loss, softcap = check_options(
+    """``check_options``'s (ignore_index, reduction, label_smoothing, z_loss, softcap) and
+    whether the smoothing's term is computed: a tensor option (under torch.compile a float32
+    0-d graph input) has its term whatever its value, read by the graph, never by a guard."""
+    ignore_index, reduction, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
-    return (ignore_index, label_smoothing, z_loss, softcap,
+    return (ignore_index, reduction, label_smoothing, z_loss, softcap,
             not isinstance(label_smoothing, (int, float)) or label_smoothing > 0.0)
 
 
@@ -535,9 +535,9 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         v_local = local_weight.shape[0]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
-        ignore, smoothing, zl, cap, smooth, temp = options[0]
+        ignore, mode, smoothing, zl, cap, smooth, temp = options[0]
         return (target.numel(), v_local, start, v, smooth, full,
-                *_option_facts(ignore, reduction, smoothing, zl, cap, temp),
+                *_option_facts(ignore, mode, smoothing, zl, cap, temp),
                 _DTYPE_CODES.get(input.dtype, -1), input.shape[-1],
                 input.requires_grad and torch.is_grad_enabled())
 
@@ -548,7 +548,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                               "the hidden size (input.shape[-1])",
                               "whether the input needs a gradient (input.requires_grad)"),
         _target_facts(target, ignore_index))
-    ignore_index, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
+    ignore_index, reduction, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
     softcap = None if softcap is None else float(softcap)
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does)

@@ -231,20 +231,28 @@ def test_float32_weight_under_autocast_sums_its_gradient_in_float32(dtype):
             assert ours[2] <= 1.5 * stock[2], (reduction, budget, ours, stock)
 
 
-def test_log_probs_without_gradient_equal_those_with_one():
+@pytest.mark.parametrize("mode", ["auto", "compiled"])
+def test_log_probs_without_gradient_equal_those_with_one(mode, monkeypatch):
     """RL: the old policy's log-probabilities (no gradient) and the new one's (with one), same
     weights: equal, so that the importance ratio is exactly 1 (bfloat16, a temperature: the
-    temperature folded into the GEMM rounded z / T to bfloat16, a ratio of 0.97-1.03)."""
+    temperature folded into the GEMM rounded z / T to bfloat16, a ratio of 0.97-1.03), also
+    where the compiled kernels run (every CUDA call; here forced: a compiled graph of the
+    statistics and the finish without gradient rounded 1-2 ulps apart)."""
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", mode)
     g = torch.Generator().manual_seed(0)
     h = torch.randn(96, 32, generator=g).bfloat16()
     w = (torch.randn(300, 32, generator=g) * 0.5).bfloat16()
     t = torch.randint(0, 300, (96,), generator=g)
     for temperature in (0.7, 1.0):
-        with torch.no_grad():
-            old = inductor_ce.linear_log_probs(h, w, t, temperature=temperature)
-        new = inductor_ce.linear_log_probs(h, w.clone().requires_grad_(), t,
-                                           temperature=temperature)
-        assert torch.equal(old, new.detach()), (temperature, (old - new).abs().max())
+        for dtype in (torch.bfloat16, torch.float32):
+            hd, wd = h.to(dtype), w.to(dtype)
+            with torch.no_grad():
+                old = inductor_ce.linear_log_probs(hd, wd, t, temperature=temperature)
+            new = inductor_ce.linear_log_probs(hd, wd.clone().requires_grad_(), t,
+                                               temperature=temperature)
+            assert torch.equal(old, new.detach()), (temperature, dtype,
+                                                    (old - new).abs().max())
 
 
 def test_float64_under_autocast_is_not_cast():

@@ -610,6 +610,32 @@ def test_options_f_cross_entropy_accepts_are_accepted(kw):
         assert_loss_close(loss, F.cross_entropy(x.double(), target, **stock_kw))
 
 
+def test_f_cross_entropys_legacy_arguments():
+    """F.cross_entropy's deprecated size_average / reduce (keyword-only here) and reduction
+    "elementwise_mean" give stock's reduction, with its warning; a one-element integer
+    tensor ignore_index is taken as stock takes it; F.cross_entropy's positional order
+    (size_average 4th) raises, naming the order."""
+    x, t = torch.randn(6, V), torch.tensor([0, 1, 2, 3, 4, 5])
+    cases = [(dict(size_average=False), "sum"), (dict(reduce=False), "none"),
+             (dict(size_average=True, reduce=True), "mean"),
+             (dict(reduction="elementwise_mean"), "mean")]
+    for kw, reduction in cases:
+        with pytest.warns(UserWarning, match="deprecated"):
+            stock = F.cross_entropy(x, t, **kw)
+        with pytest.warns(UserWarning, match="deprecated"):
+            ours = inductor_ce.cross_entropy(x, t, **kw)
+        assert ours.shape == stock.shape
+        assert_loss_close(ours, reference(x.double(), t, reduction=reduction))
+    loss = inductor_ce.cross_entropy(x, t, ignore_index=torch.tensor(2))
+    assert_loss_close(loss, reference(x.double(), t, ignore_index=2))
+    assert_loss_close(loss, F.cross_entropy(x.double(), t, ignore_index=torch.tensor(2)))
+    with pytest.raises(TypeError, match="ignore_index must be an int, got NoneType .*"
+                                        "positional order"):
+        inductor_ce.cross_entropy(x, t, None, None, -100)    # F.cross_entropy's order
+    with pytest.raises(TypeError, match="ignore_index must be an int, got Tensor"):
+        inductor_ce.cross_entropy(x, t, ignore_index=torch.tensor(2.0))
+
+
 # --------------------------------------------------------------------------------------------
 # CUDA (marked gpu: skipped without a GPU)
 # --------------------------------------------------------------------------------------------
@@ -759,6 +785,27 @@ def test_detect_anomaly_compiles_and_keeps_the_compiled_kernels(monkeypatch):
         assert_grad_close(leaf.grad, ref.grad)
     assert eager._CACHE and all(v is not None for v in eager._CACHE.values())
     assert eager.compiles - compiled == 2     # the forward and the backward, once each
+
+
+def test_mixed_half_dtypes_leak_no_inductor_warning(monkeypatch):
+    """bf16 logits with fp16 class weights (which stock refuses, and ours takes): the loss
+    against float64, and no warning of Inductor's about our generated code reaches the
+    caller ("bf16 and fp16 are mixed in the scheduler node", four times)."""
+    import warnings
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    monkeypatch.setattr(eager, "_CACHE", {})
+    x = torch.randn(6, 16).bfloat16().requires_grad_()
+    t = torch.randint(0, 16, (6,))
+    w = torch.rand(16).half()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = inductor_ce.cross_entropy(x, t, w, label_smoothing=0.2)
+        loss.backward()
+    ref = x.detach().double().requires_grad_()
+    reference(ref, t, w.double(), label_smoothing=0.2).backward()
+    assert_loss_close(loss, reference(x.double(), t, w.double(), label_smoothing=0.2))
+    assert_grad_close(x.grad, ref.grad)
 
 
 def test_linear_ce_compiled_under_inference_mode():

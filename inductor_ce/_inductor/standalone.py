@@ -14,6 +14,7 @@ traced, and passed, contiguous.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from typing import Callable, Sequence
 
 import torch
@@ -135,7 +136,10 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
         with _own_config(salt, logits.device.type):
             gm = make_fx(traced, tracing_mode="fake", decomposition_table=select_decomp_table())(
                 *args)
-            with tracing(TracingContext(fake_mode)):
+            with tracing(TracingContext(fake_mode)), warnings.catch_warnings():
+                # (The C++ backend's notice on a kernel that reads bf16 and fp16, e.g. bf16
+                # logits and fp16 class weights: about our generated code, not the user's.)
+                warnings.filterwarnings("ignore", "bf16 and fp16 are mixed")
                 compiled = compile_fx_inner(gm, args)
     # (ignore_static=False: also the sizes, strides and offset that are constants of the
     # code, which Dynamo's tensor guards would check: a row stride of 0, an expanded input,

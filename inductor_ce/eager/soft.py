@@ -30,7 +30,7 @@ from .loss import device_options
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
                   softcap, return_lse):
     """``functional.cross_entropy`` for a floating ``target`` (class probabilities)."""
-    ignore_index, label_smoothing, z_loss, softcap = check_options(
+    ignore_index, reduction, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
     soft.check_probabilities(input, target, weight, ignore_index)
     # A tensor option is computed whatever its value (no guard, no recompile per value).

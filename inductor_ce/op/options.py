@@ -16,17 +16,27 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     tests are literal ones where they can be: ``x is True`` reads no builtin, ``bool`` would
     be one more guard.) ``tensor_type``: the tensor class that ``label_smoothing`` and
     ``z_loss`` may also be (``checks`` passes torch.Tensor, and checks such a tensor's shape
-    and value itself; this module imports no torch). Returns (ignore_index,
+    and value itself; this module imports no torch). Returns (ignore_index, reduction,
     label_smoothing, z_loss, softcap) as the loss uses them: a numpy scalar (which
-    F.cross_entropy's argument parser takes) becomes the Python number of its value."""
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
-    # bool is an int to Python; F.cross_entropy refuses it as an ignore_index.
+    F.cross_entropy's argument parser takes) becomes the Python number of its value, and
+    torch's deprecated reduction "elementwise_mean" becomes "mean", with torch's warning."""
+    # (First: F.cross_entropy's positional order puts its size_average here.) bool is an int to
+    # Python; F.cross_entropy refuses it as an ignore_index.
     if ignore_index is True or ignore_index is False or not isinstance(ignore_index, int):
         number = _integer(ignore_index)
         if number is None:
-            raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}")
+            raise TypeError(f"ignore_index must be an int, got {type(ignore_index).__name__}"
+                            + _POSITIONAL * (ignore_index is None or ignore_index is True
+                                             or ignore_index is False))
         ignore_index = number
+    if reduction not in ("none", "mean", "sum"):
+        if reduction != "elementwise_mean":
+            raise ValueError(
+                f"reduction must be one of ('none', 'mean', 'sum'), got {reduction!r}")
+        import warnings
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use "
+                      "reduction='mean' instead.", stacklevel=4)
+        reduction = "mean"
     if not -2**63 <= ignore_index < 2**63:
         raise ValueError(f"ignore_index must fit in int64, got {ignore_index}")
     # F.cross_entropy takes a float, an int, a bool or a one-element tensor here.
@@ -58,7 +68,13 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
         raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
     if return_lse is not True and return_lse is not False:
         raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
-    return ignore_index, label_smoothing, z_loss, softcap
+    return ignore_index, reduction, label_smoothing, z_loss, softcap
+
+
+# A None or bool where ignore_index stands: likely F.cross_entropy's positional order.
+_POSITIONAL = (" (the positional order is (input, target, weight, ignore_index, reduction, "
+               "label_smoothing), F.cross_entropy's without its deprecated size_average and "
+               "reduce, which are keyword-only here)")
 
 
 def _numpy_scalar(value) -> bool:
@@ -68,10 +84,16 @@ def _numpy_scalar(value) -> bool:
 
 
 def _integer(value):
-    """A numpy integer as an int (None for anything else: a bool, a float, a tensor)."""
-    if not _numpy_scalar(value) or value.dtype.kind not in "iu":
+    """An integer-like value that F.cross_entropy's argument parser takes (a numpy integer,
+    a one-element integer tensor: their ``__index__``) as an int; None for anything else (a
+    bool, a float, a floating-point tensor)."""
+    if value is None or value is True or value is False or isinstance(value, float) or \
+            not hasattr(type(value), "__index__") or type(value).__name__ in ("bool", "bool_"):
         return None
-    return operator.index(value)
+    try:
+        return operator.index(value)
+    except (TypeError, RuntimeError, ValueError):
+        return None
 
 
 def _real(value):
