@@ -159,3 +159,15 @@ def test_the_command_runs_as_a_program():
                           "--backend", "cpp"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "x minimum" in run.stdout
+
+
+def test_a_bad_eager_mode_variable_is_one_line():
+    """A mistyped INDUCTOR_CE_EAGER (which the package checks as it loads) answers like a bad
+    flag: one line naming the variable, exit 2, no traceback."""
+    import os
+    run = subprocess.run([sys.executable, "-m", "inductor_ce.codegen", "--rows", "4",
+                          "--vocab", "64", "--summary-only"], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "INDUCTOR_CE_EAGER": "compile"})
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
+    assert "INDUCTOR_CE_EAGER must be one of" in run.stderr.strip().splitlines()[-1]

@@ -302,6 +302,8 @@ def test_torch_func_runs_the_decomposition():
     (dict(temperature=float("inf")), ValueError, "temperature"),
     (dict(temperature=True), TypeError, "temperature must be a float"),
     (dict(temperature="1"), TypeError, "temperature"),
+    (dict(temperature=torch.tensor([0.5, 0.5])), TypeError, "temperature must be a float"),
+    (dict(temperature=torch.tensor(1.0)), TypeError, "temperature must be a float"),
     (dict(return_entropy=1), TypeError, "return_entropy must be a bool"),
     (dict(return_accuracy=None), TypeError, "return_accuracy must be a bool"),
 ])

@@ -925,8 +925,8 @@ def test_module():
 @pytest.mark.parametrize("bad,error,match", [
     (dict(policy="auto"), ValueError, "policy"),
     (dict(memory_budget=0), ValueError, "memory_budget"),
-    (dict(memory_budget=True), ValueError, "memory_budget"),
-    (dict(memory_budget=1e9), ValueError, "memory_budget"),
+    (dict(memory_budget=True), TypeError, "memory_budget"),
+    (dict(memory_budget=1e9), TypeError, "memory_budget"),
     (dict(memory_budget=1 << 20, chunk_size=8), ValueError, "memory_budget alone"),
     (dict(chunk_size=0), ValueError, "chunk_size"),
     (dict(linear_weight=torch.randn(V, D + 1)), ValueError, "linear_weight"),

@@ -816,12 +816,15 @@ def test_linear_ce_compiled_under_inference_mode():
     assert_loss_close(loss, _head_reference(h, w, t))
 
 
-@pytest.mark.parametrize("kw, name", [
-    (dict(memory_budget=0), "memory_budget"), (dict(memory_budget=-4), "memory_budget"),
-    (dict(memory_budget=True), "memory_budget"), (dict(memory_budget="64M"), "memory_budget"),
-    (dict(reduction="avg"), "reduction"), (dict(label_smoothing=2.0), "label_smoothing")])
-def test_linear_ce_module_checks_its_options_at_construction(kw, name):
-    with pytest.raises(ValueError, match=name):
+@pytest.mark.parametrize("kw, exc, name", [
+    (dict(memory_budget=0), ValueError, "memory_budget"),
+    (dict(memory_budget=-4), ValueError, "memory_budget"),
+    (dict(memory_budget=True), TypeError, "memory_budget"),
+    (dict(memory_budget="64M"), TypeError, "memory_budget"),
+    (dict(reduction="avg"), ValueError, "reduction"),
+    (dict(label_smoothing=2.0), ValueError, "label_smoothing")])
+def test_linear_ce_module_checks_its_options_at_construction(kw, exc, name):
+    with pytest.raises(exc, match=name):
         inductor_ce.LinearCrossEntropyLoss(4, 5, **kw)
 
 

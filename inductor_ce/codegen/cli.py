@@ -147,6 +147,11 @@ def _check(p: argparse.ArgumentParser, args) -> None:
         flag = _FLAGS.get(str(e).split()[0])
         _fail(p, f"{flag}: {e}" if flag else str(e))
     import torch
+    from .. import _load
+    try:
+        _load()     # (the modules: the eager path reads INDUCTOR_CE_EAGER, and checks it)
+    except ValueError as e:
+        _fail(p, str(e))
     if args.device is None:
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     elif args.device == "cuda" and not torch.cuda.is_available():

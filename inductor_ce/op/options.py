@@ -106,7 +106,12 @@ def _real(value):
 
 def asks_full_form(temperature, return_entropy, return_accuracy) -> bool:
     """Whether a call takes the full form (a temperature, the entropy or the accuracy). (A
-    temperature of True is a bool, 1 to Python: the checks refuse it.)"""
+    temperature of True is a bool, 1 to Python, and one that is no number, a tensor say,
+    takes the full form too: its checks refuse them, by name.)"""
+    if not isinstance(temperature, (int, float)):
+        temperature = _real(temperature)
+        if not isinstance(temperature, (int, float)):
+            return True
     return (temperature != 1.0 or temperature is True or return_entropy is not False
             or return_accuracy is not False)
 
