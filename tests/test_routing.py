@@ -20,6 +20,7 @@ from inductor_ce.codegen import reading as _codegen
 from inductor_ce.demo import gpt
 from inductor_ce.integrations import routing
 from inductor_ce._inductor import cache, capture, passes
+from _reference import assert_loss_close
 
 CFG = gpt.GPTConfig(vocab_size=320, block_size=16, n_layer=1, n_head=2, n_embd=32)
 STEPS = 3
@@ -617,6 +618,62 @@ def test_lm_head_loss_over_class_dimension_1_says_why_it_is_not_fused(caplog):
     assert routing.counters["linear_kept"] == 1 and routing.counters["routed"] == 1
     assert "class dimension is 1" in caplog.text
     torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).transpose(1, 2), t))
+
+
+def test_lm_head_under_autocast_with_the_loss_after_the_block():
+    """``with autocast(): logits = F.linear(h, W)``, then the loss of ``logits.float()`` after
+    the block: fused, the head runs under that autocast (bf16 GEMMs, as the linear did), not
+    in float32 where the loss stands: stock's loss (of the bf16 logits) and gradients."""
+    g = torch.Generator().manual_seed(3)
+    h0, w0 = torch.randn(64, 32, generator=g), torch.randn(1000, 32, generator=g)
+    t = torch.randint(0, 1000, (64,), generator=g)
+
+    def step(h, w, t):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            logits = F.linear(h, w)
+        return F.cross_entropy(logits.float(), t)
+
+    def run():
+        h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+        loss = torch.compile(step)(h, w, t)
+        loss.backward()
+        return loss, h.grad, w.grad
+
+    inductor_ce.enable()
+    routing.counters.clear()
+    with cache.no_compile_caches():
+        loss, gh, gw = run()
+    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
+    inductor_ce.disable()
+    torch.compiler.reset()
+    ref, ref_h, ref_w = run()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        bf16_logits = F.linear(h0, w0)
+    assert_loss_close(loss, F.cross_entropy(bf16_logits.double(), t))
+    torch.testing.assert_close(loss, ref, rtol=1e-5, atol=1e-6)
+    # (the float32 weight's dW summed in float32 where stock rounds it to bf16 once)
+    torch.testing.assert_close(gh, ref_h, rtol=2e-2, atol=1e-3)
+    torch.testing.assert_close(gw, ref_w, rtol=2e-2, atol=1e-3)
+
+
+def test_lm_head_loss_kept_stock_is_logged_for_its_own_reason(caplog):
+    """An LM-head loss that stays stock for a reason of its own (a label_smoothing Dynamo made
+    symbolic at its second value) is logged with that reason, not as one "whose class
+    dimension is 1" (2-D logits: the class dimension is the last), nor counted as kept from
+    fusing."""
+    h, w = torch.randn(6, 8, requires_grad=True), torch.randn(37, 8, requires_grad=True)
+    t = torch.randint(0, 37, (6,))
+    step = torch.compile(lambda h, w, t, ls: F.cross_entropy(F.linear(h, w), t,
+                                                             label_smoothing=ls))
+    inductor_ce.enable()
+    routing.counters.clear()
+    with caplog.at_level("INFO", logger="inductor_ce"), cache.no_compile_caches():
+        for ls in (0.1, 0.2):
+            loss = step(h, w, t, ls)
+    assert "class dimension is 1" not in caplog.text
+    assert "an option that is not a constant our op takes" in caplog.text
+    assert routing.counters["linear_kept"] == 0, dict(routing.counters)
+    torch.testing.assert_close(loss, F.cross_entropy(F.linear(h, w), t, label_smoothing=0.2))
 
 
 def test_lm_head_slice_after_a_partial_merge_stays_unfused(caplog):

@@ -87,14 +87,21 @@ def _fused_cross_entropy(input, target, weight, ignore_index: int, reduction: st
 
 def _fused_linear_cross_entropy(input, linear_weight, linear_bias, target, weight,
                                 ignore_index: int, reduction: str, label_smoothing: float,
-                                out_dtype: torch.dtype, memory_budget=None):
+                                out_dtype: torch.dtype, memory_budget=None, logits_dtype=None):
     """F.cross_entropy(linear(input, linear_weight, linear_bias), target, ...) through the fused
-    linear + cross-entropy: no logits. ``input`` holds target.numel() rows."""
+    linear + cross-entropy: no logits. ``input`` holds target.numel() rows. ``logits_dtype``:
+    the linear's output dtype, where it differs from its operands' the linear ran under
+    autocast, and the loss, here in its place, may not (``with autocast(): logits = ...``,
+    then the loss of ``logits.float()``): the fused call then runs under that autocast too."""
     from ..functional import linear_cross_entropy
-    loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
-                                linear_bias=linear_bias, weight=weight, reduction=reduction,
-                                ignore_index=ignore_index, label_smoothing=label_smoothing,
-                                memory_budget=memory_budget)
+    autocast = contextlib.nullcontext()
+    if logits_dtype in (torch.bfloat16, torch.float16) and logits_dtype != input.dtype:
+        autocast = torch.autocast(input.device.type, dtype=logits_dtype)
+    with autocast:
+        loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
+                                    linear_bias=linear_bias, weight=weight, reduction=reduction,
+                                    ignore_index=ignore_index, label_smoothing=label_smoothing,
+                                    memory_budget=memory_budget)
     if reduction == "none":
         loss = loss.reshape(target.shape)
     return loss.to(out_dtype)
@@ -433,7 +440,7 @@ def _linear_logits(x: fx.Node):
     h, w, b = found
     hv, wv, bv = _val(h), _val(w), _val(b)
     # (Under autocast the operands may be float32 and the logits bf16: linear_cross_entropy
-    # casts them as autocast does, when it runs in the same autocast region.)
+    # casts them as autocast does, under the linear's autocast: _fused_linear_cross_entropy.)
     if not (isinstance(hv, torch.Tensor) and isinstance(wv, torch.Tensor) and wv.dim() == 2
             and hv.dtype in _FLOATS and wv.dtype == hv.dtype
             and (b is None or isinstance(bv, torch.Tensor) and bv.dim() == 1
@@ -482,7 +489,10 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
         return None
     x = _val(call.input)
     found, linear, steps, reason = _linear_logits(call.input)
-    class_dim_1 = _class_dim(call, x) != -1
+    class_dim = _class_dim(call, x)
+    if isinstance(class_dim, str):
+        return None     # (the loss stays stock: the unfused routing logs why)
+    class_dim_1 = class_dim == 1
     if class_dim_1 or _val(call.target).is_floating_point():
         # The fused head takes class indices, classes last: the loss alone is routed. (Class
         # dimension 1: the logits under the view that moves it, for the log.)
@@ -521,7 +531,7 @@ def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]
             _fused_linear_cross_entropy, (rows, w, b, call.target, call.weight),
             dict(ignore_index=call.ignore_index, reduction=call.reduction,
                  label_smoothing=float(call.label_smoothing), out_dtype=_val(node).dtype,
-                 memory_budget=_memory_budget))
+                 memory_budget=_memory_budget, logits_dtype=_val(linear).dtype))
     new.meta.update(_meta(node))
     try:
         new.meta["example_value"] = _run_fake(new)
