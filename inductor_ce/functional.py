@@ -303,8 +303,18 @@ def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, red
         target = target.long()   # (compared in int64, as cross_entropy does: see there)
     num_classes = linear_weight.shape[0]
     softcap = None if softcap is None else float(softcap)
-    label_smoothing, z_loss, temperature = float(label_smoothing), float(z_loss), float(temperature)
-    smooth = label_smoothing > 0.0
+    # A tensor option comes back from the checks as its value, but under torch.compile as a
+    # float32 0-d graph input: its term computed whatever its value (as cross_entropy's), by
+    # the per-row statistics and the finish, which take it (the fast op's schema takes
+    # floats: a value read into it would be a guard per value, or no graph at all).
+    smoothing_tensor = not isinstance(label_smoothing, (int, float))
+    z_loss_tensor = not isinstance(z_loss, (int, float))
+    if not smoothing_tensor:
+        label_smoothing = float(label_smoothing)
+    if not z_loss_tensor:
+        z_loss = float(z_loss)
+    temperature = float(temperature)
+    smooth = smoothing_tensor or label_smoothing > 0.0
     budget = memory_budget or 0
     # (The ops assert that every target is in [0, V) or ignore_index.)
     transformed = _functorch_transform() or _forward_ad_active()
@@ -322,7 +332,7 @@ def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, red
     # GradScaler's scale) before it rounds dz to float16: computed in the forward, at a unit
     # scale, dz = (p - y) / N underflows float16 where loss scaling exists to keep it.
     if grad and reduction != "none" and not return_lse and not exporting() and \
-            input.dtype != torch.float16:
+            input.dtype != torch.float16 and not smoothing_tensor and not z_loss_tensor:
         # A scalar loss: its gradient computed in the forward (head.py), the gradients that
         # nothing needs left out (a frozen head: one GEMM less).
         wanted = (input.requires_grad, linear_weight.requires_grad
@@ -368,7 +378,9 @@ def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, red
             stats = linear.statistics(*args, budget)
         lse_nt, z_t, sum_wz, *extra = stats
         loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
-                                label_smoothing, z_loss, num_classes)
+                                label_smoothing, z_loss, num_classes,
+                                True if smoothing_tensor else None,
+                                True if z_loss_tensor else None)
     loss = _reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
         return full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index, return_lse,

@@ -229,6 +229,33 @@ def test_compiled_tensor_options_never_recompile():
                 fn(z.clone().requires_grad_(), t, torch.tensor(s), torch.tensor(zl))
 
 
+def test_compiled_linear_tensor_options_never_recompile():
+    """linear_cross_entropy under torch.compile (fullgraph, error_on_recompile) with 0-d tensor
+    options: graph inputs (they failed to trace: the fast op's schema takes floats), so new
+    values neither recompile nor break the graph; a scalar loss and per-token losses, each
+    value's loss and gradients against float64."""
+    gen = torch.Generator().manual_seed(6)
+    h0, w0 = torch.randn(24, 8, generator=gen), torch.randn(13, 8, generator=gen)
+    t = torch.randint(0, 13, (24,), generator=gen)
+    t[::5] = -100
+    for reduction in ("mean", "none"):
+        torch._dynamo.reset()    # (one lambda's code for both: a reduction of its own)
+        fn = torch.compile(lambda h, w, t, s, zl: inductor_ce.linear_cross_entropy(
+            h, w, t, reduction=reduction, label_smoothing=s, z_loss=zl), fullgraph=True)
+        with torch._dynamo.config.patch(error_on_recompile=True):
+            for s, zl in [(0.1, 1e-3), (0.05, 0.0), (0.0, 2e-2), (0.3, 1e-2)]:
+                h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+                loss = fn(h, w, t, torch.tensor(s), torch.tensor(zl))
+                loss.sum().backward()
+                h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+                ref = reference(h64 @ w64.T, t, reduction=reduction, label_smoothing=s,
+                                z_loss=zl)
+                ref.sum().backward()
+                assert_loss_close(loss, ref, msg=f"{reduction}, {s}, {zl}")
+                assert_grad_close(h.grad, h64.grad, msg=f"{reduction}, {s}, {zl}")
+                assert_grad_close(w.grad, w64.grad, msg=f"{reduction}, {s}, {zl}")
+
+
 @pytest.mark.parametrize("dynamic", [None, True])
 def test_compiled_float_options_recompile_once(dynamic):
     """A Python float option under torch.compile: Dynamo specializes the first value and, at
