@@ -25,6 +25,7 @@ from .eager.kernels import compiled_path_applies
 from .eager.loss import call_signature, loss_of_seen_call
 from .eager.loss import cross_entropy as _eager_loss
 from .eager.soft import cross_entropy as _soft_cross_entropy
+from .linear import chunks
 from .op import ce as ops  # noqa: F401  (registers the ops used below)
 from .op import decomposition
 from .op.checks import (byte_target, check_budget, check_compiled_transform, check_linear,
@@ -295,7 +296,8 @@ def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, red
             return_entropy=return_entropy, return_accuracy=return_accuracy)
     ignore_index, reduction, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
-    input, linear_weight, linear_bias, wide = _autocast(input, linear_weight, linear_bias)
+    input, linear_weight, linear_bias, wide = chunks.autocast_operands(input, linear_weight,
+                                                                       linear_bias)
     if byte_target(target):
         target = target.int()    # Byte class indices, as F.cross_entropy takes them
     check_linear(input, linear_weight, linear_bias, target, weight, memory_budget, wide)
@@ -448,26 +450,3 @@ class LinearCrossEntropyLoss(nn.Module):
         return (f"ignore_index={self.ignore_index}, reduction={self.reduction!r}, "
                 f"label_smoothing={self.label_smoothing}, z_loss={self.z_loss}, "
                 f"softcap={self.softcap}, memory_budget={self.memory_budget}")
-
-
-def _autocast(input, weight, bias):
-    """The linear's operands as F.linear would take them under autocast: cast to the autocast
-    dtype (a custom op is not autocast by itself, and would run its GEMMs in float32), but
-    a float32 weight, which the ops cast for their GEMMs themselves (``linear/chunks.py``'s
-    ``operand``) so that its gradient sums the chunks in float32: cast here, it would be
-    summed in the autocast dtype, rounded once per chunk. Returns (input, weight, bias,
-    whether the weight is left wider than the input)."""
-    # (meta tensors have no autocast state: shape inference, a model built on "meta")
-    if not isinstance(input, Tensor) or input.device.type == "meta" or \
-            not torch.is_autocast_enabled(input.device.type):
-        return input, weight, bias, False
-    dtype = torch.get_autocast_dtype(input.device.type)
-    # (float64 stays float64, as autocast leaves it: the ops' dtype check then names it.)
-    input, bias = (t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point()
-                   and t.dtype != torch.float64 else t for t in (input, bias))
-    wide = isinstance(weight, Tensor) and weight.dtype == torch.float32 and \
-        input.dtype in (torch.bfloat16, torch.float16)
-    if not wide and isinstance(weight, Tensor) and weight.is_floating_point() and \
-            weight.dtype != torch.float64:
-        weight = weight.to(dtype)
-    return input, weight, bias, wide

@@ -514,9 +514,12 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     :func:`inductor_ce.linear_cross_entropy` (``chunk_size``: deprecated, as there; a
     temperature, the entropy and the accuracy: the full statistics by row chunks, combined
     as :func:`vocab_parallel_cross_entropy` combines them)."""
-    from .linear import head as linear
+    from .linear import chunks, head as linear
     from .op.checks import check_linear
     group = _process_group(group)
+    # (Under autocast as linear_cross_entropy: the ops cast a float32 weight themselves.)
+    input, local_weight, linear_bias, wide = chunks.autocast_operands(input, local_weight,
+                                                                      linear_bias)
     if chunk_size is not None:
         from .linear.plan import deprecated_budget
         memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight)
@@ -531,7 +534,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                                 return_lse)
                        + (check_full_options(temperature, return_entropy, return_accuracy)
                           if full else temperature,))
-        check_linear(input, local_weight, linear_bias, target, None, memory_budget)
+        check_linear(input, local_weight, linear_bias, target, None, memory_budget, wide)
         v_local = local_weight.shape[0]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")

@@ -638,6 +638,50 @@ def case_linear_dtensor_plain_bias(ctx):
     close(bias.grad.cpu(), b64.grad, "bias.grad", atol=1e-6)
 
 
+@case(2, 3, cuda=False)  # (DTensor over gloo on CUDA: see case_dtensor)
+def case_linear_under_autocast(ctx):
+    """Under bf16 autocast with float32 h and W, the vocabulary-parallel head (a Shard(0)
+    DTensor weight, and the function on a local shard) follows autocast as F.linear does
+    (it ran its GEMMs in float32): the loss of the unfused autocast step's bf16 logits, and
+    each rank's float32 weight gradient, its slice of float64's of the bf16-rounded
+    operands, within 1.5x the unfused step's distance from it (both round dz to bf16; the
+    unfused step also rounds dW to bf16)."""
+    import inductor_ce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    from torch.distributed.tensor import Shard, distribute_tensor
+    g = torch.Generator().manual_seed(2)
+    v = 64 * ctx.world
+    h, w = torch.randn(256, 32, generator=g), torch.randn(v, 32, generator=g) * 0.3
+    t = torch.randint(v, (256,), generator=g)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        bf16_logits = F.linear(h, w)
+    ref = F.cross_entropy(bf16_logits.double(), t, reduction="none")
+    h64, w64 = (x.bfloat16().double().requires_grad_() for x in (h, w))
+    F.cross_entropy(F.linear(h64, w64), t, reduction="sum").backward()
+    ws = w.clone().requires_grad_()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        F.cross_entropy(F.linear(h, ws), t, reduction="sum").backward()
+    mine = slice(64 * ctx.rank, 64 * ctx.rank + 64)
+    stock_err = (ws.grad[mine].double() - w64.grad[mine]).norm()
+    local = w[mine].clone().to(ctx.device).requires_grad_()
+    wd = distribute_tensor(w.to(ctx.device), _mesh(ctx), [Shard(0)]).requires_grad_()
+    for name, call, grad in (
+            ("local shard", lambda: vplce(h.to(ctx.device), local, t.to(ctx.device),
+                                          reduction="none"),
+             lambda: local.grad),
+            ("dtensor", lambda: inductor_ce.linear_cross_entropy(
+                h.to(ctx.device), wd, t.to(ctx.device), reduction="none"),
+             lambda: wd.grad.to_local())):
+        with torch.autocast(ctx.device.type, dtype=torch.bfloat16):
+            loss = call()
+        loss = loss.full_tensor() if hasattr(loss, "full_tensor") else loss
+        loss.sum().backward()
+        close(loss.detach().cpu(), ref, f"{name} loss")
+        got = grad().cpu()
+        assert got.dtype == torch.float32, (name, got.dtype)
+        assert (got.double() - w64.grad[mine]).norm() <= stock_err * 1.5, name
+
+
 @case(2, 4, cuda=False)  # DTensor over gloo on CUDA: see case_dtensor
 def case_linear_dtensor(ctx):
     linear_check(ctx, dtensor=True, label_smoothing=0.1)

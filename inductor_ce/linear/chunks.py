@@ -27,9 +27,32 @@ def grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
     return dh, dw, db
 
 
+def autocast_operands(input: Tensor, weight: Tensor, bias: Optional[Tensor]):
+    """The linear's operands as F.linear would take them under autocast: cast to the autocast
+    dtype (a custom op is not autocast by itself, and would run its GEMMs in float32), but
+    a float32 weight, which the ops cast for their GEMMs themselves (``operand``) so that
+    its gradient sums the chunks in float32: cast here, it would be summed in the autocast
+    dtype, rounded once per chunk. Returns (input, weight, bias, whether the weight is left
+    wider than the input)."""
+    # (meta tensors have no autocast state: shape inference, a model built on "meta")
+    if not isinstance(input, Tensor) or input.device.type == "meta" or \
+            not torch.is_autocast_enabled(input.device.type):
+        return input, weight, bias, False
+    dtype = torch.get_autocast_dtype(input.device.type)
+    # (float64 stays float64, as autocast leaves it: the ops' dtype check then names it.)
+    input, bias = (t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point()
+                   and t.dtype != torch.float64 else t for t in (input, bias))
+    wide = isinstance(weight, Tensor) and weight.dtype == torch.float32 and \
+        input.dtype in (torch.bfloat16, torch.float16)
+    if not wide and isinstance(weight, Tensor) and weight.is_floating_point() and \
+            weight.dtype != torch.float64:
+        weight = weight.to(dtype)
+    return input, weight, bias, wide
+
+
 def operand(weight: Tensor, h: Tensor) -> Tensor:
     """The weight as the GEMMs take it: in the input's dtype. Under autocast a float32 weight
-    comes in as it is (``functional._autocast``) and is cast here, once per call, so that
+    comes in as it is (``autocast_operands``) and is cast here, once per call, so that
     its gradient (allocated in the weight's dtype by ``grad_outputs``) sums the chunks'
     products in float32 (``add_product``), rounded never to the autocast dtype."""
     return weight if weight.dtype == h.dtype else weight.to(h.dtype)
