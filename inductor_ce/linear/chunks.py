@@ -70,10 +70,8 @@ def add_product(out: Tensor, a: Tensor, b: Tensor, first: bool = False) -> None:
             torch.mm(a, b, out=out)
         else:
             out.addmm_(a, b)
-    elif first:
-        torch.mm(a, b, out_dtype=out.dtype, out=out)
-    else:
-        torch.addmm(out, a, b, out_dtype=out.dtype, out=out)
+    else:   # (beta 0: out's old values, nan included, are not read)
+        torch.addmm(out, a, b, beta=0 if first else 1, out_dtype=out.dtype, out=out)
 
 
 def logits(h: Tensor, w: Tensor, b: Optional[Tensor], out: Optional[Tensor] = None) -> Tensor:
