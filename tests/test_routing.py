@@ -656,6 +656,38 @@ def test_lm_head_under_autocast_with_the_loss_after_the_block():
     torch.testing.assert_close(gw, ref_w, rtol=2e-2, atol=1e-3)
 
 
+def test_lm_head_of_bf16_hidden_states_and_a_float32_weight_under_autocast():
+    """Under autocast, hidden states made bf16 by an autocast op (a projection) and a float32
+    head: fused (the pattern asked for equal dtypes: the (rows, V) logits were built), with
+    stock's loss and gradients."""
+    g = torch.Generator().manual_seed(4)
+    proj, head = torch.nn.Linear(32, 32), torch.nn.Linear(32, 256)
+    x, t = torch.randn(64, 32, generator=g), torch.randint(0, 256, (64,), generator=g)
+
+    def step(x, t):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return F.cross_entropy(head(proj(x)), t)
+
+    def run():
+        for p in (*proj.parameters(), *head.parameters()):
+            p.grad = None
+        loss = torch.compile(step, fullgraph=True)(x, t)
+        loss.backward()
+        return loss, proj.weight.grad.clone(), head.weight.grad.clone()
+
+    inductor_ce.enable()
+    routing.counters.clear()
+    with cache.no_compile_caches():
+        loss, g_proj, g_head = run()
+    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
+    inductor_ce.disable()
+    torch.compiler.reset()
+    ref, ref_proj, ref_head = run()
+    torch.testing.assert_close(loss, ref, rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(g_proj, ref_proj, rtol=2e-2, atol=1e-3)
+    torch.testing.assert_close(g_head, ref_head, rtol=2e-2, atol=1e-3)
+
+
 def test_lm_head_loss_kept_stock_is_logged_for_its_own_reason(caplog):
     """An LM-head loss that stays stock for a reason of its own (a label_smoothing Dynamo made
     symbolic at its second value) is logged with that reason, not as one "whose class

@@ -90,12 +90,13 @@ def _fused_linear_cross_entropy(input, linear_weight, linear_bias, target, weigh
                                 out_dtype: torch.dtype, memory_budget=None, logits_dtype=None):
     """F.cross_entropy(linear(input, linear_weight, linear_bias), target, ...) through the fused
     linear + cross-entropy: no logits. ``input`` holds target.numel() rows. ``logits_dtype``:
-    the linear's output dtype, where it differs from its operands' the linear ran under
+    the linear's output dtype, where it differs from an operand's the linear ran under
     autocast, and the loss, here in its place, may not (``with autocast(): logits = ...``,
     then the loss of ``logits.float()``): the fused call then runs under that autocast too."""
     from ..functional import linear_cross_entropy
     autocast = contextlib.nullcontext()
-    if logits_dtype in (torch.bfloat16, torch.float16) and logits_dtype != input.dtype:
+    if logits_dtype in (torch.bfloat16, torch.float16) and (
+            logits_dtype != input.dtype or logits_dtype != linear_weight.dtype):
         autocast = torch.autocast(input.device.type, dtype=logits_dtype)
     with autocast:
         loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
@@ -439,12 +440,15 @@ def _linear_logits(x: fx.Node):
         return None, None, [], None
     h, w, b = found
     hv, wv, bv = _val(h), _val(w), _val(b)
-    # (Under autocast the operands may be float32 and the logits bf16: linear_cross_entropy
-    # casts them as autocast does, under the linear's autocast: _fused_linear_cross_entropy.)
+    # (Under autocast the operands may be float32 and the logits bf16, the hidden states
+    # bf16 too where an autocast op made them: linear_cross_entropy casts them as autocast
+    # does, under the linear's autocast: _fused_linear_cross_entropy.)
+    autocast = isinstance(hv, torch.Tensor) and _val(node).dtype != torch.float32 and \
+        _val(node).dtype != getattr(wv, "dtype", None)
     if not (isinstance(hv, torch.Tensor) and isinstance(wv, torch.Tensor) and wv.dim() == 2
-            and hv.dtype in _FLOATS and wv.dtype == hv.dtype
+            and hv.dtype in _FLOATS and (wv.dtype == hv.dtype or autocast)
             and (b is None or isinstance(bv, torch.Tensor) and bv.dim() == 1
-                 and bv.dtype == hv.dtype)):
+                 and (bv.dtype == hv.dtype or autocast))):
         return None, None, [], None
     for n in [node] + chain:
         if len(n.users) != 1:

@@ -29,7 +29,7 @@ def grad_outputs(input: Tensor, weight: Tensor, bias: Optional[Tensor],
 
 def autocast_operands(input: Tensor, weight: Tensor, bias: Optional[Tensor]):
     """The linear's operands as F.linear would take them under autocast: cast to the autocast
-    dtype (a custom op is not autocast by itself, and would run its GEMMs in float32), but
+    dtype (a custom op is not autocast by itself: its operands arrive as they are), but
     a float32 weight, which the ops cast for their GEMMs themselves (``operand``) so that
     its gradient sums the chunks in float32: cast here, it would be summed in the autocast
     dtype, rounded once per chunk. Returns (input, weight, bias, whether the weight is left
@@ -63,8 +63,8 @@ def add_product(out: Tensor, a: Tensor, b: Tensor, first: bool = False) -> None:
     ``out``, the product is never rounded to their dtype: on CUDA cuBLAS's float32 output
     (it accumulates in float32 in any case), elsewhere float32 operands (a copy of each:
     ATen's CPU GEMMs take one dtype)."""
-    if out.dtype != a.dtype and out.device.type != "cuda":
-        a, b = a.to(out.dtype), b.to(out.dtype)
+    if out.device.type != "cuda":
+        a, b = a.to(out.dtype), b.to(out.dtype)    # (no copy where already out's dtype)
     if out.dtype == a.dtype:
         if first:
             torch.mm(a, b, out=out)

@@ -127,6 +127,10 @@ def block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softca
     rows, vocab = h_b.shape[0], weight.shape[0]
     dh32 = None if dh_b is None else scratch.grad32(rows, h_b.shape[1]).zero_()
     targets = ChunkTargets(keep_b, classes, vocab)
+    # (A float32 dW of low-precision rows off CUDA: add_product's float32 operands, the
+    # block's rows made once, not once per chunk.)
+    h_dw = h_b.float() if dw is not None and dw.dtype != h_b.dtype and not h_b.is_cuda \
+        else h_b
     for v0 in range(0, vocab, classes):
         v1 = min(vocab, v0 + classes)
         w_c = weight[v0:v1]
@@ -136,7 +140,7 @@ def block_grads(h_b, weight, bias, keep_b, class_weight, lse_nt, a, b, c, softca
         # V symbolic (columns=True): one compile for the chunk widths of every row count.
         eager.ce_bwd_(z, targets.of(v0), cw, lse_nt, a, b, c, -1, softcap, columns=True)
         if dw is not None:
-            chunks.add_product(dw[v0:v1], z.t(), h_b, first)
+            chunks.add_product(dw[v0:v1], z.t(), h_dw, first)
         if db is not None:
             db[v0:v1] += z.sum(0, dtype=torch.float32)
         if dh32 is not None:
