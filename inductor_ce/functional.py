@@ -262,21 +262,6 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         logits, of ``target``'s shape. With ``return_entropy`` or ``return_accuracy``, a
         :class:`LossOutput`.
     """
-    return _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, reduction,
-                                 ignore_index, label_smoothing, z_loss, softcap, temperature,
-                                 return_lse, return_entropy, return_accuracy, memory_budget,
-                                 policy, chunk_size, True)
-
-
-def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, reduction,
-                          ignore_index, label_smoothing, z_loss, softcap, temperature,
-                          return_lse, return_entropy, return_accuracy, memory_budget, policy,
-                          chunk_size, graph_without_grad):
-    """``linear_cross_entropy``. ``graph_without_grad``: whether an eager call without
-    gradient may run each chunk's compiled loss graph (the statistics and the finish in one
-    call: fewer launches), or runs the statistics and the finish of a call with a gradient
-    (``linear_log_probs``: the same values to the bit with and without gradient; a graph of
-    its own may round an ulp apart: Inductor fuses the finish's arithmetic into its kernels)."""
     from .linear import head as linear
     if ignore_index is None:
         ignore_index = -100
@@ -355,7 +340,7 @@ def _linear_cross_entropy(input, linear_weight, target, linear_bias, weight, red
                             False, return_entropy, return_accuracy)
     # A temperature alone (no entropy, no accuracy): each chunk's compiled forward as below.
     tempered = full and not (return_entropy or return_accuracy)
-    if graph_without_grad and not grad and (tempered or not full) and not transformed and \
+    if not grad and (tempered or not full) and not transformed and \
             not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
         # Eagerly without gradient: each row chunk's loss and lse in one graph call.
         loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
@@ -401,14 +386,12 @@ def linear_log_probs(input: Tensor, linear_weight: Tensor, target: Tensor, *,
 
     Returns float32 of ``target``'s shape, 0 at ``ignore_index``; with ``return_entropy``,
     ``(log_probs, entropy)``, the entropy of each row's tempered distribution (every row).
-    Both differentiable. ``-linear_cross_entropy(..., reduction="none",
-    temperature=temperature)``, computed without gradient as with one: the same values to
-    the bit."""
-    # (As a call with a gradient computes them also without one: an RL importance ratio of
-    # the old policy's log-probabilities and the new one's is exactly 1 on the first step.)
-    out = _linear_cross_entropy(input, linear_weight, target, linear_bias, None, "none",
-                                ignore_index, 0.0, 0.0, None, temperature, False,
-                                return_entropy, False, memory_budget, None, None, False)
+    Both differentiable. Equal to ``-linear_cross_entropy(..., reduction="none",
+    temperature=temperature)``, and computed so."""
+    out = linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
+                               reduction="none", ignore_index=ignore_index,
+                               temperature=temperature, return_entropy=return_entropy,
+                               memory_budget=memory_budget)
     if return_entropy:
         return -out.loss, out.entropy
     return -out
