@@ -620,6 +620,18 @@ def test_lm_head_loss_over_class_dimension_1_says_why_it_is_not_fused(caplog):
     torch.testing.assert_close(loss, F.cross_entropy((h @ w.t()).transpose(1, 2), t))
 
 
+def _fused_then_stock(run):
+    """run()'s results routed (the head fused: asserted), then stock's."""
+    inductor_ce.enable()
+    routing.counters.clear()
+    with cache.no_compile_caches():
+        ours = run()
+    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
+    inductor_ce.disable()
+    torch.compiler.reset()
+    return ours, run()
+
+
 def test_lm_head_under_autocast_with_the_loss_after_the_block():
     """``with autocast(): logits = F.linear(h, W)``, then the loss of ``logits.float()`` after
     the block: fused, the head runs under that autocast (bf16 GEMMs, as the linear did), not
@@ -639,14 +651,7 @@ def test_lm_head_under_autocast_with_the_loss_after_the_block():
         loss.backward()
         return loss, h.grad, w.grad
 
-    inductor_ce.enable()
-    routing.counters.clear()
-    with cache.no_compile_caches():
-        loss, gh, gw = run()
-    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
-    inductor_ce.disable()
-    torch.compiler.reset()
-    ref, ref_h, ref_w = run()
+    (loss, gh, gw), (ref, ref_h, ref_w) = _fused_then_stock(run)
     with torch.autocast("cpu", dtype=torch.bfloat16):
         bf16_logits = F.linear(h0, w0)
     assert_loss_close(loss, F.cross_entropy(bf16_logits.double(), t))
@@ -675,14 +680,7 @@ def test_lm_head_of_bf16_hidden_states_and_a_float32_weight_under_autocast():
         loss.backward()
         return loss, proj.weight.grad.clone(), head.weight.grad.clone()
 
-    inductor_ce.enable()
-    routing.counters.clear()
-    with cache.no_compile_caches():
-        loss, g_proj, g_head = run()
-    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
-    inductor_ce.disable()
-    torch.compiler.reset()
-    ref, ref_proj, ref_head = run()
+    (loss, g_proj, g_head), (ref, ref_proj, ref_head) = _fused_then_stock(run)
     torch.testing.assert_close(loss, ref, rtol=1e-5, atol=1e-6)
     torch.testing.assert_close(g_proj, ref_proj, rtol=2e-2, atol=1e-3)
     torch.testing.assert_close(g_head, ref_head, rtol=2e-2, atol=1e-3)
