@@ -186,6 +186,8 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
             "has a backward formula only (a forward tangent would silently be zero). "
             "inductor_ce.cross_entropy of the gathered logits supports them.")
     group = _process_group(group)
+    _local("local_logits", local_logits, "inductor_ce.cross_entropy, which takes logits "
+                                         "sharded on the classes as a DTensor")
 
     full = asks_full_form(temperature, return_entropy, return_accuracy)
 
@@ -206,10 +208,11 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
         check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
         ignore, mode, smoothing, zl, cap, smooth, temp = options[0]
         return (target.numel(), v_local, start, v, smooth, full,
-                *_option_facts(ignore, mode, smoothing, zl, cap, temp))
+                *_option_facts(ignore, mode, smoothing, zl, cap, temp), *_weight_facts(weight))
 
     _, v_local, vocab_start, num_classes, *_ = _checked_together(
-        group, local_logits, check, _AGREED, _target_facts(target, ignore_index))
+        group, local_logits, check, (*_AGREED, *_WEIGHT_AGREED),
+        _target_facts(target, ignore_index))
     ignore_index, reduction, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
@@ -303,6 +306,38 @@ def _option_facts(ignore_index, reduction, label_smoothing, z_loss, softcap, tem
                                                       else softcap), bits(temperature))
 
 
+# The class weight: whether one is given, and a fingerprint of its values (ranks with
+# different weights would each finish another loss).
+_WEIGHT_AGREED = ("whether a class weight is given",
+                  "the class weight's values (their fingerprints)")
+
+
+def _weight_facts(weight):
+    if weight is None or torch.compiler.is_compiling():
+        return (int(weight is not None), 0)
+    return (1, _fingerprint(weight.detach().double().reshape(-1).view(torch.int64)))
+
+
+def _fingerprint(x: Tensor) -> Tensor:
+    """A hash of an int64 vector's values and positions (a 0-d int64 tensor): each entry
+    mixed with its index by multiplications and xor-shifts, then summed (int64 arithmetic
+    wraps alike on every rank and device, whatever the order of the sum), so that unlike a
+    weighted sum no simple rearrangement of the values collides."""
+    i = torch.arange(x.numel(), dtype=torch.int64, device=x.device)
+    h = x * -7046029254386353131 + i * 2685821657736338717
+    h = h ^ (h >> 31)
+    h = h * -4658895280553007687
+    return (h ^ (h >> 29)).sum()
+
+
+def _local(name, t, dtensor_entry):
+    """A TypeError where a plain-tensor argument of the vocabulary-parallel entry points is a
+    DTensor (its global shape would be taken for the shard's)."""
+    if type(t).__name__ == "DTensor":
+        raise TypeError(f"{name} is a DTensor: pass this rank's shard (.to_local()), or "
+                        f"call {dtensor_entry}")
+
+
 def _fact_values(name, values):
     """A fact's values as the error shows them: floats decoded from their bits."""
     if name not in _FLOAT_FACTS:
@@ -324,7 +359,7 @@ def _checked_together(group, like, check, agreed, target_facts):
     graph; the ops assert the target's range on the device)."""
     try:
         facts, error = check(), None
-    except (TypeError, ValueError) as e:
+    except Exception as e:   # (any: a peer must not wait in the loss's collectives)
         facts, error = (0, 0, 0, 0, *[0] * len(agreed)), e
     if torch.compiler.is_compiling():
         if error is not None:
@@ -376,13 +411,11 @@ def _checked_together(group, like, check, agreed, target_facts):
 
 def _target_facts(target: Tensor, ignore_index: int):
     """For ``_checked_together``: of V classes, int64 [whether a target is outside [0, V)
-    and not ignore_index, a fingerprint of the whole target] on its device (int64 products
-    and sums wrap alike on every rank, whatever the order of the sum)."""
+    and not ignore_index, a fingerprint of the whole target] on its device."""
     def facts(num_classes: int) -> Tensor:
         t = target.reshape(-1).long()
         bad = ((t < 0) | (t >= num_classes)) & (t != ignore_index)
-        odd = torch.arange(t.numel(), dtype=torch.int64, device=t.device) * 2 + 1
-        return torch.stack([bad.any().long(), (t * odd).sum()])
+        return torch.stack([bad.any().long(), _fingerprint(t)])
     return facts
 
 
@@ -399,6 +432,9 @@ _ALL_GATHER = getattr(dist, "all_gather_single", None) or dist.all_gather_into_t
 
 def _shard_span(v_local, group, vocab_start, num_classes, weight):
     """(vocab_start, num_classes) of this rank's shard of V_local classes, checked."""
+    for name, value in (("vocab_start", vocab_start), ("num_classes", num_classes)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if vocab_start is None:
         vocab_start = dist.get_rank(group) * v_local
         even = dist.get_world_size(group) * v_local
@@ -411,6 +447,11 @@ def _shard_span(v_local, group, vocab_start, num_classes, weight):
         if weight is None:
             raise ValueError("with an explicit vocab_start, pass num_classes (the global "
                              "vocabulary size) or a weight of that length")
+        if not isinstance(weight, Tensor) or weight.dim() != 1:
+            what = f"a {weight.dim()}-D tensor" if isinstance(weight, Tensor) else \
+                type(weight).__name__
+            raise ValueError("weight must be a 1-D tensor of the global vocabulary's class "
+                             f"weights, got {what}")
         num_classes = weight.shape[0]
     if not 0 <= vocab_start <= num_classes - v_local:
         raise ValueError(f"the shard [vocab_start, vocab_start + V_local) = [{vocab_start}, "
@@ -454,11 +495,11 @@ def _dtensor_cross_entropy(input, target, weight, ignore_index, reduction, label
     step = -(-v // world)
     if (world - 1) * step >= v:
         raise ValueError(f"{v} classes over {world} ranks leave a rank with no classes")
+    # (A shard that is not torch.chunk's, a DTensor built from local tensors, is not refused
+    # here, on its rank alone: the call's exchange finds that the shards do not tile [0, V)
+    # and raises on every rank.)
     local = input.to_local()
     start = mesh.get_local_rank() * step
-    if local.shape[-1] != min(step, v - start):
-        raise ValueError(f"the local shard has {local.shape[-1]} classes, not the torch.chunk "
-                         f"split of {v} classes over {world} ranks")
     out = vocab_parallel_cross_entropy(
         local, replicated(target, "target"), mesh.get_group(), vocab_start=start,
         num_classes=input.shape[-1], weight=replicated(weight, "weight"),
@@ -517,6 +558,8 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     from .linear import chunks, head as linear
     from .op.checks import check_linear
     group = _process_group(group)
+    _local("local_weight", local_weight, "inductor_ce.linear_cross_entropy, which takes a "
+                                         "weight sharded over the vocabulary as a DTensor")
     # (Under autocast as linear_cross_entropy: the ops cast a float32 weight themselves.)
     input, local_weight, linear_bias, wide = chunks.autocast_operands(input, local_weight,
                                                                       linear_bias)
@@ -540,14 +583,15 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
         ignore, mode, smoothing, zl, cap, smooth, temp = options[0]
         return (target.numel(), v_local, start, v, smooth, full,
-                *_option_facts(ignore, mode, smoothing, zl, cap, temp),
+                *_option_facts(ignore, mode, smoothing, zl, cap, temp), *_weight_facts(weight),
                 _DTYPE_CODES.get(input.dtype, -1), input.shape[-1],
                 input.requires_grad and torch.is_grad_enabled())
 
     # (The input's dtype, hidden size and whether it needs a gradient too: the backward
     # all-reduces the input's gradient, in its dtype, on the ranks that compute it.)
     _, v_local, vocab_start, num_classes, *_ = _checked_together(
-        group, input, check, (*_AGREED, "the input's dtype (float32 0, bfloat16 1, float16 2)",
+        group, input, check, (*_AGREED, *_WEIGHT_AGREED,
+                              "the input's dtype (float32 0, bfloat16 1, float16 2)",
                               "the hidden size (input.shape[-1])",
                               "whether the input needs a gradient (input.requires_grad)"),
         _target_facts(target, ignore_index))
@@ -595,11 +639,10 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
 
     v, world = linear_weight.shape[0], mesh.size()
     step = -(-v // world)   # Shard(0) splits as torch.chunk does
+    if (world - 1) * step >= v:   # (the same on every rank; other shards: as in the loss's)
+        raise ValueError(f"{v} classes over {world} ranks leave a rank with no classes")
     start = mesh.get_local_rank() * step
     local = linear_weight.to_local()
-    if local.shape[0] != max(0, min(step, v - start)) or local.shape[0] == 0:
-        raise ValueError(f"the local shard has {local.shape[0]} classes, not the torch.chunk "
-                         f"split of {v} classes over {world} ranks (or none)")
     bias = linear_bias
     if isinstance(bias, DTensor):
         if bias.device_mesh != mesh or not isinstance(bias.placements[0], Shard):

@@ -824,6 +824,80 @@ def misuse_targets_that_differ_between_ranks(ctx):
 
 
 @misuse
+def misuse_targets_that_differ_by_a_rearrangement(ctx):
+    # [3, 0] against [0, 1]: equal under a position-weighted sum (1 * 3 + 3 * 0 = 1 * 0 + 3 * 1),
+    # which the ranks' target fingerprint was: rank 0's loss returned on every rank, silently.
+    def change(t):
+        t.view(-1)[:2] = torch.tensor([3, 0])
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    x, t, _ = make_data(ctx.world, v=6 * ctx.world)
+    t = t.clone()
+    t.view(-1)[:2] = torch.tensor([0, 1])
+    if ctx.rank == 1:
+        change(t)
+    _raises_everywhere(ctx, lambda: vpce(x[..., 6 * ctx.rank:6 * ctx.rank + 6], t),
+                       "targets differ")
+
+
+@misuse
+def misuse_class_weights_that_differ_between_ranks(ctx):
+    # Each rank would finish its loss with its own weights: different losses, silently.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    first = ctx.rank == 0
+    x, t, w = make_data(ctx.world, v=6 * ctx.world)
+    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
+    _raises_everywhere(ctx, lambda: vpce(local, t, weight=w if first else None),
+                       r"disagree on whether a class weight is given \(\[1, 0")
+    other = w * 2 if first else w
+    _raises_everywhere(ctx, lambda: vpce(local, t, weight=other, label_smoothing=0.1),
+                       "disagree on the class weight's values")
+    _raises_everywhere(ctx, lambda: vplce(torch.randn(3, 5, 4), torch.randn(6, 4), t,
+                                          weight=other), "disagree on the class weight's")
+
+
+@misuse
+def misuse_arguments_that_fail_another_way_on_one_rank(ctx):
+    # Errors other than TypeError / ValueError skipped the exchange (a 0-d weight with an
+    # explicit vocab_start: an IndexError on that rank, the others waiting); they now name
+    # the argument, and raise everywhere.
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    x, t, w = make_data(ctx.world, v=6 * ctx.world)
+    local = x[..., 6 * ctx.rank:6 * ctx.rank + 6]
+    bad = torch.tensor(1.0) if ctx.rank == 0 else w
+    match = "weight must be a 1-D tensor" if ctx.rank == 0 else r"rank\(s\) \[0\]"
+    _raises_everywhere(ctx, lambda: vpce(local, t, vocab_start=6 * ctx.rank, weight=bad), match)
+    with pytest.raises(TypeError, match="vocab_start must be an int"):
+        vpce(local, t, vocab_start="0", num_classes=6 * ctx.world)
+
+
+@misuse
+def misuse_dtensor_shards_that_refuse_on_one_rank(ctx):
+    # A DTensor whose local widths are not torch.chunk's, and a weight DTensor that leaves a
+    # rank no classes: refused on the ranks that saw it, the others waiting (until the
+    # group's timeout) in the exchange of the checks.
+    import inductor_ce
+    from torch.distributed.tensor import DTensor, Shard, distribute_tensor
+    mesh = _mesh(ctx)
+    widths = [3, 2, 4] if ctx.world == 3 else [2, 5]
+    v, start = sum(widths), sum(widths[:ctx.rank])
+    x = torch.randn(4, v, generator=torch.Generator().manual_seed(0))
+    t = torch.arange(4) % v
+    logits = DTensor.from_local(x[:, start:start + widths[ctx.rank]], mesh, [Shard(1)],
+                                shape=x.shape, stride=x.stride())
+    _raises_everywhere(ctx, lambda: inductor_ce.cross_entropy(logits, t),
+                       "refused their arguments|not inside")
+    v = 4 if ctx.world == 3 else 1
+    w = distribute_tensor(torch.randn(v, 4), mesh, [Shard(0)])
+    _raises_everywhere(ctx, lambda: inductor_ce.linear_cross_entropy(torch.randn(4, 4), w,
+                                                                      torch.zeros(4).long()),
+                       "leave a rank with no classes")
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    with pytest.raises(TypeError, match="local_logits is a DTensor.*to_local"):
+        vpce(logits, t)
+
+
+@misuse
 def misuse_options_that_differ_between_ranks(ctx):
     # Each rank would finish its own loss: a softcap, z-loss, reduction or ignore_index of
     # its own gave every rank another number, silently.

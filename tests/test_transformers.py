@@ -518,6 +518,90 @@ def test_deepcopy_of_a_patched_model_runs_on_its_own_weights():
     assert ours(**batch).loss.item() != pytest.approx(o.loss.item(), rel=1e-3)
 
 
+def test_default_budget_under_autocast_counts_the_autocast_dtype(monkeypatch):
+    """Eagerly the default chunk is lean_chunk_rows rows: under bf16 autocast with float32
+    parameters (a Trainer's bf16=True) the chunks' logits are bf16, so the budget is counted
+    in 2-byte logits (it was in the weight's 4: twice the rows)."""
+    seen = []
+    real = ict.linear_cross_entropy
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("memory_budget"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ict, "linear_cross_entropy", spy)
+    _, ours = make_pair("llama")
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        ours(**make_batch()).loss.backward()
+    assert seen == [plan.lean_chunk_rows(V, 16) * V * 2]
+
+
+def test_apply_again_takes_a_new_budget():
+    """apply() of a patched model with a memory_budget (or chunk_size) replaces the budget
+    (it was kept, silently); without either it changes nothing."""
+    _, ours = make_pair("llama")
+    patch = vars(ours)[ict._PATCH_ATTR]
+    assert ict.apply(ours, memory_budget=1 << 20) is ours and patch.memory_budget == 1 << 20
+    ict.apply(ours)
+    assert patch.memory_budget == 1 << 20
+    with pytest.warns(FutureWarning, match="memory_budget"):
+        ict.apply(ours, chunk_size=5)
+    assert patch.memory_budget == 5 * V * 4
+    with pytest.raises(ValueError, match="memory_budget"):
+        ict.apply(ours, memory_budget=0)
+
+
+def test_a_forward_replaced_before_apply_is_refused_unless_known():
+    """A forward set on the instance before apply() may read the output's logits (here a
+    z-loss of them), which a fused call never makes: apply() refuses it, naming it (it was
+    called with a placeholder, the z-loss silently 0). The class's own forward rebound,
+    torch.compile's wrapper of it and accelerate's mixed-precision wrapper are accepted."""
+    import types
+    ref, model = make_pair("llama")
+    ict.revert(model)
+    inner = model.forward
+
+    def forward_with_z_loss(self, *args, **kwargs):
+        out = inner(*args, **kwargs)
+        out.loss = out.loss + 1e-2 * out.logits.float().logsumexp(-1).square().mean()
+        return out
+    model.forward = types.MethodType(forward_with_z_loss, model)
+    with pytest.raises(ValueError, match="forward_with_z_loss.*apply\\(\\) before wrapping"):
+        ict.apply(model)
+    assert not ict.is_applied(model)
+    batch = make_batch()
+    r = ref(**batch).loss
+    for wrap in ("rebound", "compiled", "accelerate"):
+        del model.forward
+        if wrap == "rebound":
+            model.forward = model.forward
+        elif wrap == "compiled":
+            model.forward = torch.compile(model.forward, backend="eager")
+        else:
+            _accelerate_mixed_precision(model)
+        ict.apply(model)
+        o = model(**batch)
+        assert o.logits is None, wrap
+        if wrap != "accelerate":   # (bf16 autocast: not float32's loss)
+            assert_loss_close(o.loss.detach(), r.detach(), msg=wrap)
+        ict.revert(model)
+    torch._dynamo.reset()
+
+
+def test_a_compiled_model_is_named_in_errors():
+    """apply() of torch.compile(model) says to patch before compiling; is_applied() sees
+    through the compiled wrapper; revert() of it says how instead of doing nothing."""
+    _, ours = make_pair("llama")
+    ict.revert(ours)
+    with pytest.raises(TypeError, match="OptimizedModule.*patch the model before compiling"):
+        ict.apply(torch.compile(ours))
+    compiled = torch.compile(ict.apply(ours))
+    assert ict.is_applied(compiled)
+    with pytest.raises(TypeError, match="revert\\(compiled._orig_mod\\)"):
+        ict.revert(compiled)
+    assert ict.is_applied(ours)
+
+
 @pytest.mark.parametrize("how", ["torch.save", "pickle"])
 def test_a_patched_model_pickles_and_loads_back_patched(how):
     """torch.save(model) / pickle of a patched model: the file loads (the patched forwards,

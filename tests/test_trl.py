@@ -211,6 +211,38 @@ def test_apply_before_and_after_trls_head_and_revert(monkeypatch):
     assert ours(**make_batch()).logits is not None
 
 
+@pytest.mark.parametrize("how", ["deepcopy", "torch.save"])
+def test_copies_keep_trls_head_taken_over(how):
+    """copy.deepcopy / torch.save of a model whose TRL head apply() took over (the trainer's
+    model): a copy with TRL's head, its settings, taken over again, on the copy's own
+    weights (deepcopy and torch.save raised a TypeError: a thread-local was pickled)."""
+    import io
+    theirs, ours = trl_pair(temperature=0.7)
+    if how == "deepcopy":
+        back = copy.deepcopy(ours)
+    else:
+        buf = io.BytesIO()
+        torch.save(ours, buf)
+        buf.seek(0)
+        back = torch.load(buf, weights_only=False)
+    assert ict.is_applied(back) and back.lm_head is not ours.lm_head
+    batch = make_batch()
+    o = back(**batch, fused_lm_head=True)
+    t = theirs(**batch, fused_lm_head=True)
+    for k in ("loss", "log_probs", "entropy"):
+        close(getattr(o, k), getattr(t, k), k)
+    assert torch.equal(o.is_top1, t.is_top1)
+    before = ours(**batch, fused_lm_head=True).log_probs
+    with torch.no_grad():
+        back.lm_head.weight.mul_(1.5)
+    assert not torch.equal(back(**batch, fused_lm_head=True).log_probs, o.log_probs)
+    assert torch.equal(ours(**batch, fused_lm_head=True).log_probs, before)
+    ict.revert(back)   # TRL's own head again, with the trainer's temperature
+    with torch.no_grad():
+        back.lm_head.weight.div_(1.5)
+    close(back(**batch, fused_lm_head=True).log_probs, t.log_probs, "reverted")
+
+
 def test_refusals_name_the_cause():
     model = ict.apply(make_model())
     with pytest.raises(ValueError, match="fused_lm_head=True .*TRL's fused LM head"):

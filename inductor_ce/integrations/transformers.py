@@ -136,7 +136,7 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
         weight=kwargs.get("ce_weight"), reduction=reduction, ignore_index=ignore_index,
         label_smoothing=kwargs.get("label_smoothing", 0.0),
         z_loss=kwargs.get("lse_square_scale", 0.0), softcap=final_logit_softcapping,
-        memory_budget=budget or _default_budget(lm_head_weight, hidden_size))
+        memory_budget=budget or _default_budget(lm_head_weight, hidden))
     if num_items_in_batch is not None:
         if isinstance(num_items_in_batch, Tensor):
             num_items_in_batch = num_items_in_batch.to(loss.device)  # (no .item(): no sync)
@@ -144,15 +144,20 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
     return loss
 
 
-def _default_budget(weight: Tensor, hidden_size: int) -> Optional[int]:
+def _default_budget(weight: Tensor, hidden: Tensor) -> Optional[int]:
     """Eagerly, the budget of chunks of ``linear.lean_chunk_rows`` rows (D / 2): an eager
     model's own activations are larger when its loss runs, and the loss's chunk adds to them.
     Under torch.compile, None (the op's own default, D rows), whose peak is already below
-    Liger's eager one and which is faster (Llama and Gemma-2, measured: docs/transformers.md)."""
+    Liger's eager one and which is faster (Llama and Gemma-2, measured: docs/transformers.md).
+    The chunks' logits have the hidden states' dtype as the op takes them: under autocast
+    the autocast dtype, also for float32 parameters (a Trainer's ``bf16=True``)."""
     if torch.compiler.is_compiling():
         return None
-    vocab = weight.shape[0]
-    return lean_chunk_rows(vocab, hidden_size) * vocab * weight.element_size()
+    vocab, size = weight.shape[0], hidden.element_size()
+    device = hidden.device.type
+    if device != "meta" and torch.is_autocast_enabled(device) and hidden.dtype != torch.float64:
+        size = torch.get_autocast_dtype(device).itemsize
+    return lean_chunk_rows(vocab, hidden.shape[-1]) * vocab * size
 
 
 # ----------------------------------------------------------------------------- source check
@@ -368,6 +373,13 @@ class _Patch:
         self.calls = threading.local()   # .request: the thread's running _Request
         self.trl = None           # TRL's fused LM head, adopted: _TrlHead
 
+    def __getstate__(self):   # (copies and pickles: a thread's running call is not state)
+        return {k: v for k, v in vars(self).items() if k != "calls"}
+
+    def __setstate__(self, state):
+        vars(self).update(state)
+        self.calls = threading.local()
+
     @property
     def request(self):
         return getattr(self.calls, "request", None)
@@ -470,7 +482,7 @@ def _trl_per_token(input, weight, bias, request, budget):
         out = linear_cross_entropy(input, weight, target, linear_bias=bias, reduction="none",
                                    softcap=softcap, temperature=trl.temperature,
                                    return_entropy=entropy_on, return_accuracy=top1_on,
-                                   memory_budget=budget)
+                                   memory_budget=budget or _default_budget(weight, input))
     nll = out.loss if entropy_on or top1_on else out
     mask = target != -100
     log_probs = -nll
@@ -640,9 +652,7 @@ def _fused_head_forward(self, input, *args, **kwargs):
         if bias is not None:
             bias = bias * s if op == "mul" else bias / s
     if request.trl is not None:
-        request.loss = _trl_per_token(
-            input, weight, bias, request,
-            patch.memory_budget or _default_budget(weight, input.shape[-1]))
+        request.loss = _trl_per_token(input, weight, bias, request, patch.memory_budget)
         return _connected_zero(request.loss, (1, 1, 1))
     loss = ForCausalLMLoss(input, weight, request.labels, input.shape[-1],
                            num_items_in_batch=request.num_items_in_batch,
@@ -721,7 +731,7 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
         base = _peft_base(model)
         if base is None:
             raise TypeError(f"model must be a transformers PreTrainedModel (or a PEFT model "
-                            f"of one), got {type(model).__name__}")
+                            f"of one), got {type(model).__name__}{_compiled_hint(model)}")
         apply(base, memory_budget=memory_budget, chunk_size=chunk_size)
         return model
     trl = _trl_head(model)
@@ -736,6 +746,10 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
         return apply(revert(model), memory_budget=budget)
     if is_applied(model):
         patch = vars(model)[_PATCH_ATTR]
+        if memory_budget is not None or chunk_size is not None:   # (a new budget replaces)
+            check_budget(memory_budget)
+            patch.memory_budget = memory_budget if chunk_size is None else \
+                deprecated_budget(memory_budget, None, chunk_size, patch.head.weight)
         if trl is not None:   # TRL's head put on top of ours since: ours serves its calls
             if not _is_ours(trl.original):
                 raise ValueError("model.forward was replaced after apply() before TRL's "
@@ -763,6 +777,11 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
         if getattr(old_forward, "__func__", None) is cls.forward and \
                 old_forward.__self__ is model:
             old_forward = None   # (the class's: copy.deepcopy then runs the copy's)
+    elif old_forward is not None and not _passes_outputs_on(model, old_forward):
+        what = getattr(old_forward, "__qualname__", None) or type(old_forward).__qualname__
+        raise _refuse(cls, f"model.forward is replaced on the instance ({what}), by a wrapper "
+                           "that may read the output's logits, which a fused call never makes "
+                           "(apply() before wrapping the forward)")
     patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
                    old_forward, memory_budget)
     patch.trl = trl
@@ -774,6 +793,33 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
         vars(obj)["__reduce_ex__"] = types.MethodType(_reduce_patched, obj)
         vars(obj)["_replicate_for_data_parallel"] = types.MethodType(_no_replicas, obj)
     return model
+
+
+def _passes_outputs_on(model, forward) -> bool:
+    """Whether an instance ``forward`` found by apply() is one known not to read the logits:
+    the class's own rebound, torch.compile's wrapper of it, or one of accelerate's wrappers
+    (mixed precision: autocast, float32 outputs; device hooks)."""
+    for _ in range(32):
+        if getattr(forward, "__self__", None) is model and \
+                getattr(forward, "__func__", None) is type(model).forward:
+            return True
+        compiled = getattr(forward, "_torchdynamo_orig_callable", None)
+        if compiled is not None:
+            forward = compiled
+            continue
+        fn = getattr(forward, "__func__", None) or getattr(forward, "func", None) or forward
+        return getattr(fn, "__module__", None) in ("accelerate.utils.operations",
+                                                   "accelerate.hooks")
+    return False
+
+
+def _compiled_hint(model) -> str:
+    # torch.compile(model) is a torch._dynamo OptimizedModule around the model
+    orig = getattr(model, "_orig_mod", None)
+    return "" if orig is None else (
+        f" (torch.compile's wrapper of a {type(orig).__name__}: patch the model before "
+        "compiling it, e.g. apply(model) then torch.compile(model), or "
+        "apply(compiled._orig_mod) and compile again)")
 
 
 def _no_replicas(module):
@@ -836,7 +882,7 @@ def _head_replaced(model) -> bool:
 # default) and would not load back. A patched model and its head each carry, in their own
 # __dict__ (where pickle and copy look first), a __reduce_ex__ that pickles them unpatched;
 # the model comes back patched again by apply(), with its memory budget, once its state is
-# set. A model with TRL's head adopted pickles as before (TRL's forward is not ours to redo).
+# set; one with TRL's fused LM head adopted, with that head again (TRL's settings).
 
 _OURS = ("forward", "_loss_function", "__reduce_ex__", "_replicate_for_data_parallel",
          _PATCH_ATTR, _WARNED)
@@ -846,10 +892,6 @@ _AFTER_APPLY = "_inductor_ce_after_apply"   # (a key of the pickled state only)
 def _reduce_patched(obj, protocol):
     patch = vars(obj)[_PATCH_ATTR]
     state = obj.__getstate__()       # (nn.Module's: its __dict__ less what it never pickles)
-    if patch.trl is not None:        # everything but this reducer, as without it
-        state.pop("__reduce_ex__")
-        state.pop("_replicate_for_data_parallel")
-        return copyreg.__newobj__, (type(obj),), state
     # What was set on the model since apply() and is not ours (accelerate's mixed-precision
     # wrapper of our forward, a user's loss function) goes back once the copy is patched.
     after = {k: state[k] for k, ours in (("forward", _is_ours),
@@ -863,18 +905,22 @@ def _reduce_patched(obj, protocol):
         return copyreg.__newobj__, (type(obj),), state
     if after:
         state[_AFTER_APPLY] = after
-    return _new_patched, (type(obj), patch.memory_budget), state
+    trl = patch.trl and dict(temperature=patch.trl.temperature, outputs=patch.trl.outputs,
+                             cast_lm_head_to_fp32=patch.trl.cast_lm_head_to_fp32)
+    return _new_patched, (type(obj), patch.memory_budget, trl), state
 
 
-def _new_patched(cls, memory_budget):
+def _new_patched(cls, memory_budget, trl=None):
     """A bare instance of ``cls`` whose state, once set (by pickle or copy, which look up
-    __setstate__ on the instance first), is patched by apply()."""
+    __setstate__ on the instance first), is patched by apply(), with TRL's fused LM head
+    of settings ``trl`` adopted, as the original had."""
     obj = cls.__new__(cls)
-    vars(obj)["__setstate__"] = functools.partial(_set_state_and_apply, obj, memory_budget)
+    vars(obj)["__setstate__"] = functools.partial(_set_state_and_apply, obj, memory_budget,
+                                                  trl=trl)
     return obj
 
 
-def _set_state_and_apply(obj, memory_budget, state):
+def _set_state_and_apply(obj, memory_budget, state, trl=None):
     del vars(obj)["__setstate__"]
     after = state.pop(_AFTER_APPLY, {})
     setstate = getattr(type(obj), "__setstate__", None)   # (nn.Module's)
@@ -886,6 +932,10 @@ def _set_state_and_apply(obj, memory_budget, state):
     if head is not None and _PATCH_ATTR in vars(head):
         return   # (copy.copy: the submodules, the patched head among them, are shared)
     apply(obj, memory_budget=memory_budget)
+    if trl is not None:   # (TRL's head on the patched model, adopted: as apply() found it)
+        from trl.trainer.utils import add_fused_lm_head
+        add_fused_lm_head(obj, **trl)
+        apply(obj)
     vars(obj).update(after)
 
 
@@ -923,7 +973,9 @@ def _is_our_loss(loss_function) -> bool:
 
 
 def is_applied(model) -> bool:
-    """Whether :func:`apply` patched ``model`` (under a PEFT wrapper: its base model)."""
+    """Whether :func:`apply` patched ``model`` (under a PEFT wrapper: its base model; under
+    torch.compile's: the compiled model)."""
+    model = getattr(model, "_orig_mod", model)
     return _PATCH_ATTR in vars(_peft_base(model) or model)
 
 
@@ -935,6 +987,10 @@ def revert(model):
     if base is not None:
         revert(base)
         return model
+    if getattr(model, "_orig_mod", None) is not None and is_applied(model):
+        raise TypeError(f"revert() of torch.compile's wrapper of a patched "
+                        f"{type(model._orig_mod).__name__}: revert(compiled._orig_mod), "
+                        "then compile it again (the compiled code is the patched model's)")
     if not is_applied(model):
         return model
     patch = vars(model)[_PATCH_ATTR]
