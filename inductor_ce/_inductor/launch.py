@@ -25,7 +25,7 @@ try:
     PIN_AVAILABLE = hasattr(V, "set_choices_handler")
 except Exception:  # pragma: no cover - depends on the torch build
     PIN_AVAILABLE = False
-try:  # the kernel asks its features for the index type (2.11-2.14): see _int32_up_to
+try:  # the kernel asks its features for the index type (2.11-2.15): see _int32_up_to
     from torch._inductor.codegen.simd import SIMDScheduling as _SIMD
     from torch._inductor.codegen.simd_kernel_features import SIMDKernelFeatures as _Features
     INDEX32_AVAILABLE = PIN_AVAILABLE and hasattr(_Features, "select_index_dtype") and \
