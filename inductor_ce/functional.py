@@ -242,8 +242,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             scalar loss's entropy that gets a gradient costs its backward one pass over
             recomputed logits (docs/linear.md).
         ignore_index: also None, which is -100 (as in ``F.linear_cross_entropy``).
-        options: ``F.linear_cross_entropy``'s chunking options, accepted for its signature
-            and not used: the chunking here is ``memory_budget``'s (the values are the same).
+        options: ``F.linear_cross_entropy``'s chunking options (None or a
+            ``LinearCrossEntropyOptions``, else a TypeError), accepted for its signature and
+            not used: the chunking here is ``memory_budget``'s (the values are the same).
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
             logits, at GEMM speed. At least 64-768 rows of logits (by D, the budget and
@@ -265,9 +266,13 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     from .linear import head as linear
     if ignore_index is None:
         ignore_index = -100
+    if options is not None and type(options).__name__ != "LinearCrossEntropyOptions":
+        raise TypeError(f"options must be None or torch's LinearCrossEntropyOptions (not used "
+                        f"here: memory_budget sets the chunking), got {type(options).__name__}")
     if policy is not None or chunk_size is not None:
         from .linear.plan import deprecated_budget
-        memory_budget = deprecated_budget(memory_budget, policy, chunk_size, linear_weight)
+        memory_budget = deprecated_budget(memory_budget, policy, chunk_size, linear_weight,
+                                          input)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     if full:
         temperature = check_full_options(temperature, return_entropy, return_accuracy)
@@ -324,15 +329,27 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # nothing needs left out (a frozen head: one GEMM less).
         wanted = (input.requires_grad, linear_weight.requires_grad
                   or (linear_bias is not None and linear_bias.requires_grad))
+        # Under torch.compile the two float options reach the op as a tensor: a float that
+        # changes between calls then recompiles once (Dynamo makes it symbolic at its second
+        # value, as for cross_entropy), not once per value (the schema's float is a guard).
+        options = ()
+        if torch.compiler.is_compiling() and (label_smoothing != 0.0 or z_loss != 0.0):
+            # (tensor * float: Inductor keeps a symbolic float a graph input there; read
+            # into a torch.tensor([...]) it would specialize it again)
+            unit = torch.eye(2, dtype=torch.float64)
+            options = (unit[0] * label_smoothing + unit[1] * z_loss,)
+            label_smoothing = z_loss = 0.0
         if not full:
             return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                          ignore_index, softcap, label_smoothing, z_loss,
-                                         reduction == "mean", budget, 1.0, False, *wanted)[0]
+                                         reduction == "mean", budget, 1.0, False, *wanted,
+                                         *options)[0]
         # With the statistics of the entropy and the accuracy from the same chunks: an
         # entropy that gets a gradient costs the backward one pass over recomputed logits.
         out = linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                     ignore_index, softcap, label_smoothing, z_loss,
-                                    reduction == "mean", budget, temperature, True, *wanted)
+                                    reduction == "mean", budget, temperature, True, *wanted,
+                                    *options)
         lse_nt, z_t, ent_nt, max_nt = linear.full_statistics(
             input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
             budget, temperature)

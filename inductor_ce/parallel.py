@@ -565,7 +565,8 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                                                                       linear_bias)
     if chunk_size is not None:
         from .linear.plan import deprecated_budget
-        memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight)
+        memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight,
+                                          input)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     if byte_target(target):
         target = target.int()    # Byte class indices, as F.cross_entropy takes them

@@ -989,6 +989,29 @@ def test_deprecated_policy_and_chunk_size():
     assert plan.deprecated_budget(None, None, 10, w) == 10 * V * 4
     with pytest.raises(ValueError, match="policy"):
         check_deprecated(None, "lean", None)
+    # R rows of the logits the ops make: under bf16 autocast of float32 operands, bf16 ones
+    # (it counted the float32 weight's 4 bytes: 2R rows); a product past int64 is the
+    # largest budget (it was an error of the op's schema that named no argument).
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert plan.deprecated_budget(None, None, 10, w, h) == 10 * V * 2
+    assert plan.deprecated_budget(None, None, 2**60, w, h) == 2**63 - 1
+    with pytest.warns(FutureWarning):
+        torch.testing.assert_close(inductor_ce.linear_cross_entropy(h, w, t, chunk_size=2**60),
+                                   want)
+
+
+def test_budget_and_options_errors_name_the_argument():
+    """memory_budget past int64 (the ops' schemas) and an options= that is not torch's
+    LinearCrossEntropyOptions (it was ignored, whatever it was) are refused by name."""
+    h, w, b, t = _data("deprecated")
+    h.requires_grad_()
+    with pytest.raises(ValueError, match=r"memory_budget must be None or an int in \[1, 2\*\*63\)"):
+        inductor_ce.linear_cross_entropy(h, w, t, memory_budget=2**63)
+    inductor_ce.linear_cross_entropy(h, w, t, memory_budget=2**63 - 1).backward()
+    for bad in ("garbage", 123, {"batch_chunk_size": 2}):
+        with pytest.raises(TypeError, match="options must be None or torch's "
+                                            "LinearCrossEntropyOptions"):
+            inductor_ce.linear_cross_entropy(h, w, t, options=bad)
 
 
 def test_torch_func_and_forward_ad():

@@ -275,6 +275,37 @@ def test_compiled_float_options_recompile_once(dynamic):
     assert counter.frame_count == (1 if dynamic else 2), counter.frame_count
 
 
+def test_compiled_linear_float_options_recompile_once():
+    """linear_cross_entropy's scalar loss under torch.compile (Inductor, fullgraph) with float
+    options new at every call: one recompile in all, as cross_entropy's (the fast op took
+    them as floats of its schema: a guard and a compile per value, and past Dynamo's
+    recompile limit a hard error under fullgraph); each value's loss and gradients against
+    float64, the full form's too."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+    gen = torch.Generator().manual_seed(7)
+    h0, w0 = torch.randn(24, 8, generator=gen), torch.randn(13, 8, generator=gen)
+    t = torch.randint(0, 13, (24,), generator=gen)
+    t[::5] = -100
+    for entropy in (False, True):
+        torch._dynamo.reset()
+        counter = CompileCounterWithBackend("inductor")
+        fn = torch.compile(lambda h, w, t, s, zl: inductor_ce.linear_cross_entropy(
+            h, w, t, label_smoothing=s, z_loss=zl, return_entropy=entropy),
+            backend=counter, fullgraph=True)
+        for s, zl in [(0.1, 1e-3), (0.2, 2e-3), (0.05, 1e-2), (0.3, 3e-2)]:
+            h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+            out = fn(h, w, t, s, zl)
+            loss = out.loss if entropy else out
+            loss.backward()
+            h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+            ref = reference(h64 @ w64.T, t, label_smoothing=s, z_loss=zl)
+            ref.backward()
+            assert_loss_close(loss, ref, msg=f"{entropy}, {s}, {zl}")
+            assert_grad_close(h.grad, h64.grad, msg=f"{entropy}, {s}, {zl}")
+            assert_grad_close(w.grad, w64.grad, msg=f"{entropy}, {s}, {zl}")
+        assert counter.frame_count == 2, (entropy, counter.frame_count)
+
+
 def test_class_weights_never_recompile():
     """Class weights are a tensor input: a new weight tensor, or new values in the same one,
     compiles nothing."""

@@ -79,6 +79,7 @@ from torch import Tensor, nn
 
 from .._inductor import runtime
 from ..functional import linear_cross_entropy
+from ..linear.chunks import logits_element_size
 from ..linear.plan import deprecated_budget, lean_chunk_rows
 from ..op.checks import check_budget
 
@@ -129,7 +130,8 @@ def ForCausalLMLoss(hidden_states: Tensor, lm_head_weight: Tensor, labels: Tenso
     target = shift_labels.reshape(-1).to(hidden.device)
     budget = kwargs.get("memory_budget")
     if kwargs.get("chunk_size") is not None:   # (deprecated: rows per chunk)
-        budget = deprecated_budget(budget, None, kwargs["chunk_size"], lm_head_weight)
+        budget = deprecated_budget(budget, None, kwargs["chunk_size"], lm_head_weight,
+                                   hidden_states)
     reduction = "mean" if num_items_in_batch is None else "sum"
     loss = linear_cross_entropy(
         hidden, lm_head_weight, target, linear_bias=kwargs.get("bias"),
@@ -153,11 +155,8 @@ def _default_budget(weight: Tensor, hidden: Tensor) -> Optional[int]:
     the autocast dtype, also for float32 parameters (a Trainer's ``bf16=True``)."""
     if torch.compiler.is_compiling():
         return None
-    vocab, size = weight.shape[0], hidden.element_size()
-    device = hidden.device.type
-    if device != "meta" and torch.is_autocast_enabled(device) and hidden.dtype != torch.float64:
-        size = torch.get_autocast_dtype(device).itemsize
-    return lean_chunk_rows(vocab, hidden.shape[-1]) * vocab * size
+    vocab = weight.shape[0]
+    return lean_chunk_rows(vocab, hidden.shape[-1]) * vocab * logits_element_size(hidden)
 
 
 # ----------------------------------------------------------------------------- source check

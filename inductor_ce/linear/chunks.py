@@ -50,6 +50,16 @@ def autocast_operands(input: Tensor, weight: Tensor, bias: Optional[Tensor]):
     return input, weight, bias, wide
 
 
+def logits_element_size(input: Tensor) -> int:
+    """Bytes per logit of the chunks the ops make from ``input``: its dtype's, or under
+    autocast the autocast dtype's (``autocast_operands`` casts the input to it)."""
+    device = input.device.type
+    if device != "meta" and input.dtype != torch.float64 and \
+            torch.is_autocast_enabled(device):
+        return torch.get_autocast_dtype(device).itemsize
+    return input.element_size()
+
+
 def operand(weight: Tensor, h: Tensor) -> Tensor:
     """The weight as the GEMMs take it: in the input's dtype. Under autocast a float32 weight
     comes in as it is (``autocast_operands``) and is cast here, once per call, so that

@@ -551,7 +551,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
                    class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
                    label_smoothing: float, z_loss: float, mean: bool, budget: int,
                    temperature: float = 1.0, full: bool = False, input_grad: bool = True,
-                   weight_grad: bool = True
+                   weight_grad: bool = True, options: Optional[Tensor] = None
                    ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """(loss, d loss / d input, d loss / d weight, d loss / d bias) of the whole linear +
     cross-entropy with reduction "mean" (``mean``) or "sum", chunked within ``budget``
@@ -559,7 +559,12 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
     ``ce_fwd_full``'s per-row (lse_nt, z_t, ent_nt, max_nt) too, for the entropy and the
     accuracy (``full_statistics`` makes them differentiable), else four empty tensors.
     ``input_grad`` / ``weight_grad`` (the weight's and the bias's): whether that gradient is
-    wanted; one not wanted is empty, and its GEMM is not run (a frozen head: LoRA)."""
+    wanted; one not wanted is empty, and its GEMM is not run (a frozen head: LoRA).
+    ``options``: a CPU float64 tensor [label_smoothing, z_loss] that replaces those two
+    (under torch.compile: a float read into the schema's float would be a guard, and a
+    compile, per value; a tensor is a graph input)."""
+    if options is not None:
+        label_smoothing, z_loss = options.tolist()
     h, t = chunks.flat(input), target.reshape(-1)
     vocab, size = weight.shape[0], h.element_size()
     by_rows = full or not by_classes(vocab, h.shape[1], size, budget)
@@ -698,7 +703,8 @@ def _fast_by_classes(input, h, weight, bias, t, keep, zero_weight, budget, wante
 
 @linear_ce_fast.register_fake
 def _(input, weight, bias, target, class_weight, ignore_index, softcap, label_smoothing, z_loss,
-      mean, budget, temperature=1.0, full=False, input_grad=True, weight_grad=True):
+      mean, budget, temperature=1.0, full=False, input_grad=True, weight_grad=True,
+      options=None):
     db = torch.empty_like(bias) if bias is not None and weight_grad else \
         input.new_empty(0, dtype=torch.float32 if bias is None else bias.dtype)
     stats = [input.new_empty(input.shape[:-1] if full else 0, dtype=torch.float32)
@@ -739,7 +745,7 @@ def _double_backward_inputs(inputs):
 
 def _fast_backward(ctx, g_loss, *unused):
     if g_loss is None:
-        return (None,) * 15
+        return (None,) * 16
     dh, dw, db = ctx.saved_tensors
     if not _traced(dw) and not _keeps_graph():
         # Eager, a backward that runs once: scale the saved buffers in place (no second V x D
@@ -758,7 +764,7 @@ def _fast_backward(ctx, g_loss, *unused):
                                    grads[0] if input_grad else None,
                                    grads[1] if weight_grad else None,
                                    grads[2] if ctx.has_bias and weight_grad else None)
-    return *grads, *([None] * 12)
+    return *grads, *([None] * 13)
 
 
 linear_ce_fast.register_autograd(_fast_backward, setup_context=_fast_setup)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import warnings
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import torch
 from torch import Tensor
 
 from .._log import log
-from ..op.checks import check_deprecated
+from ..op.checks import MAX_BUDGET, check_deprecated
+from . import chunks
 
 # The default chunk of rows: D rows of logits (as large as W), kept within [2^28, 2^29]
 # logits (512 MiB to 1 GiB of bf16): see fast_chunk_rows.
@@ -157,9 +158,12 @@ def grad_classes(rows: int, hidden: int, vocab: int, itemsize: int, budget: int,
     return _width(max(0, left) // (max(1, rows) * itemsize), vocab)
 
 
-def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor):
+def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor,
+                      input: Optional[Tensor] = None):
     """The memory_budget that the deprecated ``policy`` / ``chunk_size`` stand for (a
-    FutureWarning, but under torch.compile: Dynamo would break the graph on it)."""
+    FutureWarning, but under torch.compile: Dynamo would break the graph on it):
+    ``chunk_size`` rows of logits of ``input`` (as the ops make them, under autocast in its
+    dtype; without an input, of the weight's dtype), at most the largest budget."""
     check_deprecated(memory_budget, policy, chunk_size)
     if not torch.compiler.is_compiling():
         warnings.warn("linear_cross_entropy's policy and chunk_size are deprecated: pass "
@@ -167,7 +171,8 @@ def deprecated_budget(memory_budget, policy, chunk_size, weight: Tensor):
                       "LEAN_BUDGET; chunk_size=R is memory_budget=R * V * "
                       "input.element_size())", FutureWarning, stacklevel=3)
     if chunk_size is not None:
-        return chunk_size * weight.shape[0] * weight.element_size()
+        size = weight.element_size() if input is None else chunks.logits_element_size(input)
+        return min(chunk_size * weight.shape[0] * size, MAX_BUDGET)
     return LEAN_BUDGET if policy == "compact" else None
 
 

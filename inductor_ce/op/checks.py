@@ -189,16 +189,19 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
     check_budget(memory_budget)
 
 
+MAX_BUDGET = 2**63 - 1   # (the ops' schemas take it as an int64)
+
+
 def check_budget(memory_budget):
     """linear_cross_entropy's ``memory_budget`` (also LinearCrossEntropyLoss's at
-    construction): None or a number of bytes >= 1."""
+    construction): None or a number of bytes in [1, 2^63)."""
     if memory_budget is None:
         return
     if memory_budget is True or memory_budget is False or not isinstance(memory_budget, int):
         raise TypeError(f"memory_budget must be None or an int >= 1 (bytes), got "
                         f"{type(memory_budget).__name__} {memory_budget!r}")
-    if memory_budget < 1:
-        raise ValueError(f"memory_budget must be None or an int >= 1 (bytes), got "
+    if not 1 <= memory_budget <= MAX_BUDGET:
+        raise ValueError(f"memory_budget must be None or an int in [1, 2**63) (bytes), got "
                          f"{memory_budget!r}")
 
 

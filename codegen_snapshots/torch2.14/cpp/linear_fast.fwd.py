@@ -2,7 +2,7 @@
 def call(args):
     primals_1, primals_2, primals_3 = args
     assert_size_stride_grouped((primals_2, primals_1, primals_3), ((4096, 4096), (128256, 4096), (4096, )), ((4096, 1), (4096, 1), (1, )), 'input')
-    buf0 = torch.ops.inductor_ce.linear_ce_fast.default(primals_2, primals_1, None, primals_3, None, -100, None, 0.0, 0.0, True, 0, temperature=1.0, full=False, input_grad=True, weight_grad=True)
+    buf0 = torch.ops.inductor_ce.linear_ce_fast.default(primals_2, primals_1, None, primals_3, None, -100, None, 0.0, 0.0, True, 0, temperature=1.0, full=False, input_grad=True, weight_grad=True, options=None)
     del primals_1
     del primals_2
     del primals_3

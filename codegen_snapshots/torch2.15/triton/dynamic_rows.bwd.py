@@ -1,0 +1,100 @@
+# backward of ce(x, t), rows marked dynamic
+def call(args):
+    primals_3, primals_1, primals_2, primals_4, getitem, ne, sub_1, sum_2, tangents_1 = args
+    s13 = primals_3
+    s77 = s13
+    assert_size_stride_grouped((sub_1, ne, tangents_1, sum_2), ((s13, ), (s13, ), (), ()), ((1, ), (1, ), (), ()), 'input')
+    buf1 = sub_1; del sub_1  # reuse
+    buf2 = empty_strided_cpu((s13, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((s13, ), (1, ), torch.float32)
+    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, s13)
+    del buf1
+    del ne
+    del sum_2
+    del tangents_1
+    assert_size_stride_grouped((primals_2, primals_4, getitem), ((s13, 128256), (s13, ), (s13, )), ((128256, 1), (1, ), (1, )), 'input')
+    buf4 = empty_strided_cpu((s13, 128256), (128256, 1), torch.bfloat16)
+    triton_poi_fused_ce_bwd_1.run(primals_2, primals_4, getitem, buf3, buf2, buf4, s13, 128256)
+    del buf2
+    del buf3
+    del getitem
+    del primals_2
+    del primals_4
+    return (None, buf4, None, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton.jit
+def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + (x0), xmask)
+    tmp1 = tl.load(in_ptr0 + (x0), xmask).to(tl.int1)
+    tmp2 = in_ptr1
+    tmp3 = in_ptr2
+    tmp4 = libdevice.exp(tmp0)
+    tmp5 = tl.full([1], 20.0, tl.float32)
+    tmp6 = tmp0 > tmp5
+    tmp7 = (tmp2 / tmp3)
+    tmp8 = tl.full([1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp1, tmp7, tmp8)
+    tmp10 = tmp1.to(tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = tmp11 * tmp4
+    tmp13 = tl.full([1], 1.0, tl.float32)
+    tmp14 = tmp4 + tmp13
+    tmp15 = (tmp12 / tmp14)
+    tmp16 = tl.where(tmp6, tmp11, tmp15)
+    tmp17 = tl.where(tmp1, tmp16, tmp8)
+    tmp18 = -tmp16
+    tmp19 = tl.where(tmp1, tmp18, tmp8)
+    tl.store(out_ptr1 + (x0), tmp17, xmask)
+    tl.store(out_ptr2 + (x0), tmp19, xmask)
+
+
+@triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton.jit
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    xnumel = 128256
+    yoffset = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x1 = xindex
+    y0 = yindex
+    tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask & ymask).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (y0), ymask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (y0), ymask, eviction_policy='evict_last')
+    tmp5 = tmp0.to(tl.float32)
+    tmp6 = tmp1.to(tl.int64)
+    tmp7 = tl.full([1, 1], -100, tl.int64)
+    tmp8 = tmp6 != tmp7
+    tmp9 = tl.full([1, 1], 0, tl.int64)
+    tmp10 = tmp6 >= tmp9
+    tmp11 = tl.full([1, 1], 128256, tl.int64)
+    tmp12 = tmp6 < tmp11
+    tmp13 = tmp10 & tmp12
+    tmp14 = tmp8 & tmp13
+    tmp15 = tmp6.to(tl.int32)
+    tmp16 = tl.full([1, 1], -1, tl.int32)
+    tmp17 = tl.where(tmp14, tmp15, tmp16)
+    tmp18 = (x1).to(tl.int32)
+    tmp19 = tmp18 == tmp17
+    tmp20 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp21 = tmp2 == tmp20
+    tmp22 = tl.full([1, 1], 0.0, tl.float32)
+    tmp23 = tl.where(tmp21, tmp22, tmp2)
+    tmp24 = tmp5 - tmp23
+    tmp25 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp26 = tmp24 * tmp25
+    tmp27 = libdevice.exp2(tmp26)
+    tmp28 = tmp4 * tmp27
+    tmp29 = tl.where(tmp19, tmp3, tmp28)
+    tmp30 = tmp29.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp30, xmask & ymask)

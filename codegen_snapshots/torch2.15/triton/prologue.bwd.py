@@ -1,0 +1,105 @@
+# backward of ce(x.float() / 0.7, t): a user-written cast and temperature
+def call(args):
+    primals_1, primals_2, getitem, ne, sub_1, sum_2, tangents_1 = args
+    assert_size_stride_grouped((sub_1, ne, tangents_1, sum_2), ((4096, ), (4096, ), (), ()), ((1, ), (1, ), (), ()), 'input')
+    buf1 = sub_1; del sub_1  # reuse
+    buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    triton_poi_fused_0.run(buf1, ne, tangents_1.item(), sum_2.item(), buf2, buf3, 4096)
+    del buf1
+    del ne
+    del sum_2
+    del tangents_1
+    assert_size_stride_grouped((primals_1, primals_2, getitem), ((4096, 128256), (4096, ), (4096, )), ((128256, 1), (1, ), (1, )), 'input')
+    buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
+    triton_poi_fused_ce_bwd_1.run(primals_1, primals_2, getitem, buf3, buf2, buf4, 4096, 128256)
+    del buf2
+    del buf3
+    del getitem
+    del primals_1
+    del primals_2
+    return (buf4, None, )
+
+
+@triton_heuristics.pointwise(size_hints={'x': 4096})  # in_out_ptr0: *fp32, in_ptr0: *i1, out_ptr1: *fp32, out_ptr2: *fp32
+@triton.jit
+def triton_poi_fused_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr1, out_ptr2, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + (x0), None)
+    tmp1 = tl.load(in_ptr0 + (x0), None).to(tl.int1)
+    tmp2 = in_ptr1
+    tmp3 = in_ptr2
+    tmp4 = libdevice.exp(tmp0)
+    tmp5 = tl.full([1], 20.0, tl.float32)
+    tmp6 = tmp0 > tmp5
+    tmp7 = (tmp2 / tmp3)
+    tmp8 = tl.full([1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp1, tmp7, tmp8)
+    tmp10 = tmp1.to(tl.float32)
+    tmp11 = tmp9 * tmp10
+    tmp12 = tmp11 * tmp4
+    tmp13 = tl.full([1], 1.0, tl.float32)
+    tmp14 = tmp4 + tmp13
+    tmp15 = (tmp12 / tmp14)
+    tmp16 = tl.where(tmp6, tmp11, tmp15)
+    tmp17 = tl.where(tmp1, tmp16, tmp8)
+    tmp18 = -tmp16
+    tmp19 = tl.where(tmp1, tmp18, tmp8)
+    tl.store(out_ptr1 + (x0), tmp17, None)
+    tl.store(out_ptr2 + (x0), tmp19, None)
+
+
+@triton_heuristics.pointwise(size_hints={'y': 4096, 'x': 131072}, tile_hint=TileHint.DEFAULT)  # in_ptr0: *bf16, in_ptr1: *i64, in_ptr2: *fp32, in_ptr3: *fp32, in_ptr4: *fp32, out_ptr0: *bf16
+@triton.jit
+def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 4096
+    xnumel = 128256
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = tl.full([YBLOCK], True, tl.int1)[:, None]
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x1 = xindex
+    y0 = yindex
+    tmp0 = tl.load(in_ptr0 + (x1 + 128256*y0), xmask).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (y0), None, eviction_policy='evict_last')
+    tmp2 = tl.load(in_ptr2 + (y0), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr3 + (y0), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr4 + (y0), None, eviction_policy='evict_last')
+    tmp5 = tmp0.to(tl.float32)
+    tmp6 = tl.full([1, 1], 0.7, tl.float32)
+    tmp7 = (tmp5 / tmp6)
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = tmp1.to(tl.int64)
+    tmp10 = tl.full([1, 1], -100, tl.int64)
+    tmp11 = tmp9 != tmp10
+    tmp12 = tl.full([1, 1], 0, tl.int64)
+    tmp13 = tmp9 >= tmp12
+    tmp14 = tl.full([1, 1], 128256, tl.int64)
+    tmp15 = tmp9 < tmp14
+    tmp16 = tmp13 & tmp15
+    tmp17 = tmp11 & tmp16
+    tmp18 = tmp9.to(tl.int32)
+    tmp19 = tl.full([1, 1], -1, tl.int32)
+    tmp20 = tl.where(tmp17, tmp18, tmp19)
+    tmp21 = (x1).to(tl.int32)
+    tmp22 = tmp21 == tmp20
+    tmp23 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp24 = tmp2 == tmp23
+    tmp25 = tl.full([1, 1], 0.0, tl.float32)
+    tmp26 = tl.where(tmp24, tmp25, tmp2)
+    tmp27 = tmp8 - tmp26
+    tmp28 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp29 = tmp27 * tmp28
+    tmp30 = libdevice.exp2(tmp29)
+    tmp31 = tmp4 * tmp30
+    tmp32 = tl.where(tmp22, tmp3, tmp31)
+    tmp33 = tmp32.to(tl.float32)
+    tmp34 = (tmp33 / tmp6)
+    tmp35 = tmp34.to(tl.float32)
+    tl.store(out_ptr0 + (x1 + 128256*y0), tmp35, xmask)

@@ -1,0 +1,212 @@
+# forward of ce(x, t, softcap=30.0)
+def call(args):
+    primals_1, primals_2 = args
+    assert_size_stride_grouped((primals_1, primals_2), ((4096, 128256), (4096, )), ((128256, 1), (1, )), 'input')
+    buf1 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    buf2 = empty_strided_cpu((4096, 63), (63, 1), torch.float32)
+    triton_unk_fused_ce_fwd_0.run(primals_1, primals_2, buf1, buf2, 258048, 2048)
+    buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf5 = buf3; del buf3  # reuse
+    buf6 = empty_strided_cpu((4096, ), (1, ), torch.bool)
+    buf7 = empty_strided_cpu((4096, ), (1, ), torch.float32)
+    buf8 = buf7; del buf7  # reuse
+    triton_per_fused_ce_fwd_1.run(buf5, buf8, buf1, buf2, primals_2, primals_1, buf6, 4096, 63)
+    del buf1
+    del buf2
+    buf9 = empty_strided_cpu((), (), torch.float32)
+    buf10 = empty_strided_cpu((), (), torch.float32)
+    buf11 = buf9; del buf9  # reuse
+    triton_red_fused_2.run(buf11, buf6, buf8, buf10, 1, 4096)
+    return (buf11, primals_1, primals_2, buf5, buf6, buf8, buf10, )
+
+
+@triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
+@triton.jit
+def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel):
+    xnumel = 258048
+    XBLOCK: tl.constexpr = 1
+    r0_numel = 2048
+    R0_BLOCK: tl.constexpr = 2048
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = tl.full([1], xoffset, tl.int32)
+    xmask = tl.full([R0_BLOCK], True, tl.int1)
+    r0_index = tl.arange(0, R0_BLOCK)[:]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[:]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_2 = r0_index
+    x0 = (xindex % 63)
+    x1 = xindex // 63
+    x3 = xindex
+    tmp0 = tl.load(in_ptr1 + (x1), None, eviction_policy='evict_last')
+    tmp1 = (r0_2 + 2048*x0).to(tl.int32)
+    tmp2 = tl.full([1], 128256, tl.int32)
+    tmp3 = tmp1 < tmp2
+    tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
+    tmp5 = tmp4.to(tl.float32)
+    tmp6 = tl.full([1], 0.03333333333333333, tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = libdevice.tanh(tmp7)
+    tmp9 = tl.full([1], 30.0, tl.float32)
+    tmp10 = tmp9 * tmp8
+    tmp11 = tl.full(tmp10.shape, float("-inf"), tmp10.dtype)
+    tmp12 = tl.where(tmp3, tmp10, tmp11)
+    tmp13 = tmp0.to(tl.int64)
+    tmp14 = tl.full([1], -100, tl.int64)
+    tmp15 = tmp13 != tmp14
+    tmp16 = tl.full([1], 0, tl.int64)
+    tmp17 = tmp13 >= tmp16
+    tmp18 = tl.full([1], 128256, tl.int64)
+    tmp19 = tmp13 < tmp18
+    tmp20 = tmp17 & tmp19
+    tmp21 = tmp15 & tmp20
+    tmp22 = tmp13.to(tl.int32)
+    tmp23 = tl.full([1], -1, tl.int32)
+    tmp24 = tl.where(tmp21, tmp22, tmp23)
+    tmp25 = tmp1 == tmp24
+    tmp26 = tl.full([1], float("-inf"), tl.float32)
+    tmp27 = tl.where(tmp25, tmp26, tmp12)
+    tmp28 = tl.broadcast_to(tmp27, [R0_BLOCK])
+    tmp29 = triton_helpers.promote_to_tensor(tl.max(tmp28, 0)).to(tl.float32)
+    tmp30 = tmp29 == tmp26
+    tmp31 = tl.full([1], 0.0, tl.float32)
+    tmp32 = tl.where(tmp30, tmp31, tmp29)
+    tmp33 = tmp27 - tmp32
+    tmp34 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp35 = tmp33 * tmp34
+    tmp36 = libdevice.exp2(tmp35)
+    tmp37 = tl.broadcast_to(tmp36, [R0_BLOCK])
+    tmp38 = triton_helpers.promote_to_tensor(tl.sum(tmp37, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp29, None)
+    tl.store(out_ptr1 + (x3), tmp38, None)
+
+
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1
+@triton.jit
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 4096
+    r0_numel = 63
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 63*x0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp2 = tl.load(in_ptr2 + (x0), None)
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.where(r0_mask, tmp3, float("-inf"))
+    tmp5 = triton_helpers.max2(tmp4, 1)[:, None].to(tl.float32)
+    tmp6 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp7 = tmp5 == tmp6
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp7, tmp8, tmp5)
+    tmp10 = tmp0 - tmp9
+    tmp11 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp13 = libdevice.exp2(tmp12)
+    tmp14 = tmp1 * tmp13
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp16 = tl.where(r0_mask, tmp15, 0)
+    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
+    tmp18 = tl_math.log(tmp17)
+    tmp19 = tmp5 + tmp18
+    tmp20 = (x0).to(tl.int32)
+    tmp21 = tl.full([1, 1], 4096, tl.int64)
+    tmp22 = tmp20 >= tmp21
+    tmp23 = tmp2.to(tl.int64)
+    tmp24 = tl.full([1, 1], -100, tl.int64)
+    tmp25 = tmp23 == tmp24
+    tmp26 = tl.full([1, 1], 0, tl.int64)
+    tmp27 = tmp23 >= tmp26
+    tmp28 = tl.full([1, 1], 128256, tl.int64)
+    tmp29 = tmp23 < tmp28
+    tmp30 = tmp27 & tmp29
+    tmp31 = tmp25 | tmp30
+    tmp32 = tmp22 | tmp31
+    tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tmp33 = tmp2 != tmp24
+    tmp34 = tmp23 != tmp24
+    tmp35 = tmp34 & tmp30
+    tmp36 = tmp23.to(tl.int32)
+    tmp37 = tl.full([1, 1], -1, tl.int32)
+    tmp38 = tl.where(tmp35, tmp36, tmp37)
+    tmp39 = tl.full([1, 1], 0, tl.int32)
+    tmp40 = tmp38 >= tmp39
+    tmp41 = tl.where(tmp40, tmp38, tmp39)
+    tmp42 = (tl.full([1, 1], 128256, tl.int32)).to(tl.int32)
+    tmp43 = tmp41 + tmp42
+    tmp44 = tmp41 < 0
+    tmp45 = tl.where(tmp44, tmp43, tmp41)
+    tmp46 = tl.load(in_ptr3 + (tmp45 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp47 = tmp46.to(tl.float32)
+    tmp48 = tl.full([1, 1], 0.03333333333333333, tl.float32)
+    tmp49 = tmp47 * tmp48
+    tmp50 = libdevice.tanh(tmp49)
+    tmp51 = tl.full([1, 1], 30.0, tl.float32)
+    tmp52 = tmp51 * tmp50
+    tmp53 = tl.where(tmp40, tmp52, tmp6)
+    tmp54 = tl.where(tmp33, tmp53, tmp8)
+    tmp55 = tl.where(tmp33, tmp19, tmp8)
+    tmp56 = tl.maximum(tmp54, tmp8, tl.PropagateNan.ALL)
+    tmp57 = tmp56 * tmp8
+    tmp58 = tmp55 + tmp57
+    tmp59 = tmp58 - tmp54
+    tl.store(in_out_ptr0 + (x0), tmp19, None)
+    tl.store(out_ptr1 + (x0), tmp33, None)
+    tl.store(in_out_ptr1 + (x0), tmp59, None)
+
+
+@triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
+@triton.jit
+def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 4096
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    _tmp0 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp1 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_0 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+        tmp1 = tl.load(in_ptr1 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tmp0.to(tl.float32)
+        tmp3 = tl.full([1, 1], 20.0, tl.float32)
+        tmp4 = tmp1 > tmp3
+        tmp5 = libdevice.exp(tmp1)
+        tmp6 = libdevice.log1p(tmp5)
+        tmp7 = tl.where(tmp4, tmp1, tmp6)
+        tmp8 = tmp2 * tmp7
+        tmp9 = tl.full([1, 1], 0.0, tl.float32)
+        tmp10 = tl.where(tmp0, tmp8, tmp9)
+        tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+        tmp12 = _tmp0 + tmp11
+        _tmp0 = tl.where(r0_mask, tmp12, _tmp0)
+        tmp13 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+        tmp14 = _tmp1 + tmp13
+        _tmp1 = tl.where(r0_mask, tmp14, _tmp1)
+    tmp15 = tl.sum(_tmp0, 1)[:, None]
+    tmp16 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp16, None)
+    tmp17 = (tmp15 / tmp16)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp17, None)
