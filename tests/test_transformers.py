@@ -171,11 +171,8 @@ def test_loss_and_every_gradient_match_the_unpatched_model(name, variant):
         torch.testing.assert_close(o.aux_loss.double(), r.aux_loss.double(), rtol=1e-5, atol=0)
 
 
-def test_memory_budget_reaches_the_fused_loss(monkeypatch):
-    """apply(model, memory_budget=B): the fused loss runs within B bytes (here chunks of
-    classes), same loss and gradients; a bad value is refused by name; the deprecated
-    chunk_size=N is N rows of logits, with a FutureWarning. The default: lean_chunk_rows
-    eagerly, the op's own (None) under torch.compile."""
+def _budgets_seen(monkeypatch) -> list:
+    """The memory_budget of each fused-loss call from now on (a spy on the op)."""
     seen = []
     real = ict.linear_cross_entropy
 
@@ -184,6 +181,15 @@ def test_memory_budget_reaches_the_fused_loss(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ict, "linear_cross_entropy", spy)
+    return seen
+
+
+def test_memory_budget_reaches_the_fused_loss(monkeypatch):
+    """apply(model, memory_budget=B): the fused loss runs within B bytes (here chunks of
+    classes), same loss and gradients; a bad value is refused by name; the deprecated
+    chunk_size=N is N rows of logits, with a FutureWarning. The default: lean_chunk_rows
+    eagerly, the op's own (None) under torch.compile."""
+    seen = _budgets_seen(monkeypatch)
     ref, ours = make_pair("llama")
     head = ours.get_output_embeddings().weight
     vocab, size = head.shape[0], head.element_size()
@@ -522,14 +528,7 @@ def test_default_budget_under_autocast_counts_the_autocast_dtype(monkeypatch):
     """Eagerly the default chunk is lean_chunk_rows rows: under bf16 autocast with float32
     parameters (a Trainer's bf16=True) the chunks' logits are bf16, so the budget is counted
     in 2-byte logits (it was in the weight's 4: twice the rows)."""
-    seen = []
-    real = ict.linear_cross_entropy
-
-    def spy(*args, **kwargs):
-        seen.append(kwargs.get("memory_budget"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(ict, "linear_cross_entropy", spy)
+    seen = _budgets_seen(monkeypatch)
     _, ours = make_pair("llama")
     with torch.autocast("cpu", dtype=torch.bfloat16):
         ours(**make_batch()).loss.backward()
