@@ -332,24 +332,24 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # Under torch.compile the two float options reach the op as a tensor: a float that
         # changes between calls then recompiles once (Dynamo makes it symbolic at its second
         # value, as for cross_entropy), not once per value (the schema's float is a guard).
-        options = ()
+        float_options = ()
         if torch.compiler.is_compiling() and (label_smoothing != 0.0 or z_loss != 0.0):
             # (tensor * float: Inductor keeps a symbolic float a graph input there; read
             # into a torch.tensor([...]) it would specialize it again)
             unit = torch.eye(2, dtype=torch.float64)
-            options = (unit[0] * label_smoothing + unit[1] * z_loss,)
+            float_options = (unit[0] * label_smoothing + unit[1] * z_loss,)
             label_smoothing = z_loss = 0.0
         if not full:
             return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                          ignore_index, softcap, label_smoothing, z_loss,
                                          reduction == "mean", budget, 1.0, False, *wanted,
-                                         *options)[0]
+                                         *float_options)[0]
         # With the statistics of the entropy and the accuracy from the same chunks: an
         # entropy that gets a gradient costs the backward one pass over recomputed logits.
         out = linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
                                     ignore_index, softcap, label_smoothing, z_loss,
                                     reduction == "mean", budget, temperature, True, *wanted,
-                                    *options)
+                                    *float_options)
         lse_nt, z_t, ent_nt, max_nt = linear.full_statistics(
             input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
             budget, temperature)

@@ -34,11 +34,9 @@ def autocast_operands(input: Tensor, weight: Tensor, bias: Optional[Tensor]):
     its gradient sums the chunks in float32: cast here, it would be summed in the autocast
     dtype, rounded once per chunk. Returns (input, weight, bias, whether the weight is left
     wider than the input)."""
-    # (meta tensors have no autocast state: shape inference, a model built on "meta")
-    if not isinstance(input, Tensor) or input.device.type == "meta" or \
-            not torch.is_autocast_enabled(input.device.type):
+    dtype = _autocast_dtype(input)
+    if dtype is None:
         return input, weight, bias, False
-    dtype = torch.get_autocast_dtype(input.device.type)
     # (float64 stays float64, as autocast leaves it: the ops' dtype check then names it.)
     input, bias = (t.to(dtype) if isinstance(t, Tensor) and t.is_floating_point()
                    and t.dtype != torch.float64 else t for t in (input, bias))
@@ -50,14 +48,21 @@ def autocast_operands(input: Tensor, weight: Tensor, bias: Optional[Tensor]):
     return input, weight, bias, wide
 
 
+def _autocast_dtype(input) -> Optional[torch.dtype]:
+    """The autocast dtype active on ``input``'s device, or None. (meta tensors have no
+    autocast state: shape inference, a model built on "meta".)"""
+    if not isinstance(input, Tensor) or input.device.type == "meta" or \
+            not torch.is_autocast_enabled(input.device.type):
+        return None
+    return torch.get_autocast_dtype(input.device.type)
+
+
 def logits_element_size(input: Tensor) -> int:
     """Bytes per logit of the chunks the ops make from ``input``: its dtype's, or under
     autocast the autocast dtype's (``autocast_operands`` casts the input to it)."""
-    device = input.device.type
-    if device != "meta" and input.dtype != torch.float64 and \
-            torch.is_autocast_enabled(device):
-        return torch.get_autocast_dtype(device).itemsize
-    return input.element_size()
+    dtype = _autocast_dtype(input)
+    return input.element_size() if dtype is None or input.dtype == torch.float64 \
+        else dtype.itemsize
 
 
 def operand(weight: Tensor, h: Tensor) -> Tensor:
