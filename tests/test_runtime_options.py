@@ -330,9 +330,12 @@ def test_class_weights_never_recompile():
 def test_compiled_functions_are_bounded(monkeypatch):
     """kernels._CACHE keeps at most MAX_COMPILED keys: a softcap new at every call (a constant
     of the op's code) compiles each time, drops the oldest and warns once, naming the cause;
-    the values stay right."""
+    the values stay right. Before that bound, the MANY_VALUES-th distinct softcap compiled
+    warns once that the softcap compiles per value."""
     monkeypatch.setattr(eager, "_WARNED", set())
     monkeypatch.setattr(eager, "MAX_COMPILED", 2)
+    monkeypatch.setattr(eager, "MANY_VALUES", 3)
+    monkeypatch.setattr(eager, "_CONSTANTS", {})
     x = torch.randn(24, 13) * 3
     t = torch.randint(0, 13, (24,))
     with warnings.catch_warnings(record=True) as caught:
@@ -343,3 +346,25 @@ def test_compiled_functions_are_bounded(monkeypatch):
             assert len(eager._CACHE) <= 2
     bound = [str(w.message) for w in caught if "kernels._CACHE" in str(w.message)]
     assert len(bound) == 1 and "softcap" in bound[0], bound
+    many = [str(w.message) for w in caught if "different values" in str(w.message)]
+    assert many == [many[0]] and many[0].startswith("inductor_ce: softcap has taken 3 "), many
+
+
+def test_many_values_of_a_compiled_constant_warn_once(monkeypatch):
+    """note_constants, which every forward compile calls: the MANY_VALUES-th distinct value
+    of the softcap or of the temperature warns once per option; absent ones (None, a
+    temperature of 1) and repeated values count nothing."""
+    monkeypatch.setattr(eager, "MANY_VALUES", 3)
+    monkeypatch.setattr(eager, "_CONSTANTS", {})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for softcap, temperature in [(None, 1.0), (2.0, None), (2.0, 0.5), (None, 0.5),
+                                     (3.0, 1.0), (None, 0.7), (3.0, 0.7)]:
+            eager.note_constants(softcap, temperature)
+        assert caught == []
+        eager.note_constants(None, 0.9)      # the third temperature
+        eager.note_constants(4.0, None)      # the third softcap
+        eager.note_constants(5.0, 0.8)       # past the count: no second warning
+    assert [str(w.message).split(" has")[0] for w in caught] == [
+        "inductor_ce: temperature", "inductor_ce: softcap"], caught
+    assert all(w.category is RuntimeWarning for w in caught)

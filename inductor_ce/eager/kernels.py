@@ -79,6 +79,34 @@ ON_DROP: list = []                   # functions of a list of dropped compiled f
 _WARNED: set = set()
 
 
+# The softcap and the temperature are constants of the compiled code (the ops' schemas take
+# them as floats): each new value compiles. The distinct values compiled so far, per option,
+# up to MANY_VALUES, where a RuntimeWarning says so once: a value new every call (a schedule)
+# would otherwise cost seconds per call without a word until MAX_COMPILED.
+MANY_VALUES = 8
+_CONSTANTS: dict = {}
+
+
+def note_constants(softcap, temperature) -> None:
+    """Count a compile's softcap and temperature values (None: absent); warn at the
+    MANY_VALUES-th distinct value of either."""
+    for name, value in (("softcap", softcap), ("temperature", temperature)):
+        if value is None or name == "temperature" and value == 1.0:
+            continue
+        seen = _CONSTANTS.setdefault(name, set())
+        if value in seen or len(seen) >= MANY_VALUES:
+            continue
+        seen.add(value)
+        if len(seen) == MANY_VALUES:
+            warnings.warn(
+                f"inductor_ce: {name} has taken {MANY_VALUES} different values, and each "
+                f"compiled new kernels (seconds each): {name} is a constant of the compiled "
+                f"code, not an input of it as label_smoothing and z_loss are, so a {name} "
+                "that changes every call compiles every call "
+                "(docs/eager.md#options-that-change-every-call)", RuntimeWarning,
+                stacklevel=2)
+
+
 def warn_bound(what: str, consequence: str) -> None:
     """A RuntimeWarning, once per process and ``what``, that a bounded cache of the eager
     path is full: something new call after call fills it, which normal use never does."""
@@ -183,9 +211,11 @@ def compiled_rows(x: Tensor, *others):
     return merged_rows(x) if compiled_path_applies(x, *others) else None
 
 
-def compiled_function(key, build, first: Tensor):
+def compiled_function(key, build, first: Tensor, constants=None):
     """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
-    entry does), or None (that key failed to compile: the caller uses the decomposition)."""
+    entry does), or None (that key failed to compile: the caller uses the decomposition).
+    ``constants``: the (softcap, temperature) a forward's key compiles in
+    (``note_constants``)."""
     entries = _CACHE.get(key, ())
     if entries is None:
         return None
@@ -222,6 +252,8 @@ def compiled_function(key, build, first: Tensor):
             _STATE.busy = False
         compiles += 1
         _CACHE[key] = [*entries, entry]
+        if constants is not None:
+            note_constants(*constants)
         return entry
 
 
@@ -289,7 +321,8 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
 
     t = _row_targets(target, xm.shape[:-1])
     from .._inductor.standalone import compile_rows_dynamic
-    entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], salt()), xm)
+    entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], salt()), xm,
+                              (softcap, temperature))
     if entry is None:
         return None
     out = run_compiled(entry, xm, t, weight)

@@ -124,7 +124,8 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     # (The options tensor of the first call: its shape and dtype are those of every call's.)
     entry = compiled_function(key, lambda: _compile_loss(
         spec.forward(training), xm, [t], [weight, _options_tensor(
-            input.device, label_smoothing, z_loss) if spec.valued() else None], few), xm)
+            input.device, label_smoothing, z_loss) if spec.valued() else None], few), xm,
+        (softcap, temperature))
     if entry is None:
         return None
     call = CallPath(_plan_of(entry, key), input, xm, target, t,
@@ -300,7 +301,8 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
         key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
                       training=True, few=False, chunk=True)
         t = t.contiguous()
-        entry = compiled_function(key, lambda: _compile_chunk(spec, z, t, w, g, opts), z)
+        entry = compiled_function(key, lambda: _compile_chunk(spec, z, t, w, g, opts), z,
+                                  (softcap, temperature))
         if entry is not None:    # (Inductor's kernels: no autograd to run)
             return run_compiled(entry, z, t, w, g, opts)
     with _autograd_inside_op():

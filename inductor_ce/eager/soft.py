@@ -83,7 +83,8 @@ def _compiled(input, target, weight, label_smoothing, z_loss, spec):
     if spec.smooth or spec.zloss:
         opts = device_options(input.device, float(label_smoothing), float(z_loss))
     forward = _forward_fn(spec, training)
-    entry = compiled_function(key, lambda: _compile(forward, xm, [p], [weight, opts]), xm)
+    entry = compiled_function(key, lambda: _compile(forward, xm, [p], [weight, opts]), xm,
+                              (spec.softcap, None))
     if entry is None:
         return None
     if not training:
