@@ -283,6 +283,17 @@ def test_accuracy_counts_ties_and_masked_classes():
     torch.testing.assert_close(out.entropy[2], torch.tensor(4.0).log())
 
 
+def test_accuracy_of_a_target_logit_of_minus_inf_is_false():
+    """A row of -inf logits only ties everywhere, but its target has no probability: not
+    counted as correct (argmax == target would say True for target 0), whatever the
+    target; nor a -inf target logit beside finite ones."""
+    x = torch.tensor([[-1.0, 2.0, 0.5]] + [[float("-inf")] * 3] * 2
+                     + [[float("-inf"), 1.0, 1.0]])
+    target = torch.tensor([1, 0, 2, 0])
+    out = inductor_ce.cross_entropy(x, target, reduction="none", return_accuracy=True)
+    assert out.accuracy.tolist() == [True, False, False, False]
+
+
 def test_torch_func_runs_the_decomposition():
     leaf, target, _ = _case("tempered", torch.float32, 4)
     x = leaf.detach()[:, :300].contiguous()

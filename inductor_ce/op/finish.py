@@ -111,7 +111,7 @@ def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Te
     """Per row, from ``ce_fwd_full``'s statistics: the entropy H = -sum_j p_j log p_j of the
     row's distribution (every row, ignored ones included: there, with no target column,
     H = ent_nt), and whether its target is a largest logit (ties count; False for ignored
-    rows). With d = lse_nt - z_t, the non-target mass P = sigmoid(d) and p_t = sigmoid(-d):
+    rows and a target logit of -inf). With d = lse_nt - z_t, the non-target mass P = sigmoid(d) and p_t = sigmoid(-d):
 
         H = P (ent_nt + lse - lse_nt) + p_t (lse - z_t)
           = sigmoid(d) (ent_nt + softplus(-d)) + sigmoid(-d) softplus(d)
@@ -139,7 +139,8 @@ def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Te
     p_nt, p_t = F.logsigmoid(dd).exp(), F.logsigmoid(-dd).exp()
     slope = p_nt * p_t * (ent_nt.detach() - dd)
     entropy = p_nt * (ent_nt + F.softplus(-dd)) + p_t * F.softplus(dd) + slope * (d - dd)
-    accuracy = (z_t >= max_nt) & (target != ignore_index)
+    # (A target logit of -inf is never a largest one, also where every logit is -inf.)
+    accuracy = (z_t >= max_nt) & (z_t > float("-inf")) & (target != ignore_index)
     return entropy, accuracy
 
 
@@ -152,7 +153,7 @@ class LossOutput(NamedTuple):
     entropy: per-row float32 entropy of their softmax, differentiable; every row, ignored
         ones included (``return_entropy``).
     accuracy: per-row bool, whether the target is a largest logit (ties count as correct);
-        False for ignored rows (``return_accuracy``).
+        False for ignored rows and a target logit of -inf (``return_accuracy``).
     """
     loss: Tensor
     lse: Optional[Tensor] = None

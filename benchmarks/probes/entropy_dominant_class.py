@@ -1,0 +1,52 @@
+"""The entropy's error against float64 where one non-target class dominates its row (a
+confidently wrong prediction), on the CPU: ours against stock float32.
+
+    python benchmarks/probes/entropy_dominant_class.py [--vocab 1000]
+    INDUCTOR_CE_EAGER=compiled python benchmarks/probes/entropy_dominant_class.py
+
+The target is a typical logit (class 0, randn); class 1 leads every other logit by a gap g.
+Ours forms ent_nt = log S + U / S over the non-target logits with S = 1 + S' in float32
+(S' the mass of the classes other than the leader, relative to it): log S carries about
+half an ulp of 1 (6e-8) absolute, large against an entropy of size S' (g + ...) when S' is
+small (docs/numerics.md, "One limit"). Stock float32 entropy: -sum p log p from
+log_softmax. Per gap: the entropy (float64), and the relative and absolute error of each.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--vocab", type=int, default=1000)
+    args = p.parse_args()
+    import torch
+
+    import inductor_ce
+    gaps = [4, 8, 12, 14, 16, 20, 25, 40]
+    x = torch.randn(len(gaps), args.vocab, generator=torch.Generator().manual_seed(0))
+    for i, gap in enumerate(gaps):
+        x[i, 1] = x[i, 2:].max() + gap
+    t = torch.zeros(len(gaps), dtype=torch.long)
+    ours = inductor_ce.cross_entropy(x, t, reduction="none", return_entropy=True).entropy
+
+    def entropy(v):
+        lp = torch.log_softmax(v, -1)
+        return -(lp.exp() * lp).sum(-1)
+    ref, stock = entropy(x.double()), entropy(x)
+    print(f"torch {torch.__version__}, V = {args.vocab}, INDUCTOR_CE_EAGER="
+          f"{os.environ.get('INDUCTOR_CE_EAGER', 'auto')}")
+    print(f"{'gap':>4} {'entropy':>10} {'ours rel':>9} {'ours abs':>9} {'stock rel':>9} "
+          f"{'stock abs':>9}")
+    for i, gap in enumerate(gaps):
+        r = ref[i].item()
+        e, s = abs(ours[i].item() - r), abs(stock[i].item() - r)
+        print(f"{gap:>4} {r:10.3e} {e / r:9.1e} {e:9.1e} {s / r:9.1e} {s:9.1e}")
+
+
+if __name__ == "__main__":
+    main()
