@@ -685,13 +685,46 @@ def test_cuda_graph_packing_holds_a_bool_output():
     views = packing.views(flat)
     assert [v.dtype for v in views] == [o.dtype for o in outs]
     for v, o in zip(views, outs):
-        assert v.shape == o.shape and torch.equal(v, o)
+        assert v.shape == o.shape and torch.equal(v, o) and not v._is_view()
         assert v.untyped_storage().data_ptr() == flat.data_ptr()
         assert (v.data_ptr() - flat.data_ptr()) % 16 == 0
     ends = sorted((v.data_ptr(), v.data_ptr() + v.numel() * v.element_size()) for v in views)
     assert all(a[1] <= b[0] for a, b in zip(ends, ends[1:]))          # no overlap
     with pytest.raises(TypeError, match="float32 or bool"):
         graphs._Packing.of((torch.zeros(2, dtype=torch.int64),))
+
+
+@pytest.mark.parametrize("kw", [{}, {"reduction": "none"}, {"return_lse": True}])
+def test_replayed_outputs_take_in_place_changes(monkeypatch, kw):
+    """The outputs a CUDA-graph replay hands out (emulated on the CPU: the compiled forward's
+    outputs copied into a packing's buffer, handed out as a replay does) are the loss's
+    ``autograd.Function`` outputs: a caller's ``loss /= k`` (gradient accumulation) works and
+    the gradient is k times smaller, as with stock's loss."""
+    from inductor_ce.eager import graphs
+    runner = eager_loss._Plan.forward_runner
+
+    def replay_like(self, graphed):
+        run = runner(self, graphed)
+
+        def replayed(*args):
+            outs = run(*args)
+            packing = graphs._Packing.of(outs)
+            flat = packing.empty(args[0].device)
+            packing.copy_into(flat, outs)
+            return packing.views(flat)
+        return replayed
+    monkeypatch.setattr(eager_loss._Plan, "forward_runner", replay_like)
+    x = (torch.randn(8, 64) * 3).requires_grad_()
+    t = torch.randint(0, 64, (8,))
+    out = inductor_ce.cross_entropy(x, t, **kw)
+    loss = out[0] if isinstance(out, tuple) else out
+    loss /= 4
+    loss.sum().backward()
+    xr = x.detach().double().requires_grad_()
+    ref = F.cross_entropy(xr, t, reduction=kw.get("reduction", "mean")) / 4
+    ref.sum().backward()
+    assert_loss_close(loss, ref)
+    assert_grad_close(x.grad, xr.grad)
 
 
 def test_cuda_graph_options_buffer(monkeypatch):

@@ -25,7 +25,8 @@ therefore nobody else holds (a tensor, a kept ``untyped_storage()``, work anothe
 has queued on memory it ``record_stream``-ed: the allocator hands none of it out):
 - a function of float32 or bool outputs (the loss's forward: the loss, per-row statistics,
   the accuracy) gets, per call, one fresh buffer (``torch.empty``), into which its graph
-  copies the outputs; the replay hands out views of that buffer. The buffer's address is
+  copies the outputs; the replay hands out tensors on that buffer (not views of it: see
+  ``_Packing.views``). The buffer's address is
   part of the graph's key: a training loop that holds the last step's loss while it
   computes the next one alternates between two addresses, so a key keeps up to ``SLOTS``
   such graphs. A call at a further address (a caller keeping every loss) replays the key's
@@ -258,6 +259,9 @@ class _Packing:
             view.copy_(o)
 
     def views(self, flat) -> tuple:
-        return tuple([(flat if dtype is torch.float32 else flat.view(dtype))
-                      .as_strided(shape, stride, at)
+        """The outputs in ``flat``: tensors on its storage, not views of it. (The loss's
+        ``autograd.Function`` hands them out, and autograd refuses an in-place change of a
+        view made in a Function's forward: a caller's ``loss /= accumulation_steps`` raised.)"""
+        storage, device = flat.untyped_storage(), flat.device
+        return tuple([torch.empty(0, dtype=dtype, device=device).set_(storage, at, shape, stride)
                       for dtype, shape, stride, at in self.views_])
