@@ -694,6 +694,41 @@ def test_cuda_graph_packing_holds_a_bool_output():
         graphs._Packing.of((torch.zeros(2, dtype=torch.int64),))
 
 
+def test_kept_calls_take_no_tensor_or_array_option(monkeypatch):
+    """A call is kept (its checks skipped at the next call like it) only with options of
+    Python's own classes: a 0-d tensor ignore_index changed in place gives the loss of its
+    new value and still checks the targets' range against it; a 0-d numpy array option
+    (F.cross_entropy takes them) is taken at every call, not a crash at the second."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    x = (torch.randn(8, 13) * 3).requires_grad_()
+    t = torch.randint(0, 13, (8,))
+    t[2], t[3] = 5, 7
+    index = torch.tensor(5)
+    for value in (5, 7, 5):
+        index.fill_(value)
+        x.grad = None
+        loss = inductor_ce.cross_entropy(x, t, ignore_index=index)
+        loss.backward()
+        ref, ref_grad = run_reference(x, lambda v: v, t, ignore_index=value)
+        assert_loss_close(loss, ref)
+        assert_grad_close(x.grad, ref_grad)
+    index.fill_(-100)
+    bad = t.clone()
+    bad[0] = 100
+    with pytest.raises(RuntimeError, match="target out of range"):
+        inductor_ce.cross_entropy(x, bad, ignore_index=index)
+    np = pytest.importorskip("numpy")
+    for kw in (dict(ignore_index=np.array(5)), dict(softcap=np.array(2.5))):
+        number = {k: v.item() for k, v in kw.items()}
+        ref, ref_grad = run_reference(x, lambda v: v, t, **number)
+        for _ in range(3):
+            x.grad = None
+            loss = inductor_ce.cross_entropy(x, t, **kw)
+            loss.backward()
+            assert_loss_close(loss, ref)
+            assert_grad_close(x.grad, ref_grad)
+
+
 @pytest.mark.parametrize("kw", [{}, {"reduction": "none"}, {"return_lse": True}])
 def test_replayed_outputs_take_in_place_changes(monkeypatch, kw):
     """The outputs a CUDA-graph replay hands out (emulated on the CPU: the compiled forward's

@@ -202,18 +202,21 @@ _SEEN_CALLS: dict = {}       # CallSignature -> KeptCall
 def call_signature(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
                    softcap, return_lse):
     """The signature of a ``cross_entropy`` call (unchecked arguments), or None where calls
-    are not kept: a weight, a tensor subclass, a tensor ``label_smoothing`` or ``z_loss``
-    (its value may change in place, and is read on the host), or under torch.compile (where
-    this is one guard). The options' classes come first: a tuple compares in order, so a
-    class that differs is never compared by value. A float ``label_smoothing`` / ``z_loss``
-    enters as whether it is non-zero (what the compiled code depends on; the value is read
-    per call), or as None where it is invalid (the checks raise: never kept)."""
+    are not kept: a weight, a tensor subclass, an option of a class other than Python's own
+    (``_KEPT_CLASSES``: a tensor or numpy ``ignore_index``, ``label_smoothing``, ... may
+    change in place, and a tensor hashes by identity, an array not at all), or under
+    torch.compile (where this is one guard). The options' classes come first: a tuple
+    compares in order, so a class that differs is never compared by value. A float
+    ``label_smoothing`` / ``z_loss`` enters as whether it is non-zero (what the compiled code
+    depends on; the value is read per call), or as None where it is invalid (the checks
+    raise: never kept)."""
     if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
-            target.__class__ is not Tensor or label_smoothing.__class__ is Tensor or \
-            z_loss.__class__ is Tensor:
+            target.__class__ is not Tensor:
         return None
     classes = (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
                z_loss.__class__, softcap.__class__, return_lse.__class__)
+    if classes not in _KEPT_CLASSES:
+        return None
     if classes[2] is float:
         label_smoothing = label_smoothing > 0.0 if 0.0 <= label_smoothing <= 1.0 else None
     if classes[3] is float:
@@ -251,16 +254,18 @@ class CallSignature(NamedTuple):
 
 
 _new_signature = tuple.__new__     # (NamedTuple's own __new__ is a Python call: ~0.5 us)
+# The option classes of a call that may be kept: (ignore_index, reduction, label_smoothing,
+# z_loss, softcap, return_lse) of Python's own immutable classes.
+_KEPT_CLASSES = frozenset((int, str, smoothing, z_loss, softcap, bool)
+                          for smoothing in (int, float) for z_loss in (int, float)
+                          for softcap in (type(None), int, float))
 _INF = float("inf")
 
 
 def loss_of_seen_call(sig, input, target, label_smoothing, z_loss):
     """The loss of a call of call_signature ``sig`` along the path kept for it, or None (none
     kept, or the per-call state sends it elsewhere: see compiled_path_applies)."""
-    try:
-        found = _SEEN_CALLS.get(sig)
-    except TypeError:   # an unhashable option: the checks name it
-        return None
+    found = _SEEN_CALLS.get(sig)
     if found is None or found.cache is not kernels._CACHE or _functorch_active() or \
             is_functorch_wrapped(input) or is_functorch_wrapped(target) or op_path_forced():
         return None
