@@ -729,6 +729,27 @@ def test_kept_calls_take_no_tensor_or_array_option(monkeypatch):
             assert_grad_close(x.grad, ref_grad)
 
 
+def test_backward_of_logits_of_one_shape_and_two_strides(monkeypatch):
+    """Two losses of (8, 64) logits that are transposed views of different strides (1, 9)
+    and (1, 8), summed: one compiled forward serves both, and each backward runs the
+    compiled backward whose guards its strides pass (it took the other's, which asserted
+    its stride, and raised)."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    t = torch.randint(0, 64, (8,))
+    a = (torch.randn(64, 9) * 3).requires_grad_()
+    b = (torch.randn(64, 8) * 3).requires_grad_()
+    for _ in range(2):
+        a.grad = b.grad = None
+        loss = inductor_ce.cross_entropy(a.t()[:8], t) + inductor_ce.cross_entropy(b.t(), t)
+        loss.backward()
+        a64, b64 = (v.detach().double().requires_grad_() for v in (a, b))
+        ref = F.cross_entropy(a64.t()[:8], t) + F.cross_entropy(b64.t(), t)
+        ref.backward()
+        assert_loss_close(loss, ref)
+        assert_grad_close(a.grad, a64.grad)
+        assert_grad_close(b.grad, b64.grad)
+
+
 @pytest.mark.parametrize("kw", [{}, {"reduction": "none"}, {"return_lse": True}])
 def test_replayed_outputs_take_in_place_changes(monkeypatch, kw):
     """The outputs a CUDA-graph replay hands out (emulated on the CPU: the compiled forward's

@@ -525,7 +525,7 @@ class _Plan:
     per backward cost more than the rest of its Python.)"""
 
     __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "entropy", "accuracy", "fn",
-                 "run", "bwd", "bwd_shape", "replays", "bwd_replays", "options")
+                 "run", "bwd", "bwd_sizes", "replays", "bwd_replays", "options")
 
     def __init__(self, entry, key):
         spec = key.spec
@@ -535,7 +535,7 @@ class _Plan:
         self.entropy, self.accuracy = spec.entropy, spec.accuracy
         self.fn = spec.backward(self.per_row_g, self.return_lse, self.entropy)
         self.run = functools.partial(run_compiled, entry)
-        self.bwd = self.bwd_shape = self.replays = self.bwd_replays = None
+        self.bwd = self.bwd_sizes = self.replays = self.bwd_replays = None
         self.options = _Options(key.device)
 
     def forward_runner(self, graphed: bool):
@@ -560,7 +560,11 @@ class _Plan:
         static = [w] if self.per_row_g else [w, g]
         grad = torch.empty_like(x, memory_format=torch.contiguous_format)
         entry = self.bwd
-        if entry is None or x.shape != self.bwd_shape and not entry.accepts(x):
+        # (Calls of one forward entry may differ in the logits' strides, e.g. transposed
+        # views of different row counts, and the backward's guards may pin them: a call of
+        # the sizes and strides it last took skips only the check of those guards.)
+        sizes = (x.shape, x.stride())
+        if entry is None or sizes != self.bwd_sizes and not entry.accepts(x):
             entry = compiled_function(BackwardKey(self.key, g.dtype), lambda: _compile_loss(
                 self.fn, x, rowwise, static, self.key.few, outputs=1), x)
             if entry is None:
@@ -568,7 +572,7 @@ class _Plan:
                 return grad
             if entry is not self.bwd:
                 self.bwd, self.bwd_replays = entry, None
-            self.bwd_shape = x.shape
+            self.bwd_sizes = sizes
         if ctx.graphed:
             if self.bwd_replays is None:
                 self.bwd_replays = _graph_replays(entry, False)
