@@ -750,6 +750,55 @@ def test_backward_of_logits_of_one_shape_and_two_strides(monkeypatch):
         assert_grad_close(b.grad, b64.grad)
 
 
+def test_meta_tensors_compile_nothing(monkeypatch):
+    """Logits on the meta device (shape inference, deferred init) take the op path: no
+    compile, no warning of a failed one; the loss and gradient come back as meta tensors."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    x = torch.empty(64, 512, device="meta", requires_grad=True)
+    t = torch.empty(64, dtype=torch.long, device="meta")
+    before = eager.compiles
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = inductor_ce.cross_entropy(x, t)
+        loss.backward()
+    assert loss.is_meta and loss.shape == () and x.grad.is_meta and x.grad.shape == x.shape
+    assert eager.compiles == before
+
+
+@pytest.mark.parametrize("soft", [False, True])
+def test_batched_upstream_gradients(monkeypatch, soft):
+    """torch.autograd.grad(is_grads_batched=True) and jacobian(vectorize=True) run the
+    backward under torch.autograd's own vmap, whose batched gradients the compiled functions
+    cannot take: the backward runs the same function out of place through the ops, equal to
+    float64 stock's, and compiles nothing (nor marks the key failed: a plain backward after
+    runs compiled)."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    x = (torch.randn(8, 64) * 3).requires_grad_()
+    t = torch.softmax(torch.randn(8, 64), -1) if soft else torch.randint(0, 64, (8,))
+    x64 = x.detach().double().requires_grad_()
+    t64 = t.double() if soft else t
+    for reduction in ("none", "sum"):
+        loss = inductor_ce.cross_entropy(x, t, reduction=reduction)
+        ref = F.cross_entropy(x64, t64, reduction=reduction)
+        upstream = torch.randn(3, *loss.shape)
+        got, = torch.autograd.grad(loss, x, upstream, is_grads_batched=True)
+        want, = torch.autograd.grad(ref, x64, upstream.double(), is_grads_batched=True)
+        assert_grad_close(got, want)
+    jac = torch.autograd.functional.jacobian(
+        lambda v: inductor_ce.cross_entropy(v, t, reduction="none"), x.detach(),
+        vectorize=True)
+    want = torch.autograd.functional.jacobian(
+        lambda v: F.cross_entropy(v, t64, reduction="none"), x64.detach(), vectorize=True)
+    assert_grad_close(jac, want)
+    before = eager.compiles
+    inductor_ce.cross_entropy(x, t, reduction="sum").backward()
+    assert_grad_close(x.grad, torch.autograd.grad(F.cross_entropy(x64, t64, reduction="sum"),
+                                                  x64)[0])
+    assert eager.compiles - before <= 1      # (the plain backward's, if not compiled yet)
+    assert None not in [v for k, v in eager._CACHE.items() if type(k).__name__.endswith(
+        "BackwardKey")]
+
+
 @pytest.mark.parametrize("kw", [{}, {"reduction": "none"}, {"return_lse": True}])
 def test_replayed_outputs_take_in_place_changes(monkeypatch, kw):
     """The outputs a CUDA-graph replay hands out (emulated on the CPU: the compiled forward's

@@ -12,6 +12,9 @@ from torch.autograd import forward_ad as _forward_ad
 
 is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
 functorch_transforms_active = torch._C._are_functorch_transforms_active
+# The batched tensors of torch.autograd's own vmap (torch._vmap_internals: autograd.grad(
+# is_grads_batched=True), jacobian(vectorize=True)), which neither of the above sees.
+is_legacy_batched = getattr(torch._C._functorch, "is_legacy_batchedtensor", lambda t: False)
 dispatch_modes = torch._C._len_torch_dispatch_stack     # how many TorchDispatchModes are on
 assert_async = torch._assert_async                      # a device-side check, no host sync
 

@@ -123,8 +123,9 @@ def compiled_path_applies(x: Tensor, *others, any_size: bool = False) -> bool:
     if MODE == "decomposition" or not lowering.ACTIVE or (
             not any_size and _small(x)):
         return False
-    if type(x) is not Tensor or is_functorch_wrapped(x):
+    if type(x) is not Tensor or is_functorch_wrapped(x) or x.is_meta:
         return False  # a subclass (DTensor, FakeTensor, Parameter...) keeps the plain op path
+                      # (and meta tensors: no kernel runs on them)
     for o in others:
         if o is not None and (type(o) is not Tensor or is_functorch_wrapped(o)):
             return False
@@ -239,9 +240,10 @@ def compiled_function(key, build, first: Tensor, constants=None):
             with torch.autograd.set_detect_anomaly(False):
                 entry = build()
         except Exception as e:  # compile failures of any kind: warn once, keep correct
-            if torch.is_inference_mode_enabled():
-                # Inference tensors refuse the trace's in-place updates: that says nothing
-                # of the key, which a call outside inference mode compiles then.
+            if torch.is_inference_mode_enabled() or runtime.functorch_transforms_active():
+                # Inference tensors refuse the trace's in-place updates, and a transform's
+                # wrapped tensors the trace: that says nothing of the key, which a call
+                # outside them compiles then.
                 return None
             warnings.warn(f"inductor_ce: compiling the eager kernels failed ({type(e).__name__}"
                           f": {str(e)[:300]}); this signature keeps the ATen decomposition",

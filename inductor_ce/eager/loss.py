@@ -273,6 +273,14 @@ def loss_of_seen_call(sig, input, target, label_smoothing, z_loss):
 
 
 _functorch_active = runtime.functorch_transforms_active
+
+
+def _batched(*grads) -> bool:
+    """Whether a backward runs under vmap: a transform of torch.func, or batched upstream
+    gradients (those of torch.autograd's own vmap are plain Tensors to everything else)."""
+    return _functorch_active() or any(
+        g is not None and (is_functorch_wrapped(g) or runtime.is_legacy_batched(g))
+        for g in grads)
 _DEVICE_OPTIONS: dict = {}   # device -> its _Options, for calls without a plan (a few devices)
 
 
@@ -459,8 +467,11 @@ class LossSpec(NamedTuple):
             if with_entropy:    # (the full form only)
                 a, b = a + times(g_ent, ent_coefs[0]), b + times(g_ent, ent_coefs[1])
                 e = times(g_ent, ent_coefs[2])
-            out.copy_(kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap,
-                                      temperature))
+            grad = kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap,
+                                   temperature)
+            if out is None:     # (batched upstream gradients: see _Plan.backward)
+                return (grad,)
+            out.copy_(grad)
             return (out,)
 
         return fn
@@ -558,6 +569,12 @@ class _Plan:
         if self.entropy:
             rowwise.append(g_ent.reshape(x.shape[:-1]).float().contiguous())
         static = [w] if self.per_row_g else [w, g]
+        if _batched(g, g_lse, g_ent):
+            # Upstream gradients batched by vmap (torch.autograd.grad(is_grads_batched=True),
+            # jacobian(vectorize=True)): the compiled function takes plain tensors, and no
+            # plain tensor holds the gradient. The same function out of place, through the
+            # ops (which run their decomposition under a transform).
+            return self.fn(x, None, *rowwise, *static)[0]
         grad = torch.empty_like(x, memory_format=torch.contiguous_format)
         entry = self.bwd
         # (Calls of one forward entry may differ in the logits' strides, e.g. transposed

@@ -24,7 +24,7 @@ from ..op import soft
 from ..op.ce import no_double_backward
 from ..op.checks import check_options
 from .kernels import Layout, compiled_function, compiled_rows, dtype_of, run_compiled, salt
-from .loss import device_options
+from .loss import _batched, device_options
 
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
@@ -152,7 +152,10 @@ class _Compiled(torch.autograd.Function):
         static = [w, opts] + ([] if spec.reduction == "none" else [g])
         key = SoftBackwardKey(ctx.key, g.dtype, g_lse is not None, want_x, want_p)
         fn = _backward_fn(spec, g_lse is not None, want_x, want_p)
-        entry = compiled_function(key, lambda: _compile(fn, x, rowwise, static), x)
+        # (Batched upstream gradients, see loss._Plan.backward: fn through the ops, which
+        # returns its gradients.)
+        entry = None if _batched(g, g_lse) else compiled_function(
+            key, lambda: _compile(fn, x, rowwise, static), x)
         with torch.no_grad():
             grads = iter(fn(x, *rowwise, *static) if entry is None else
                          run_compiled(entry, x, *rowwise, *static))
