@@ -292,6 +292,36 @@ def test_few_rows_replays_take_options_new_every_call():
     assert _replayed(True) - before[0] >= 6 and _replayed(False) - before[1] >= 2
 
 
+def test_few_rows_replayed_loss_takes_in_place_division():
+    """A replayed few-row loss (CUDA graphs hand out tensors on their buffer) divided in
+    place, as gradient accumulation does (`loss /= steps`), then backpropagated: the
+    gradient is the divided loss's, against float64, at every step (views of the buffer
+    raised there)."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    gen = torch.Generator(device=DEV).manual_seed(17)
+    leaf = torch.empty(8, 32000, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.randint(0, 32000, (8,), device=DEV, generator=gen)
+    before, steps = _replayed(True), []
+    for _ in range(5):
+        with torch.no_grad():
+            leaf.copy_(torch.randn(8, 32000, device=DEV, generator=gen) * 2)
+        loss = inductor_ce.cross_entropy(leaf, t)
+        loss /= 4
+        loss.backward()
+        steps.append([v.to("cpu", copy=True) for v in (leaf.detach(), loss.detach(),
+                                                        leaf.grad)])
+        leaf.grad = None
+        del loss
+    assert _replayed(True) - before >= 2
+    for x, loss, grad in steps:     # (references after the steps: see the test below)
+        xr = x.double().requires_grad_()
+        ref = F.cross_entropy(xr, t.cpu()) / 4
+        ref.backward()
+        assert_loss_close(loss, ref)
+        assert_grad_close(grad, xr.grad)
+
+
 @pytest.mark.parametrize("rows", [3, 1])
 def test_few_rows_replays_with_entropy_and_accuracy(rows):
     """Few rows on CUDA asking for the entropy and the accuracy (a trainer's logged metrics,
