@@ -111,7 +111,8 @@ def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Te
     """Per row, from ``ce_fwd_full``'s statistics: the entropy H = -sum_j p_j log p_j of the
     row's distribution (every row, ignored ones included: there, with no target column,
     H = ent_nt), and whether its target is a largest logit (ties count; False for ignored
-    rows and a target logit of -inf). With d = lse_nt - z_t, the non-target mass P = sigmoid(d) and p_t = sigmoid(-d):
+    rows and a target logit of -inf). With d = lse_nt - z_t, the non-target mass
+    P = sigmoid(d) and p_t = sigmoid(-d):
 
         H = P (ent_nt + lse - lse_nt) + p_t (lse - z_t)
           = sigmoid(d) (ent_nt + softplus(-d)) + sigmoid(-d) softplus(d)
