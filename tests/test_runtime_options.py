@@ -347,7 +347,7 @@ def test_compiled_functions_are_bounded(monkeypatch):
     bound = [str(w.message) for w in caught if "kernels._CACHE" in str(w.message)]
     assert len(bound) == 1 and "softcap" in bound[0], bound
     many = [str(w.message) for w in caught if "different values" in str(w.message)]
-    assert many == [many[0]] and many[0].startswith("inductor_ce: softcap has taken 3 "), many
+    assert len(many) == 1 and many[0].startswith("inductor_ce: softcap has taken 3 "), many
 
 
 def test_many_values_of_a_compiled_constant_warn_once(monkeypatch):
