@@ -14,9 +14,17 @@ is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
 functorch_transforms_active = torch._C._are_functorch_transforms_active
 # The batched tensors of torch.autograd's own vmap (torch._vmap_internals: autograd.grad(
 # is_grads_batched=True), jacobian(vectorize=True)), which neither of the above sees.
-is_legacy_batched = getattr(torch._C._functorch, "is_legacy_batchedtensor", lambda t: False)
+_is_legacy_batched = getattr(torch._C._functorch, "is_legacy_batchedtensor", lambda t: False)
 dispatch_modes = torch._C._len_torch_dispatch_stack     # how many TorchDispatchModes are on
 assert_async = torch._assert_async                      # a device-side check, no host sync
+
+
+def under_vmap(*grads) -> bool:
+    """Whether a backward runs under vmap: a transform of torch.func, or batched upstream
+    ``grads`` (None: absent; those of torch.autograd's own vmap are plain Tensors to
+    everything else)."""
+    return functorch_transforms_active() or any(
+        g is not None and (is_functorch_wrapped(g) or _is_legacy_batched(g)) for g in grads)
 
 
 def unwrap_functorch(t: torch.Tensor) -> torch.Tensor:

@@ -273,16 +273,6 @@ def loss_of_seen_call(sig, input, target, label_smoothing, z_loss):
 
 
 _functorch_active = runtime.functorch_transforms_active
-
-
-def batched(*grads) -> bool:
-    """Whether a backward runs under vmap: a transform of torch.func, or batched upstream
-    gradients (those of torch.autograd's own vmap are plain Tensors to everything else)."""
-    return _functorch_active() or any(
-        g is not None and (is_functorch_wrapped(g) or runtime.is_legacy_batched(g))
-        for g in grads)
-
-
 _DEVICE_OPTIONS: dict = {}   # device -> its _Options, for calls without a plan (a few devices)
 
 
@@ -571,7 +561,7 @@ class _Plan:
         if self.entropy:
             rowwise.append(g_ent.reshape(x.shape[:-1]).float().contiguous())
         static = [w] if self.per_row_g else [w, g]
-        if batched(g, g_lse, g_ent):
+        if runtime.under_vmap(g, g_lse, g_ent):
             # Upstream gradients batched by vmap (torch.autograd.grad(is_grads_batched=True),
             # jacobian(vectorize=True)): the compiled function takes plain tensors, and no
             # plain tensor holds the gradient. The same function out of place, through the

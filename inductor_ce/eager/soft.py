@@ -20,11 +20,12 @@ from typing import NamedTuple, Optional
 import torch
 from torch.compiler import is_compiling as _is_compiling
 
+from .._inductor import runtime
 from ..op import soft
 from ..op.ce import no_double_backward
 from ..op.checks import check_options
 from .kernels import Layout, compiled_function, compiled_rows, dtype_of, run_compiled, salt
-from .loss import batched, device_options
+from .loss import device_options
 
 
 def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
@@ -154,7 +155,7 @@ class _Compiled(torch.autograd.Function):
         fn = _backward_fn(spec, g_lse is not None, want_x, want_p)
         # (Batched upstream gradients, see loss._Plan.backward: fn through the ops, which
         # returns its gradients.)
-        entry = None if batched(g, g_lse) else compiled_function(
+        entry = None if runtime.under_vmap(g, g_lse) else compiled_function(
             key, lambda: _compile(fn, x, rowwise, static), x)
         with torch.no_grad():
             grads = iter(fn(x, *rowwise, *static) if entry is None else
