@@ -90,6 +90,33 @@ def test_the_op_imports_nothing_above_it():
             assert not above, f"{name} imports {sorted(above)}"
 
 
+# The layers of docs/architecture.md, bottom-up; a module may import its own layer and those
+# below. Beside them: _version and _salt (no layer), _log (over _inductor), lowering_soft
+# (beside lowering), and on top codegen, demo and the transformers alias, which import the
+# package as a user does.
+LAYERS = ["_inductor", "op", "lowering", "eager", "linear", "parallel", "functional",
+          "integrations", "codegen"]
+RANKS = {"_version": -1, "_salt": -1, "_log": 0, "lowering_soft": 2, "demo": 8,
+         "transformers": 8}
+
+
+def _rank(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return len(LAYERS)          # the package's __init__, above every layer
+    top = parts[1]
+    assert top in RANKS or top in LAYERS, f"{module}: in no layer of this test (add it)"
+    return RANKS.get(top, LAYERS.index(top) if top in LAYERS else None)
+
+
+def test_dependencies_point_down():
+    for name in MODULES:
+        for m in _imports(name):
+            if m == "inductor_ce" and _rank(name) == len(LAYERS) - 1:
+                continue            # codegen, demo: the package's public names
+            assert _rank(m) <= _rank(name), f"{name} imports {m}, a layer above it"
+
+
 def test_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None

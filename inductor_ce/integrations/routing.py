@@ -34,9 +34,10 @@ graph as compiled): every compiled graph that calls our ops, compiled now or loa
 Inductor's caches, is also reported once (``counters["graphs"]``, ``["cached_graphs"]``,
 ``["graph: <op>"]``, ``["cached: <op>"]``, an INFO line; ``_inductor/observe.py``).
 
-Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of this file and
-whether routing is on, so Inductor's FX-graph and AOTAutograd caches never hand a graph
-compiled with routing off to a compile with routing on, or the reverse. A pass the user
+Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of its sources
+(``_salt``), whether routing is on and its options, so Inductor's FX-graph and AOTAutograd
+caches never hand a graph compiled with routing off to a compile with routing on, or the
+reverse. A pass the user
 installed in the slot keeps running (ours wraps it, runs it first) and comes back on
 ``disable()``. Dynamo's own cache of compiled frames is not keyed on it: enable routing
 before a function is first compiled, or call ``torch.compiler.reset()``.
