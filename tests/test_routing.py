@@ -10,6 +10,7 @@ Compiles are slow on a 2-core machine: models are tiny and the GPT runs are shar
 import copy
 import importlib.util
 import re
+import warnings
 
 import pytest
 import torch
@@ -701,9 +702,28 @@ def test_lm_head_loss_kept_stock_is_logged_for_its_own_reason(caplog):
         for ls in (0.1, 0.2):
             loss = step(h, w, t, ls)
     assert "class dimension is 1" not in caplog.text
-    assert "an option that is not a constant our op takes" in caplog.text
+    assert "a label_smoothing Dynamo made symbolic" in caplog.text
     assert routing.counters["linear_kept"] == 0, dict(routing.counters)
     torch.testing.assert_close(loss, F.cross_entropy(F.linear(h, w), t, label_smoothing=0.2))
+
+
+def test_a_label_smoothing_compiled_per_value_warns_once():
+    """Dynamo specializes F.cross_entropy on its float label_smoothing (a compile per value,
+    then at its recompile limit the frame runs eagerly, stock): the third value routed at one
+    call site warns, once, naming our cross_entropy; every value's loss is right."""
+    x, t = torch.randn(6, 37), torch.randint(0, 37, (6,))
+    step = torch.compile(lambda x, t, ls: F.cross_entropy(x, t, label_smoothing=ls))
+    inductor_ce.enable()
+    routing._SMOOTHINGS.clear()
+    with warnings.catch_warnings(record=True) as caught, cache.no_compile_caches():
+        warnings.simplefilter("always")
+        for ls in (0.1, 0.2, 0.3, 0.4):
+            loss = step(x, t, ls)
+            torch.testing.assert_close(loss, F.cross_entropy(x.double(), t, label_smoothing=ls)
+                                       .float(), rtol=1e-5, atol=0)
+    said = [str(w.message) for w in caught if "values of label_smoothing" in str(w.message)]
+    assert len(said) == 1 and "inductor_ce.cross_entropy" in said[0], said
+    assert routing.counters["routed"] >= 4, dict(routing.counters)
 
 
 def test_lm_head_slice_after_a_partial_merge_stays_unfused(caplog):

@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import operator
 import threading
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from typing import Hashable, Optional
@@ -228,6 +229,11 @@ def _class_dim(call: _Call, x, logits=None):
         return "probability targets with an ignore_index >= 0 (stock raises)"
     if call.legacy != (None, None):
         return "legacy size_average / reduce arguments"
+    if isinstance(call.label_smoothing, fx.Node):
+        # (Stock's call reads the float, which specializes it: Dynamo then drops this graph
+        # and compiles again with the value constant, and that graph is routed.)
+        return ("a label_smoothing Dynamo made symbolic (it compiles again with the value "
+                "constant, and routes that graph)")
     if call.reduction not in _REDUCTIONS or type(call.ignore_index) is not int \
             or isinstance(call.label_smoothing, bool) \
             or not isinstance(call.label_smoothing, (int, float)) \
@@ -671,11 +677,45 @@ def route(graph: fx.Graph) -> int:
         if outcome is True:
             counters["routed"] += 1
             routed += 1
+            _note_smoothing(node, call, where)
             continue
         counters["kept"] += 1
         counters[f"kept: {outcome}"] += 1
         _log.log.info("enable(): the cross-entropy at %s stays stock: %s", where, outcome)
     return routed
+
+
+# The label smoothings routed per call site (its stack trace), up to SMOOTHING_VALUES; a site
+# is None once warned about. At most _MAX_SITES sites (then forgotten).
+_SMOOTHINGS: dict = {}
+SMOOTHING_VALUES = 3
+_MAX_SITES = 256
+
+
+def _note_smoothing(node: fx.Node, call: _Call, where: str) -> None:
+    """Warns once per call site whose label smoothing reached SMOOTHING_VALUES distinct values.
+    Why: a float passed to stock ``F.cross_entropy`` is specialized by Dynamo (its C
+    argument parser reads the value), so each value compiles a graph, and at Dynamo's
+    recompile limit the frame runs eagerly, with stock's loss: a schedule of the smoothing
+    silently loses our loss after a few steps. Our own ``cross_entropy`` takes it without."""
+    if call.nll or isinstance(call.label_smoothing, fx.Node):
+        return
+    site = node.meta.get("stack_trace") or where
+    if len(_SMOOTHINGS) >= _MAX_SITES and site not in _SMOOTHINGS:
+        _SMOOTHINGS.clear()
+    seen = _SMOOTHINGS.setdefault(site, set())
+    if seen is None:
+        return
+    seen.add(float(call.label_smoothing))
+    if len(seen) >= SMOOTHING_VALUES:
+        _SMOOTHINGS[site] = None
+        warnings.warn(
+            f"enable(): the cross-entropy at {where} was compiled with {len(seen)} values of "
+            "label_smoothing: torch.compile specializes F.cross_entropy on that float, "
+            "compiling once per value, and at its recompile limit runs the frame eagerly, "
+            "with stock F.cross_entropy's loss. For a smoothing that changes between steps "
+            "call inductor_ce.cross_entropy (a float: one recompile in all; a 0-d tensor: "
+            "none; docs/eager.md)", RuntimeWarning, stacklevel=2)
 
 
 # Whether the pass ran since the last graph was reported: a graph handed out without it was
