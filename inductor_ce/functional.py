@@ -266,9 +266,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     from .linear import head as linear
     if ignore_index is None:
         ignore_index = -100
-    if options is not None and type(options).__name__ != "LinearCrossEntropyOptions":
-        raise TypeError(f"options must be None or torch's LinearCrossEntropyOptions (not used "
-                        f"here: memory_budget sets the chunking), got {type(options).__name__}")
+    _check_torch_options(options)
     if policy is not None or chunk_size is not None:
         from .linear.plan import deprecated_budget
         memory_budget = deprecated_budget(memory_budget, policy, chunk_size, linear_weight,
@@ -414,6 +412,14 @@ def linear_log_probs(input: Tensor, linear_weight: Tensor, target: Tensor, *,
     return -out
 
 
+def _check_torch_options(options) -> None:
+    """``F.linear_cross_entropy``'s chunking options: accepted for its signature, not used
+    (``memory_budget`` sets the chunking)."""
+    if options is not None and type(options).__name__ != "LinearCrossEntropyOptions":
+        raise TypeError(f"options must be None or torch's LinearCrossEntropyOptions (not used "
+                        f"here: memory_budget sets the chunking), got {type(options).__name__}")
+
+
 class LinearCrossEntropyLoss(nn.Module):
     """``nn.LinearCrossEntropyLoss`` counterpart (torch 2.13): owns the ``nn.Linear`` head
     (``self.linear``) and computes :func:`linear_cross_entropy` of it (float32 loss)."""
@@ -432,6 +438,7 @@ class LinearCrossEntropyLoss(nn.Module):
         ignore_index = -100 if ignore_index is None else ignore_index   # (as torch's)
         check_options(ignore_index, reduction, label_smoothing, z_loss, softcap)
         check_budget(memory_budget)
+        _check_torch_options(options)
         self.linear = nn.Linear(in_features, num_classes, bias=bias, device=device,
                                 dtype=dtype)
         self.register_buffer("weight", weight)

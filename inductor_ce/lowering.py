@@ -36,6 +36,7 @@ The story, with the measurements behind each choice: docs/lowering.md.
 from __future__ import annotations
 
 import contextlib
+import struct
 import threading
 
 import torch
@@ -61,7 +62,7 @@ _NEG_INF = float("-inf")
 # entropy's gap term clamps g = m_c - z_j there, which changes no product and avoids 0 * inf.
 GAP_MAX = 104.0
 # Its bits as an int32: for g >= 0 (and +inf) float order is int32 order of the bits.
-_GAP_MAX_BITS = 0x42D00000
+_GAP_MAX_BITS = struct.unpack("<i", struct.pack("<f", GAP_MAX))[0]
 LOG2E = 1.4426950408889634
 
 
@@ -307,9 +308,6 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         _pin_chunk_kernel(m, None if single else _index_bound(rows, vocab, chunk))
     m_at = ir.loader(m)
 
-    def safe(v):  # a max of -inf (no non-target mass) shifts by 0: exp(-inf - 0) = 0, no nan
-        return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
-
     def shifted(index, rindex):
         """(shift, e_j = exp(z_j - m_c)). The target (and a padded tail) enter as -inf: exp
         gives 0, no select needed. The shift is d = z_j - m_c <= 0, or with ``full`` its
@@ -318,9 +316,9 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         z, is_t, _, _ = element(index, rindex)
         z_nt = ops.where(is_t, _f32(_NEG_INF), z)
         if not full:
-            d = ops.sub(z_nt, safe(m_at(index)))
+            d = ops.sub(z_nt, _safe(m_at(index)))
             return d, _exp(d)
-        g = ops.sub(safe(m_at(index)), z_nt)
+        g = ops.sub(_safe(m_at(index)), z_nt)
         return g, ops.exp2(ops.mul(g, _f32(-LOG2E)))
 
     def chunk_sumexp(index, rindex):
@@ -349,10 +347,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
             # 17.5 instructions per element against 13.6 (benchmarks/sass_count.py, bf16
             # 16384 x 128256).
             g, e = shifted(index, rindex)
-            bits = ops.to_dtype_bitcast(g, torch.int32, F32)
-            clamped = ops.to_dtype_bitcast(
-                ops.minimum(bits, ops.constant(_GAP_MAX_BITS, torch.int32)), F32, torch.int32)
-            return ops.mul(e, clamped)
+            return ops.mul(e, _clamp_gap(g))
         u_at = ir.loader(ir.reduction(device, chunk_gap, ranges, [chunk], "sum"))
     z_t = ir.pointwise(device, F32, target_logit, rows)
     if smooth:
@@ -401,7 +396,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         # s_c * exp(m_c - M). A chunk with m_c = -inf has s_c = 0 and exp(-inf) = 0, or a nan
         # s_c (a nan logit: the chunk max ignores nans, see _pin_chunk_kernel), which must
         # reach the loss: no select here. (A nan lse_c makes M nan: this max propagates nans.)
-        e = _exp(ops.sub(part_m_at([*i, r[0]]), safe(big_m_at(i))))
+        e = _exp(ops.sub(part_m_at([*i, r[0]]), _safe(big_m_at(i))))
         return e if part_s_at is None else ops.mul(part_s_at([*i, r[0]]), e)
 
     big_s_at = ir.loader(ir.reduction(device, rescaled, rows, [n_chunks], "sum"))
@@ -419,7 +414,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
     def moved_gap(i, r):
         # sum_{j in c} e'_j (M - z_j) = (M - m_c) s_c + g_c, e'_j = exp(z_j - M), rescaled by
         # exp(m_c - M); 0 for a chunk with no mass (m_c = -inf, where M - m_c is inf).
-        m_c, big_m_ = m_at([*i, r[0]]), safe(big_m_at(i))
+        m_c, big_m_ = m_at([*i, r[0]]), _safe(big_m_at(i))
         moved = ops.add(ops.mul(ops.sub(big_m_, m_c), s_at([*i, r[0]])), u_at([*i, r[0]]))
         return ops.where(ops.eq(m_c, _f32(_NEG_INF)), _f32(0.0),
                          ops.mul(moved, _exp(ops.sub(m_c, big_m_))))
@@ -446,6 +441,12 @@ def _pin_chunk_kernel(m, index_bound=None) -> None:
     excluded here and reaches the loss through the gathered z_t)."""
     launch.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1},
                        persistent=True, plain_max=True, index_bound=index_bound)
+
+
+def _safe(v):
+    """A max of -inf (no non-target mass, or a chunk of -inf logits) shifts by 0:
+    exp(-inf - 0) = 0, no nan."""
+    return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
 
 
 def _clamp_gap(g):

@@ -1,5 +1,6 @@
-"""Inductor lowering of ``inductor_ce::soft_stats``: the per-row statistics of probability
-targets (``op/soft.py``) from one read of the logits and one of the targets.
+"""Inductor lowerings of ``inductor_ce::soft_stats`` (the per-row statistics of probability
+targets, ``op/soft.py``, from one read of the logits and one of the targets) and
+``soft_grad`` (their gradient).
 
 Notation as in ``op/soft.py``: z_j = s(x_j) in float32, c_j = w_j ((1 - eps) p_j + eps / V)
 the target's mass, a the row's first argmax, M = z_a.
@@ -19,9 +20,9 @@ no select; g_j serves the argmax, the exponential and D, whose product feeds its
 FMA; a_c is an int32 min over a key packing g_j's bits with j (``first_max``; a tie is
 g_j < 2^-138 for C = 2048: g_j = 0, or a gap so small that exp(-g_j) is 1 as well), where
 z_j is the loaded logit (with a softcap, a compare of z_j with m_c); bf16
-logits of a buffer widen by a shift (``_bf16_bits``). At 16384 x 128256 that is 25.8 SASS
-instructions per column in training (30.0 before) and 23.0 without gradient (28.0)
-(benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel, by instruction counts").
+logits of a buffer widen by a shift (``_bf16_bits``). The instruction counts behind each
+choice: benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel, by instruction
+counts".
 
 A kernel over the (rows, nc) partials combines each row, c* the first chunk holding M:
 
@@ -44,19 +45,12 @@ from . import _log
 from ._inductor import ir, launch, partitioner
 from ._inductor.ir import F32, ops
 from .lowering import (LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan,
-                       softcap_slope)
+                       _safe, softcap_slope)
 
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
-# with one warp a thread keeps 128 of them in 209 registers (benchmarks/sass_count.py), and a
-# training step at 16384 x 128256 took 7.43 ms against 5.43 with two warps (116 registers),
-# the fastest of 1, 2 and 4 (docs/lowering.md#probability-targets). Since its per-column work
-# shrank: 197 registers at one warp, 72 at two, and two warps still measure faster.
+# with one warp a thread keeps 128 of them in about 200 registers, and two warps measured
+# fastest of 1, 2 and 4 (docs/lowering.md#probability-targets).
 SOFT_WARPS = 2
-
-
-def _safe(v):
-    """A max of -inf (a chunk of -inf logits) shifts by 0: exp(-inf - 0) = 0, no nan."""
-    return ops.where(ops.eq(v, _f32(_NEG_INF)), _f32(0.0), v)
 
 
 def _bf16_bits(x_load):

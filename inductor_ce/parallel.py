@@ -11,7 +11,7 @@ backward, one kernel over the shard. The formulas: docs/parallel.md#the-math.
 
 The collectives are functional (``torch.distributed._functional_collectives``), so
 torch.compile traces the whole loss without graph breaks. Eagerly, each call first exchanges
-every rank's checks and shapes (one all-gather of six ints, read on the host): a misuse that
+every rank's checks and shapes (one all-gather of a few ints, read on the host): a misuse that
 one rank sees raises on every rank, never leaving the others in an all-reduce. The gradient is
 not differentiable again (an error: its derivative would need the other ranks).
 """
@@ -29,7 +29,7 @@ from ._inductor.runtime import forward_ad_active as _forward_ad_active
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
 from ._inductor.runtime import funcol
 from .op import ce as ops
-from .op import finish as _math
+from .op import finish
 from .op.checks import (byte_target, check_options, check_tensors, check_weight,
                         probability_target)
 from .op.options import asks_full_form, check_full_options
@@ -57,8 +57,8 @@ def _stacked(*rows: Tensor) -> Tensor:
     """``torch.stack(rows)``, written as a select so that no row is a view of the result.
     Inductor computes a stack's inputs into its buffer (each input a view of it) and runs
     an all_reduce in place on a buffer its input no longer needs, without counting those
-    views: a row read after the all_reduce (lse_nt_k, below) would read reduced values (seen
-    with torch 2.11, 2.13 and 2.14 where no gradient is taken: a wrong loss)."""
+    views: a row read after the all_reduce (lse_nt_k, below) would read reduced values (where
+    no gradient is taken: a wrong loss)."""
     k = torch.arange(len(rows), device=rows[0].device).view(-1, *[1] * rows[0].dim())
     out = rows[-1]
     for i in range(len(rows) - 2, -1, -1):
@@ -250,13 +250,13 @@ def _combined_loss(stats, full, owner, group, smooth, target, weight, ignore_ind
     # value, which the graph reads when it runs.)
     smoothing_tensor = not isinstance(label_smoothing, (int, float))
     z_loss_tensor = not isinstance(z_loss, (int, float))
-    loss, lse, w_t = _math.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
+    loss, lse, w_t = finish.finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                                   label_smoothing, z_loss, num_classes,
                                   True if smoothing_tensor else None,
                                   True if z_loss_tensor else None)
-    loss = _math.reduce(loss, w_t, reduction, weight is not None and smooth)
+    loss = finish.reduce(loss, w_t, reduction, weight is not None and smooth)
     if full:
-        return _math.full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index,
+        return finish.full_outputs(loss, lse, lse_nt, z_t, *extra, target, ignore_index,
                                   return_lse, return_entropy, return_accuracy)
     return (loss, lse) if return_lse else loss
 
@@ -283,7 +283,7 @@ def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_l
 # What every rank's call must agree on beyond the rows and the vocabulary (the facts after
 # those of ``_checked_together``'s ``check``): the first two change the size of the
 # all-reduces; ranks that differ in an option's value would each finish another loss.
-_AGREED = ("label smoothing", "the full form (temperature, return_entropy, return_accuracy)",
+_AGREED = ("whether label smoothing is on", "the full form (temperature, return_entropy, return_accuracy)",
            "ignore_index", "reduction", "label_smoothing", "z_loss", "softcap", "temperature")
 _FLOAT_FACTS = ("label_smoothing", "z_loss", "softcap", "temperature")   # (as float64 bits)
 _DTYPE_CODES = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}
@@ -669,6 +669,6 @@ def _replicated_outputs(out, mesh, return_lse):
     DTensors, in the form the plain tensors came."""
     from torch.distributed.tensor import DTensor, Replicate
     wrap = lambda t: DTensor.from_local(t, mesh, [Replicate()], run_check=False)  # noqa: E731
-    if isinstance(out, _math.LossOutput):
-        return _math.LossOutput(*(None if t is None else wrap(t) for t in out))
+    if isinstance(out, finish.LossOutput):
+        return finish.LossOutput(*(None if t is None else wrap(t) for t in out))
     return (wrap(out[0]), wrap(out[1])) if return_lse else wrap(out)

@@ -682,7 +682,7 @@ def test_cuda_graph_packing_holds_a_bool_output():
     packing = graphs._Packing.of(outs)
     flat = packing.empty(torch.device("cpu"))
     packing.copy_into(flat, outs)
-    views = packing.views(flat)
+    views = packing.outputs(flat)
     assert [v.dtype for v in views] == [o.dtype for o in outs]
     for v, o in zip(views, outs):
         assert v.shape == o.shape and torch.equal(v, o) and not v._is_view()
@@ -816,7 +816,7 @@ def test_replayed_outputs_take_in_place_changes(monkeypatch, kw):
             packing = graphs._Packing.of(outs)
             flat = packing.empty(args[0].device)
             packing.copy_into(flat, outs)
-            return packing.views(flat)
+            return packing.outputs(flat)
         return replayed
     monkeypatch.setattr(eager_loss._Plan, "forward_runner", replay_like)
     x = (torch.randn(8, 64) * 3).requires_grad_()

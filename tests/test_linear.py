@@ -1002,7 +1002,8 @@ def test_deprecated_policy_and_chunk_size():
 
 def test_budget_and_options_errors_name_the_argument():
     """memory_budget past int64 (the ops' schemas) and an options= that is not torch's
-    LinearCrossEntropyOptions (it was ignored, whatever it was) are refused by name."""
+    LinearCrossEntropyOptions (it was ignored, whatever it was) are refused by name, by the
+    function and the module."""
     h, w, b, t = _data("deprecated")
     h.requires_grad_()
     with pytest.raises(ValueError, match=r"memory_budget must be None or an int in \[1, 2\*\*63\)"):
@@ -1012,6 +1013,9 @@ def test_budget_and_options_errors_name_the_argument():
         with pytest.raises(TypeError, match="options must be None or torch's "
                                             "LinearCrossEntropyOptions"):
             inductor_ce.linear_cross_entropy(h, w, t, options=bad)
+        with pytest.raises(TypeError, match="options must be None or torch's "
+                                            "LinearCrossEntropyOptions"):
+            inductor_ce.LinearCrossEntropyLoss(h.shape[-1], w.shape[0], options=bad)
 
 
 def test_torch_func_and_forward_ad():

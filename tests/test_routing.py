@@ -751,6 +751,17 @@ def test_lm_head_slice_after_a_partial_merge_stays_unfused(caplog):
     torch.testing.assert_close(w.grad.double(), ww.grad, rtol=1e-5, atol=1e-7)
 
 
+def test_enable_on_a_torch_without_routing_changes_nothing(monkeypatch):
+    """enable() that raises (this torch lacks the pass slot) leaves routing and its options
+    as they were."""
+    inductor_ce.enable(fuse_linear=False, memory_budget=1 << 20)
+    monkeypatch.setattr(passes, "ROUTING_AVAILABLE", False)
+    with pytest.raises(RuntimeError, match="lacks the Inductor API"):
+        inductor_ce.enable(fuse_linear=True, memory_budget=1 << 30)
+    assert (routing._fuse_linear, routing._memory_budget) == (False, 1 << 20)
+    assert routing.is_enabled()
+
+
 def test_enabled_restores_the_state_before_it():
     """``with enabled(...)`` gives back exactly what was set before: routing on or off and
     its fuse_linear, whatever the block asked for."""

@@ -146,8 +146,8 @@ def _one_pass_class():
         """A gradient over the logits: one pass, whatever its op count. Inductor realizes a
         pointwise node of more than ``realize_opcount_threshold`` ops (30 on the GPU; its
         CPU threshold, 50 from torch 2.13) before a consumer such as ``slice_backward``
-        (the gradient of ``logits[:, :-1]``): a second pass over the logits (measured:
-        benchmarks/NOTES.md, run 72). Beyond 100 ops (Inductor's own recursion guard) it is
+        (the gradient of ``logits[:, :-1]``): a second pass over the logits
+        (benchmarks/NOTES.md: the backward of shifted logits in one pass). Beyond 100 ops (Inductor's own recursion guard) it is
         realized as before."""
 
         def has_large_inner_fn(self, threshold=None) -> bool:

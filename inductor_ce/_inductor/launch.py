@@ -191,7 +191,7 @@ def tile_rows_and_columns(op) -> bool:
     dimension per range. Returns False, changing nothing, where the torch build lacks it."""
     try:
         from torch._inductor.codegen.simd import SIMDScheduling
-        SIMDScheduling.get_tiling_and_scores  # noqa: B018 - present in 2.11-2.13
+        SIMDScheduling.get_tiling_and_scores  # noqa: B018 - (absent: no tiling)
         from torch._inductor import config as inductor_config
         inductor_config.triton.prefer_nd_tiling  # noqa: B018
     except (ImportError, AttributeError):  # pragma: no cover - depends on the torch build

@@ -1,2 +1,4 @@
-"""Eager calls at compiled speed: ``kernels`` (the ops' eager implementation, the compile
-cache, the whole-loss Function and its repeat path), ``graphs`` (CUDA graphs at few rows)."""
+"""Eager calls at compiled speed: ``kernels`` (the ops' eager implementation: the lowering's
+kernels compiled once per signature, their cache), ``loss`` (the whole loss as two compiled
+graphs, calls seen before), ``soft`` (probability targets' entry), ``graphs`` (CUDA graphs
+at few rows)."""

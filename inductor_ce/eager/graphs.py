@@ -26,7 +26,7 @@ has queued on memory it ``record_stream``-ed: the allocator hands none of it out
 - a function of float32 or bool outputs (the loss's forward: the loss, per-row statistics,
   the accuracy) gets, per call, one fresh buffer (``torch.empty``), into which its graph
   copies the outputs; the replay hands out tensors on that buffer (not views of it: see
-  ``_Packing.views``). The buffer's address is
+  ``_Packing.outputs``). The buffer's address is
   part of the graph's key: a training loop that holds the last step's loss while it
   computes the next one alternates between two addresses, so a key keeps up to ``SLOTS``
   such graphs. A call at a further address (a caller keeping every loss) replays the key's
@@ -170,7 +170,7 @@ class Replays:
             return None
         if own is not None:
             flat.copy_(own)
-        return packing.views(flat)
+        return packing.outputs(flat)
 
     def release(self) -> None:
         """Drops every graph (after a device synchronization: none may be in flight when its
@@ -231,14 +231,14 @@ class _Packing:
     buffer: each at a 16-byte aligned offset (as Inductor assumes of its inputs), contiguous,
     a bool one in a byte view of the buffer; ``size`` float32 elements in all."""
 
-    __slots__ = ("size", "views_")
+    __slots__ = ("size", "layout")
 
-    def __init__(self, size: int, views: tuple):
-        self.size, self.views_ = size, views
+    def __init__(self, size: int, layout: tuple):
+        self.size, self.layout = size, layout
 
     @classmethod
     def of(cls, outs) -> "_Packing":
-        views, offset = [], 0          # (offset in bytes)
+        layout, offset = [], 0          # (offset in bytes)
         for o in outs:
             if o.dtype not in (torch.float32, torch.bool):
                 raise TypeError(f"a copied output must be float32 or bool, got {o.dtype}")
@@ -247,21 +247,21 @@ class _Packing:
                 stride.insert(0, step)
                 step *= n
             item = o.element_size()
-            views.append((o.dtype, tuple(o.shape), tuple(stride), offset // item))
+            layout.append((o.dtype, tuple(o.shape), tuple(stride), offset // item))
             offset += -(-o.numel() * item // 16) * 16
-        return cls(offset // 4, tuple(views))
+        return cls(offset // 4, tuple(layout))
 
     def empty(self, device) -> torch.Tensor:
         return torch.empty(self.size, dtype=torch.float32, device=device)
 
     def copy_into(self, flat, outs) -> None:
-        for o, view in zip(outs, self.views(flat)):
-            view.copy_(o)
+        for o, out in zip(outs, self.outputs(flat)):
+            out.copy_(o)
 
-    def views(self, flat) -> tuple:
+    def outputs(self, flat) -> tuple:
         """The outputs in ``flat``: tensors on its storage, not views of it. (The loss's
         ``autograd.Function`` hands them out, and autograd refuses an in-place change of a
         view made in a Function's forward: a caller's ``loss /= accumulation_steps`` raised.)"""
         storage, device = flat.untyped_storage(), flat.device
         return tuple([torch.empty(0, dtype=dtype, device=device).set_(storage, at, shape, stride)
-                      for dtype, shape, stride, at in self.views_])
+                      for dtype, shape, stride, at in self.layout])

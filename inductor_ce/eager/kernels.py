@@ -164,7 +164,8 @@ ONE_ROW = Layout(0, True, True, True)    # one row, (1, V)
 
 class KernelKey(NamedTuple):
     """What decides the code of one of the ops' compiled functions (a key of ``_CACHE``)."""
-    op: str                   # "ce_fwd", "ce_bwd", "ce_bwd_" (in place), "scale_"
+    op: str                   # "ce_fwd", "ce_fwd_full", "ce_fwd_into", "ce_bwd",
+    #                           "ce_bwd_full", each backward + "_" in place; "scale_"
     device: torch.device
     dtype: torch.dtype
     vocab: Optional[int]      # None: V symbolic (the fused head's chunks of any width)
@@ -387,7 +388,7 @@ def ce_bwd(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=None,
 def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns, e=None,
              temperature=None):
     xm, layout = merged
-    name = ("ce_bwd_" if in_place else "ce_bwd") + ("full" if temperature is not None else "")
+    name = "ce_bwd" + ("_full" if temperature is not None else "") + ("_" if in_place else "")
     return KernelKey(name, xm.device, xm.dtype,
                      None if columns else xm.shape[-1], layout, target.dtype, dtype_of(weight),
                      (c is not None, ignore_index, softcap, e is not None, temperature))
@@ -467,8 +468,8 @@ def ce_bwd_(x, target, weight, lse_nt, a, b, c, ignore_index, softcap, *,
 def scale_(x: Tensor, g: Tensor) -> None:
     """``x *= g`` for a low-precision ``x`` and a float32 0-dim ``g``, in float32 and rounded
     once, a zero staying zero whatever g (``op/ce.py``'s ``times``): ATen's in-place multiply
-    of mixed dtypes runs a kernel that is not vectorized (2.4 ms for a 128256 x 4096 bf16
-    gradient on the H200, 4x its bandwidth time); Inductor's is."""
+    of mixed dtypes runs a kernel that is not vectorized (on the GPU several times its
+    bandwidth time: benchmarks/NOTES.md); Inductor's is."""
     merged = merged_rows(x) if x.dim() >= 2 and compiled_path_applies(x, g) else None
     if merged is not None and merged[1].dense_inner() and g.dim() == 0:
         xm, layout = merged

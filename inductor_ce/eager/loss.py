@@ -99,7 +99,7 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     Two compiled graphs, no AOTAutograd between them and autograd (its runtime wrappers were
     most of a few-row step's host time). The forward graph computes the loss (and lse) and,
     when a gradient is wanted, the per-row coefficients of ``ce_bwd`` for a unit upstream
-    gradient: autograd's of ``_math.finish`` and the reduction, traced into the graph. Each
+    gradient: autograd's of ``op/finish.py``'s finish and the reduction, traced into the graph. Each
     row's loss depends on its own statistics only, so the coefficients for an upstream
     gradient g are g times those (g a scalar for "mean"/"sum", per row for "none"), plus, with
     ``return_lse``, g_lse times lse's. The backward graph applies them and runs ``ce_bwd``.

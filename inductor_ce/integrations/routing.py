@@ -29,8 +29,8 @@ call whose logits, or any tensor sharing their memory (a view, the tensor they v
 bf16 tensor behind a dropped upcast), are modified in place later in the graph stays stock:
 routed, AOTAutograd would fail ("modified by an inplace operation"). Every call kept stock
 is counted, ``counters["kept: <why>"]``, and logged at INFO on the ``inductor_ce`` logger.
-A cache hit skips the pass (torch >= 2.12; 2.11 runs it before its lookup, and reports the
-graph as compiled): every compiled graph that calls our ops, compiled now or loaded from
+A cache hit skips the pass (where Inductor looks up its caches first, as 2.13 and later
+do; 2.11 runs the pass before its lookup, and reports the graph as compiled): every compiled graph that calls our ops, compiled now or loaded from
 Inductor's caches, is also reported once (``counters["graphs"]``, ``["cached_graphs"]``,
 ``["graph: <op>"]``, ``["cached: <op>"]``, an INFO line; ``_inductor/observe.py``).
 
@@ -495,7 +495,8 @@ def _rows_of(h: fx.Node, graph: fx.Graph, steps):
 
 def _route_linear(graph: fx.Graph, node: fx.Node, call: _Call) -> Optional[bool]:
     """The loss of an LM head through the fused linear + cross-entropy: True when routed,
-    False when the pattern is there but must stay stock (logged), None when it is not."""
+    False when the pattern is there but is not fused (logged; the loss alone may still be
+    routed), None when it is not there."""
     if call.nll or not isinstance(call.input, fx.Node):
         return None
     x = _val(call.input)
@@ -785,10 +786,10 @@ def enable(*, fuse_linear: bool = True, memory_budget: Optional[int] = None) -> 
     if not isinstance(fuse_linear, bool):
         raise TypeError(f"fuse_linear must be a bool, got {type(fuse_linear).__name__}")
     check_budget(memory_budget)
-    _fuse_linear, _memory_budget = fuse_linear, memory_budget
-    if not passes.ROUTING_AVAILABLE:
+    if not passes.ROUTING_AVAILABLE:    # (before any state changes: a failed call changes none)
         raise RuntimeError("inductor_ce.enable(): this torch version lacks the Inductor API "
                            f"routing needs: {', '.join(passes.ROUTING_MISSING)}")
+    _fuse_linear, _memory_budget = fuse_linear, memory_budget
     _enabled = True
     observe.on_graph(_report_graph)
     if not isinstance(passes.get_pre_grad_pass(), _RoutingPass):

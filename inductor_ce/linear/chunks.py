@@ -1,5 +1,5 @@
 """What both chunkings of the fused head use (``head.py``'s row chunks, ``class_chunks.py``):
-the chunks' GEMMs (cuBLAS, the bias and a scale in the epilogue), the gradient buffers and
+the chunks' GEMMs (cuBLAS, the bias in the epilogue), the gradient buffers and
 the targets' columns in a weight."""
 from __future__ import annotations
 

@@ -15,8 +15,9 @@ same (a, b, c). The gradient then sweeps the classes again, in one scratch buffe
     dh_B += dz_c W_c    (float32, cuBLAS's float32 output: one rounding at the end)
 
 4 GEMMs, for the fast op too (all in its forward), none of them narrow: a chunk has B rows and
-C classes. dW_c is written once where the rows fit one block (every budget where no input
-gradient is wanted: then the block is all rows) and accumulates over the blocks otherwise.
+C classes. dW_c is written once where the rows fit one block (without an input gradient a
+block holds as many rows as a chunk of CLASSES_MIN classes fits in the budget) and
+accumulates over the blocks otherwise.
 A forward without gradient computes the statistics alone, a frozen input skips dh, a frozen
 W the dW_c.
 """

@@ -723,8 +723,8 @@ def _fast_setup(ctx, inputs, output):
     ctx.inputs = _double_backward_inputs(inputs[:3])
     ctx.mark_non_differentiable(*output[4:])   # (full_statistics differentiates them)
     # The gradient outputs get no upstream gradient; materialized, those would be zeros of
-    # their size: a second h and W in memory at the start of the backward (1.04 GiB at
-    # 8192 x 4096 x 128256, which set the eager step's peak).
+    # their size: a second h and W in memory at the start of the backward (which set the
+    # eager step's peak).
     ctx.set_materialize_grads(False)
 
 
@@ -797,9 +797,9 @@ def _register_flops() -> None:
         return (1 + bool(input_grad) + bool(weight_grad)) * _gemm_flops(input, weight)
 
     @register_flop_formula(torch.ops.inductor_ce.linear_ce_bwd)
-    def _backward(input, weight, bias, target, class_weight, lse_nt, a, b, c, ignore_index,
-                  softcap, vocab_start, budget, input_grad, weight_grad, *args,
-                  out_shape=None, **kwargs):
+    def _backward_flops(input, weight, bias, target, class_weight, lse_nt, a, b, c,
+                        ignore_index, softcap, vocab_start, budget, input_grad, weight_grad,
+                        *args, out_shape=None, **kwargs):
         return (1 + bool(input_grad) + bool(weight_grad)) * _gemm_flops(input, weight)
 
 

@@ -59,11 +59,6 @@ from .._inductor import runtime
 _CHUNK_ELEMENTS = 1 << 24
 
 
-def _softcap(x: Tensor, softcap: Optional[float]) -> Tensor:
-    z = x.float()
-    return z if softcap is None else softcap * _capped_tanh(x, softcap, 1.0)
-
-
 def _capped_tanh(x: Tensor, softcap: float, temperature: float) -> Tensor:
     """tanh(y), y = x / T / cap: the softcap's z = cap tanh(y), and its chain rule's
     1 - tanh(y)^2 from the same tanh (lowering.softcap_slope says why)."""
@@ -163,12 +158,11 @@ def check_target_range(target: Tensor, ignore_index: int, num_classes: int) -> N
     Under torch.func transforms it checks the tensor they wrap (under vmap: every sample's
     targets at once), since vmap has no batching rule for an assert."""
     if not torch.compiler.is_compiling():
-        target = _unwrapped(target)
+        target = runtime.unwrap_functorch(target)
     ok = (target == ignore_index) | ((target >= 0) & (target < num_classes))
     runtime.assert_async(ok.all(), TARGET_RANGE_MSG)
 
 
-_unwrapped = runtime.unwrap_functorch
 
 
 def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,

@@ -17,7 +17,7 @@ the argmax's broadcast with a reduction over the row in the backward (a second r
 targets); the backward below reads each input once, the row sums it needs come from the
 forward. Why ops with lowerings and not these functions as Inductor compiles them: Inductor
 made the forward an argmax loop and a loop of sums, each reading the logits and the targets
-(1.77-3.39x the floor of the step on an H200, where the lowerings run at 1.10-1.17x;
+(several times the floor of the step, where the lowerings run near it;
 docs/performance.md).
 
 Notation (one row; the class dimension is the last one):
@@ -71,7 +71,7 @@ from torch import Tensor
 from .._inductor import runtime
 from .ce import LIB, _on_trace, no_double_backward
 from .checks import check_logits, check_weight
-from .decomposition import _capped_tanh, _chunks, _softcap
+from .decomposition import _capped_tanh, _chunks, _tempered
 
 
 class SoftSpec(NamedTuple):
@@ -123,7 +123,7 @@ def _is_argmax(z: Tensor, a: Tensor) -> Tensor:
 def _stats_rows(x, p, w, eps, smooth: bool, softcap: Optional[float]):
     """Per row (M, S', P, R, D, a): D = sum_j c_j (M - z_j). Differentiable (torch.func): M
     is z gathered at a, so that its derivative reaches z_a, and it yields the backward's."""
-    z = _softcap(x, softcap)
+    z = _tempered(x, softcap, 1.0)
     c = _mass(p, w, eps, smooth)
     a = z.detach().argmax(-1)
     at_a = _is_argmax(z, a)
@@ -160,7 +160,7 @@ def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x:
                want_p: bool):
     """(dL/dx, dL/dp) of rows: one pointwise pass; g, k per row (see the module doc)."""
     t = None if spec.softcap is None else _capped_tanh(x, spec.softcap, 1.0)
-    z = _softcap(x, None) if t is None else spec.softcap * t
+    z = x.float() if t is None else spec.softcap * t
     c = _mass(p, w, eps, spec.smooth)
     m, s, total, rest, g, k = (v.unsqueeze(-1) for v in (m, s, total, rest, g, k))
     inv = 1.0 / (1.0 + s)
