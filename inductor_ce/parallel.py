@@ -283,7 +283,8 @@ def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_l
 # What every rank's call must agree on beyond the rows and the vocabulary (the facts after
 # those of ``_checked_together``'s ``check``): the first two change the size of the
 # all-reduces; ranks that differ in an option's value would each finish another loss.
-_AGREED = ("whether label smoothing is on", "the full form (temperature, return_entropy, return_accuracy)",
+_AGREED = ("whether label smoothing is on",
+           "the full form (temperature, return_entropy, return_accuracy)",
            "ignore_index", "reduction", "label_smoothing", "z_loss", "softcap", "temperature")
 _FLOAT_FACTS = ("label_smoothing", "z_loss", "softcap", "temperature")   # (as float64 bits)
 _DTYPE_CODES = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}

@@ -147,8 +147,8 @@ def _one_pass_class():
         pointwise node of more than ``realize_opcount_threshold`` ops (30 on the GPU; its
         CPU threshold, 50 from torch 2.13) before a consumer such as ``slice_backward``
         (the gradient of ``logits[:, :-1]``): a second pass over the logits
-        (benchmarks/NOTES.md: the backward of shifted logits in one pass). Beyond 100 ops (Inductor's own recursion guard) it is
-        realized as before."""
+        (benchmarks/NOTES.md: the backward of shifted logits in one pass). Beyond 100 ops
+        (Inductor's own recursion guard) it is realized as before."""
 
         def has_large_inner_fn(self, threshold=None) -> bool:
             return self.inner_fn_opcount().num_ops > max(threshold or 0, 100)

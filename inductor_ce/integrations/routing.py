@@ -29,18 +29,18 @@ call whose logits, or any tensor sharing their memory (a view, the tensor they v
 bf16 tensor behind a dropped upcast), are modified in place later in the graph stays stock:
 routed, AOTAutograd would fail ("modified by an inplace operation"). Every call kept stock
 is counted, ``counters["kept: <why>"]``, and logged at INFO on the ``inductor_ce`` logger.
-A cache hit skips the pass (where Inductor looks up its caches first, as 2.13 and later
-do; 2.11 runs the pass before its lookup, and reports the graph as compiled): every compiled graph that calls our ops, compiled now or loaded from
-Inductor's caches, is also reported once (``counters["graphs"]``, ``["cached_graphs"]``,
-``["graph: <op>"]``, ``["cached: <op>"]``, an INFO line; ``_inductor/observe.py``).
+A cache hit skips the pass (where Inductor looks up its caches first, as 2.13 and later do;
+2.11 runs the pass before its lookup, and reports the graph as compiled): every compiled graph
+that calls our ops, compiled now or loaded from Inductor's caches, is also reported once
+(``counters["graphs"]``, ``["cached_graphs"]``, ``["graph: <op>"]``, ``["cached: <op>"]``, an
+INFO line; ``_inductor/observe.py``).
 
 Cache keys: the pass's ``uuid()`` carries inductor_ce's version, a hash of its sources
 (``_salt``), whether routing is on and its options, so Inductor's FX-graph and AOTAutograd
 caches never hand a graph compiled with routing off to a compile with routing on, or the
-reverse. A pass the user
-installed in the slot keeps running (ours wraps it, runs it first) and comes back on
-``disable()``. Dynamo's own cache of compiled frames is not keyed on it: enable routing
-before a function is first compiled, or call ``torch.compiler.reset()``.
+reverse. A pass the user installed in the slot keeps running (ours wraps it, runs it first) and
+comes back on ``disable()``. Dynamo's own cache of compiled frames is not keyed on it: enable
+routing before a function is first compiled, or call ``torch.compiler.reset()``.
 """
 from __future__ import annotations
 
