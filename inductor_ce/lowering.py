@@ -195,9 +195,13 @@ def _index_bound(rows, vocab: int, chunk: int):
     return bound if ir.fits_in_int32(bound) else None
 
 
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
 def _even_chunk(vocab: int) -> int:
     """ceil(V / nc) columns rounded up to a multiple of 8, nc = ceil(V / CHUNK)."""
-    return -(-(-(-vocab // -(-vocab // CHUNK))) // 8) * 8
+    return _ceil_div(_ceil_div(vocab, _ceil_div(vocab, CHUNK)), 8) * 8
 
 
 def _few_static_rows(rows) -> bool:
