@@ -6,7 +6,7 @@ def call(args):
     assert_size_stride(primals_3, (4096, ), (1, ))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
-        buf0 = torch.ops.inductor_ce.linear_ce_fast.default(primals_1, primals_2, None, primals_3, None, -100, None, 0.0, 0.0, True, 0, temperature=1.0, full=False, input_grad=True, weight_grad=True)
+        buf0 = torch.ops.inductor_ce.linear_ce_fast.default(primals_1, primals_2, None, primals_3, None, -100, None, 0.0, 0.0, True, 0, temperature=1.0, full=False, input_grad=True, weight_grad=True, options=None)
         del primals_1
         del primals_2
         del primals_3
