@@ -14,6 +14,15 @@ from ._inductor import ir
 log = logging.getLogger("inductor_ce")
 
 
+def nth_value(seen: set, value, n: int) -> bool:
+    """Adds ``value`` to ``seen`` while it holds fewer than ``n`` values; True once: when the
+    n-th distinct value arrives (the moment to warn that a value changes call after call)."""
+    if value in seen or len(seen) >= n:
+        return False
+    seen.add(value)
+    return len(seen) == n
+
+
 def _tensor(box) -> str:
     dtype = str(box.get_dtype()).removeprefix("torch.")
     return f"{dtype}[{', '.join(str(s) for s in ir.size(box))}]"

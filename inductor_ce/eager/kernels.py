@@ -48,7 +48,7 @@ from typing import NamedTuple, Optional
 import torch
 from torch import Tensor
 
-from .. import lowering
+from .. import _log, lowering
 from .._inductor import runtime
 from ..op.ce import BACKENDS, times
 
@@ -93,11 +93,7 @@ def note_constants(softcap, temperature) -> None:
     for name, value in (("softcap", softcap), ("temperature", temperature)):
         if value is None or name == "temperature" and value == 1.0:
             continue
-        seen = _CONSTANTS.setdefault(name, set())
-        if value in seen or len(seen) >= MANY_VALUES:
-            continue
-        seen.add(value)
-        if len(seen) == MANY_VALUES:
+        if _log.nth_value(_CONSTANTS.setdefault(name, set()), value, MANY_VALUES):
             warnings.warn(
                 f"inductor_ce: {name} has taken {MANY_VALUES} different values, and each "
                 f"compiled new kernels (seconds each): {name} is a constant of the compiled "

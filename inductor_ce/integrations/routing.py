@@ -686,8 +686,8 @@ def route(graph: fx.Graph) -> int:
     return routed
 
 
-# The label smoothings routed per call site (its stack trace), up to SMOOTHING_VALUES; a site
-# is None once warned about. At most _MAX_SITES sites (then forgotten).
+# The label smoothings routed per call site (its stack trace), up to SMOOTHING_VALUES. At most
+# _MAX_SITES sites (then forgotten).
 _SMOOTHINGS: dict = {}
 SMOOTHING_VALUES = 3
 _MAX_SITES = 256
@@ -704,15 +704,11 @@ def _note_smoothing(node: fx.Node, call: _Call, where: str) -> None:
     site = node.meta.get("stack_trace") or where
     if len(_SMOOTHINGS) >= _MAX_SITES and site not in _SMOOTHINGS:
         _SMOOTHINGS.clear()
-    seen = _SMOOTHINGS.setdefault(site, set())
-    if seen is None:
-        return
-    seen.add(float(call.label_smoothing))
-    if len(seen) >= SMOOTHING_VALUES:
-        _SMOOTHINGS[site] = None
+    if _log.nth_value(_SMOOTHINGS.setdefault(site, set()), float(call.label_smoothing),
+                      SMOOTHING_VALUES):
         warnings.warn(
-            f"enable(): the cross-entropy at {where} was compiled with {len(seen)} values of "
-            "label_smoothing: torch.compile specializes F.cross_entropy on that float, "
+            f"enable(): the cross-entropy at {where} was compiled with {SMOOTHING_VALUES} "
+            "values of label_smoothing: torch.compile specializes F.cross_entropy on that float, "
             "compiling once per value, and at its recompile limit runs the frame eagerly, "
             "with stock F.cross_entropy's loss. For a smoothing that changes between steps "
             "call inductor_ce.cross_entropy (a float: one recompile in all; a 0-d tensor: "
