@@ -198,17 +198,13 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
 
     def check():
         options.append(_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
-                                return_lse)
-                       + (check_full_options(temperature, return_entropy, return_accuracy)
-                          if full else temperature,))
+                                return_lse, temperature, return_entropy, return_accuracy, full))
         _class_indices(target)
         check_tensors(local_logits, target, None)
         v_local = local_logits.shape[-1]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, local_logits.device, " (the GLOBAL class weights)")
-        ignore, mode, smoothing, zl, cap, smooth, temp = options[0]
-        return (target.numel(), v_local, start, v, smooth, full,
-                *_option_facts(ignore, mode, smoothing, zl, cap, temp), *_weight_facts(weight))
+        return _facts(options[0], full, weight, target.numel(), v_local, start, v)
 
     _, v_local, vocab_start, num_classes, *_ = _checked_together(
         group, local_logits, check, (*_AGREED, *_WEIGHT_AGREED),
@@ -270,14 +266,26 @@ def _class_indices(target) -> None:
                         "supported with logits sharded over the vocabulary")
 
 
-def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse):
-    """``check_options``'s (ignore_index, reduction, label_smoothing, z_loss, softcap) and
-    whether the smoothing's term is computed: a tensor option (under torch.compile a float32
-    0-d graph input) has its term whatever its value, read by the graph, never by a guard."""
+def _options(ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
+             temperature, return_entropy, return_accuracy, full):
+    """``check_options``'s (ignore_index, reduction, label_smoothing, z_loss, softcap),
+    whether the smoothing's term is computed (a tensor option, under torch.compile a float32
+    0-d graph input, has its term whatever its value, read by the graph, never by a guard)
+    and the temperature (``check_full_options``' where the full form is asked for)."""
     ignore_index, reduction, label_smoothing, z_loss, softcap = check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse)
+    if full:
+        temperature = check_full_options(temperature, return_entropy, return_accuracy)
     return (ignore_index, reduction, label_smoothing, z_loss, softcap,
-            not isinstance(label_smoothing, (int, float)) or label_smoothing > 0.0)
+            not isinstance(label_smoothing, (int, float)) or label_smoothing > 0.0, temperature)
+
+
+def _facts(options, full, weight, rows, v_local, vocab_start, num_classes):
+    """The facts every rank's call must agree on, for ``_checked_together`` (``_AGREED``'s and
+    ``_WEIGHT_AGREED``'s after the span's), from ``_options``' checked options."""
+    ignore, mode, smoothing, zl, cap, smooth, temp = options
+    return (rows, v_local, vocab_start, num_classes, smooth, full,
+            *_option_facts(ignore, mode, smoothing, zl, cap, temp), *_weight_facts(weight))
 
 
 # What every rank's call must agree on beyond the rows and the vocabulary (the facts after
@@ -576,16 +584,12 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
 
     def check():
         options.append(_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
-                                return_lse)
-                       + (check_full_options(temperature, return_entropy, return_accuracy)
-                          if full else temperature,))
+                                return_lse, temperature, return_entropy, return_accuracy, full))
         check_linear(input, local_weight, linear_bias, target, None, memory_budget, wide)
         v_local = local_weight.shape[0]
         start, v = _shard_span(v_local, group, vocab_start, num_classes, weight)
         check_weight(weight, v, input.device, " (the GLOBAL class weights)")
-        ignore, mode, smoothing, zl, cap, smooth, temp = options[0]
-        return (target.numel(), v_local, start, v, smooth, full,
-                *_option_facts(ignore, mode, smoothing, zl, cap, temp), *_weight_facts(weight),
+        return (*_facts(options[0], full, weight, target.numel(), v_local, start, v),
                 _DTYPE_CODES.get(input.dtype, -1), input.shape[-1],
                 input.requires_grad and torch.is_grad_enabled())
 

@@ -34,8 +34,8 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one
     (``options.check_options``: the rules, which need no torch). Returns (ignore_index,
     reduction, label_smoothing, z_loss, softcap) as the loss uses them (a numpy scalar as
-    its Python number); label_smoothing and z_loss: numbers, or a one-element tensor's value (z_loss's must be
-    floating-point), read on the host (on CUDA a sync, as F.cross_entropy's own read of a
+    its Python number); label_smoothing and z_loss: numbers, or a one-element tensor's value
+    (z_loss's must be floating-point), read on the host (on CUDA a sync, as F.cross_entropy's own read of a
     tensor label_smoothing); under torch.compile such a tensor stays a graph input, as a
     float32 0-d tensor (no graph break, no guard on its value) checked on the device: a bad
     value raises at the next synchronization."""
@@ -111,19 +111,25 @@ def check_logits(input) -> None:
 
 def check_tensors(input, target, weight):
     check_logits(input)
-    num_classes = input.shape[-1]
+    check_target(target, input,
+                 " (cross_entropy also takes class probabilities: a floating tensor of input's "
+                 "shape)", " (the class dimension is the last one)")
+    if weight is not None:  # (a call, and a guard, only with a weight)
+        check_weight(weight, input.shape[-1], input.device)
+
+
+def check_target(target, input, dtype_note: str, shape_note: str = "") -> None:
+    """Class indices, one per row of ``input``: int64 or int32 (uint8 is cast before), shape
+    ``input.shape[:-1]``, on input's device. The notes end the dtype's and the shape's errors."""
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, got "
-                        f"{getattr(target, 'dtype', type(target).__name__)} (cross_entropy also "
-                        "takes class probabilities: a floating tensor of input's shape)")
+                        f"{getattr(target, 'dtype', type(target).__name__)}{dtype_note}")
     if target.shape != input.shape[:-1]:
         raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
-                         f" (the class dimension is the last one), got {tuple(target.shape)}")
+                         f"{shape_note}, got {tuple(target.shape)}")
     if target.device != input.device:
         raise ValueError(f"input and target are on different devices: {input.device} and "
                          f"{target.device}")
-    if weight is not None:  # (a call, and a guard, only with a weight)
-        check_weight(weight, num_classes, input.device)
 
 
 def check_weight(weight, num_classes, device, note: str = "") -> None:
@@ -170,20 +176,11 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
                    if isinstance(linear_bias, Tensor) else type(linear_bias).__name__)
             raise ValueError(f"linear_bias must be a ({num_classes},) tensor of input's dtype "
                              f"and device ({input.dtype} on {input.device}), got {got}")
-    if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
-        soft = isinstance(target, Tensor) and target.is_floating_point()
-        raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, "
-                        f"got {getattr(target, 'dtype', type(target).__name__)}" + (
-                            " (the fused head takes no probability targets: "
-                            "inductor_ce.cross_entropy(F.linear(input, linear_weight, "
-                            "linear_bias), target) takes them, with the logits)" if soft
-                            else ""))
-    if target.shape != input.shape[:-1]:
-        raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
-                         f", got {tuple(target.shape)}")
-    if target.device != input.device:
-        raise ValueError(f"input and target are on different devices: {input.device} and "
-                         f"{target.device}")
+    soft = isinstance(target, Tensor) and target.is_floating_point()
+    check_target(target, input, " (the fused head takes no probability targets: "
+                                "inductor_ce.cross_entropy(F.linear(input, linear_weight, "
+                                "linear_bias), target) takes them, with the logits)" if soft
+                 else "")
     if weight is not None:
         check_weight(weight, num_classes, input.device)
     check_budget(memory_budget)
