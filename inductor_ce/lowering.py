@@ -167,10 +167,8 @@ def _chunk_length(rows, vocab: int) -> int:
     int32 anyway (_index_bound), nc chunks of ceil(V / nc) columns rounded up to a multiple
     of 8 (16 bytes of bf16: vector loads stay aligned): their range is about the logits', and
     the kernel indexes in int32 again. (65536 x 32000: 16 chunks of 2048 are 2^31 elements,
-    16 of 2000 are the logits; int64 indexing made that forward 1.48x its read floor,
-    docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max. Chunks of 2000 in a
-    2048-wide block cost a mask on every element: 14.5 instructions per element against
-    11.4, benchmarks/sass_count.py.)"""
+    16 of 2000 are the logits. Chunks narrower than their block cost a mask on every element,
+    int64 indexing more: docs/lowering.md#int32-indexing-and-the-chunks-width.)"""
     n_chunks, n = -(-vocab // CHUNK), ir.numel(rows)
     if ir.fits_in_int32(n * n_chunks * CHUNK) or not ir.fits_in_int32(n * vocab):
         return CHUNK
@@ -293,7 +291,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
             z = _logit(x_at([*row, col]), softcap, temperature)
         elif softcap is None:
             # -inf enters as the masked load's `other` when the load is all the masked body
-            # holds (no prologue): no select per element (0.4 instructions per element).
+            # holds (no prologue): no select per element.
             z = _logit(ops.masked(in_range, lambda: x_at([*row, col]), _NEG_INF), None,
                        temperature)
         else:  # the softcap maps -inf to -cap: mask its result
@@ -347,9 +345,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
             # float32 anyway. The clamp is an int32 min of g's bits (g >= 0: float order is
             # the bits' order; a nan g has a nan e_j, and the product stays nan): one
             # instruction. A float select (or Inductor's nan-propagating maximum) made LLVM
-            # pack the 64 compares of a thread into integer bit masks and unpack them again:
-            # 17.5 instructions per element against 13.6 (benchmarks/sass_count.py, bf16
-            # 16384 x 128256).
+            # pack the 64 compares of a thread into integer bit masks and unpack them again
+            # (docs/lowering.md#int32-indexing-and-the-chunks-width).
             g, e = shifted(index, rindex)
             return ops.mul(e, _clamp_gap(g))
         u_at = ir.loader(ir.reduction(device, chunk_gap, ranges, [chunk], "sum"))
@@ -382,11 +379,11 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
 
     part_m_at, part_s_at = m_at, s_at
     if one_partial:
-        # Few rows: each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and
-        # s_c stay in registers), so a step allocates a buffer less; the combine then reads
-        # m_c := lse_c and s_c := 1. It costs the chunk kernel a log and ~3% more instructions,
-        # which only a step bound by the GPU would feel (docs/lowering.md#few-static-rows); and
-        # one more float32 rounding of lse_c, about the one lse_nt carries anyway.
+        # Few rows: each chunk leaves one partial, its logsumexp lse_c = m_c + log s_c (m_c and s_c
+        # stay in registers), so a step allocates a buffer less; the combine then reads m_c := lse_c
+        # and s_c := 1. It costs the chunk kernel a log per chunk, which only a step bound by the
+        # GPU would feel (docs/lowering.md#few-static-rows); and one more float32 rounding of lse_c,
+        # about the one lse_nt carries anyway.
         part_m_at = ir.realized_loader(ir.pointwise(
             device, F32, lambda i: ops.add(m_at(i), ops.log(s_at(i))), ranges))
         part_s_at = None
@@ -436,13 +433,12 @@ def _pin_chunk_kernel(m, index_bound=None) -> None:
     when the row count is symbolic; a fixed XBLOCK = 1 drops that mask.
 
     Its max is the hardware's (plain_max): Inductor's NaN-propagating max costs three
-    instructions per element where one suffices. With the tail's -inf on the load (element),
-    the kernel went from 13.9 to 11.2 instructions per element (benchmarks/sass_count.py),
-    and the forward to 1.04x its read floor
+    instructions per element where one suffices; with the tail's -inf on the load (element)
+    it brought the forward to its read floor
     (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max). Exact for every finite
     or infinite logit. With a nan among a chunk's logits m_c is unspecified, but
-    s_c = sum exp(z - m_c) is nan whatever m_c is, and the combine passes that nan on to the loss (a nan target logit is
-    excluded here and reaches the loss through the gathered z_t)."""
+    s_c = sum exp(z - m_c) is nan whatever m_c is, and the combine passes that nan on to the
+    loss (a nan target logit is excluded here and reaches the loss through the gathered z_t)."""
     launch.pin_launch(m, {"XBLOCK": 1, "num_warps": CHUNK_WARPS, "num_stages": 1},
                        persistent=True, plain_max=True, index_bound=index_bound)
 
@@ -468,8 +464,8 @@ def _full_non_target(z, shift, a_row, e_row):
     (the same float32 q as exp2((z - shift) log2 e): negation is exact). g is clamped at
     GAP_MAX, above which q is 0 in float32: a -inf logit (g = +inf) gives q * finite = 0, not
     0 * inf; and a nan logit a nan q, which the product keeps. One rounding fewer than the
-    sum of the two products (an FMA, then one multiply) and three instructions per element
-    fewer than a select on q > 0 (benchmarks/sass_count.py)."""
+    sum of the two products (an FMA, then one multiply), and fewer instructions than a select
+    on q > 0 (docs/lowering.md#int32-indexing-and-the-chunks-width)."""
     g = ops.sub(shift, z)
     q = ops.exp2(ops.mul(g, _f32(-LOG2E)))
     return ops.mul(q, ops.add(a_row, ops.mul(e_row, _clamp_gap(g))))

@@ -56,8 +56,8 @@ SOFT_WARPS = 2
 def _bf16_bits(x_load):
     """A bfloat16 value as float32: its 16 bits shifted up, read as float32 (exact for every
     value, inf and nan included). Triton's conversion unpacks the upper of two packed values
-    with a byte permute and a shift; this is one AND for it, 0.45 instructions per column
-    fewer (benchmarks/NOTES.md, "Offline: the soft forward's chunk kernel")."""
+    with a byte permute and a shift; this is one AND for it (benchmarks/NOTES.md, "Offline: the
+    soft forward's chunk kernel")."""
     bits = ops.to_dtype(ops.to_dtype_bitcast(x_load, torch.int16, torch.bfloat16), torch.int32)
     return ops.to_dtype_bitcast(ops.bitwise_left_shift(bits, ops.constant(16, torch.int32)),
                                 F32, torch.int32)

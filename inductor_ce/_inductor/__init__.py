@@ -1,5 +1,6 @@
 """Every use of private torch API (Inductor, Dynamo, the dispatcher) in inductor_ce lives in
-this subpackage, one module per concern. torch 2.11 through 2.15 are supported; names are resolved at import.
+this subpackage, one module per concern. torch 2.11 through 2.15 are supported; names are
+resolved at import.
 
     ir           the lowering API: IR nodes, loaders, sizes, device asserts, registration
     launch       fixed launch configurations and row-by-column tiling of our kernels

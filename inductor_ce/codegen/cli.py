@@ -3,11 +3,11 @@
     python -m inductor_ce.codegen --rows 4096 --vocab 128256 --dtype bfloat16 \\
         [--softcap 30] [--label-smoothing 0.1] [--z-loss 1e-4] [--backend triton|cpp]
 
-Code generation only (``_inductor.capture.codegen_only``): the backward is generated with the forward,
-no kernel is compiled or run, the logits are an uninitialized tensor, so a real model's shape
-takes seconds. On a GPU the code is the CUDA Triton code; on a machine without one, Triton
-code for the CPU tensors (``--backend triton``, the default: the same kernel bodies up to
-details) or the C++ backend's code (``--backend cpp``).
+Code generation only (``_inductor.capture.codegen_only``): the backward is generated with the
+forward, no kernel is compiled or run, the logits are an uninitialized tensor, so a real model's
+shape takes seconds. On a GPU the code is the CUDA Triton code; on a machine without one, Triton
+code for the CPU tensors (``--backend triton``, the default: the same kernel bodies up to details)
+or the C++ backend's code (``--backend cpp``).
 
 The table counts the traffic of (rows, V) tensors, the only one that matters at this size:
 per token, V x element size for each load of the logits or store of the gradient, against

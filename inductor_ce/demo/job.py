@@ -246,7 +246,8 @@ PRESETS = {
     "cpu": Preset(vocab=8192, block=64, layers=2, heads=4, width=128, batch=8, steps=100,
                   eval_every=20, eval_batches=4, corpus_mb=1.5, lr=3e-3, warmup=10,
                   memorize=500, memorize_lr=1.2e-2),
-    # 136M parameters (GPT-2 small's shape, V = 32768, untied head) on all of the corpus, 8k tokens/step.
+    # 136M parameters (GPT-2 small's shape, V = 32768, untied head) on all of the corpus, 8k
+    # tokens/step.
     "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
                    steps=2000, eval_every=100, eval_batches=4, corpus_mb=None, lr=6e-4,
                    warmup=100, memorize=300, memorize_lr=1e-3),
@@ -749,7 +750,8 @@ def part2(args, preset: Preset, out=print) -> dict:
            f"{torch.get_num_threads()} threads")
     title = (f"GPT {n_params / 1e6:.3g}M on the Python {data.info['python']} standard library "
              f"({len(data.train) / 1e6:.2f}M training tokens, V={cfg.vocab_size}), "
-             f"{preset.steps} steps + {preset.memorize} on a slice, {device} ({gpu}), torch {torch.__version__}: "
+             f"{preset.steps} steps + {preset.memorize} on a slice, {device} ({gpu}), "
+             f"torch {torch.__version__}: "
              "stock torch.compile vs after inductor_ce.enable()")
     return dict(title=title, device=device, device_name=gpu, summary=summary,
                 preset=dataclasses.asdict(preset), n_params=n_params,

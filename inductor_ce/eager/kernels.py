@@ -66,7 +66,8 @@ MODE = os.environ.get("INDUCTOR_CE_EAGER", "auto")
 if MODE not in _MODES:
     raise ValueError(f"INDUCTOR_CE_EAGER must be one of {_MODES}, got {MODE!r}")
 
-_CACHE: dict = {}                    # KernelKey | LossKey -> [standalone.Compiled, ...], or None (failed)
+# KernelKey | LossKey -> [standalone.Compiled, ...], or None (failed)
+_CACHE: dict = {}
 _LOCK = threading.Lock()
 _STATE = threading.local()           # .busy: inside a compile or a compiled call
 compiles = 0                         # how many graphs this process compiled (tests assert it)

@@ -32,13 +32,13 @@ def byte_target(target) -> bool:
 def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                   return_lse=False):
     """TypeError / ValueError naming the option, as F.cross_entropy where it has one
-    (``options.check_options``: the rules, which need no torch). Returns (ignore_index,
-    reduction, label_smoothing, z_loss, softcap) as the loss uses them (a numpy scalar as
-    its Python number); label_smoothing and z_loss: numbers, or a one-element tensor's value
-    (z_loss's must be floating-point), read on the host (on CUDA a sync, as F.cross_entropy's own read of a
-    tensor label_smoothing); under torch.compile such a tensor stays a graph input, as a
-    float32 0-d tensor (no graph break, no guard on its value) checked on the device: a bad
-    value raises at the next synchronization."""
+    (``options.check_options``: the rules, which need no torch). Returns (ignore_index, reduction,
+    label_smoothing, z_loss, softcap) as the loss uses them (a numpy scalar as its Python number);
+    label_smoothing and z_loss: numbers, or a one-element tensor's value (z_loss's must be
+    floating-point), read on the host (on CUDA a sync, as F.cross_entropy's own read of a tensor
+    label_smoothing); under torch.compile such a tensor stays a graph input, as a float32 0-d tensor
+    (no graph break, no guard on its value) checked on the device: a bad value raises at the next
+    synchronization."""
     ignore_index, reduction, label_smoothing, z_loss, softcap = _check_options(
         ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse, Tensor)
     # (A number was checked above; a tensor's value is checked here. No builtin read for a
