@@ -109,7 +109,8 @@ def test_bad_arguments_are_one_line_and_exit_2(capsys, no_codegen, argv, message
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is present")
 def test_cuda_without_a_gpu_is_one_line(capsys, no_codegen):
-    assert _error_line(capsys, ["--device", "cuda"]).endswith("error: --device cuda: no CUDA device")
+    line = _error_line(capsys, ["--device", "cuda"])
+    assert line.endswith("error: --device cuda: no CUDA device")
 
 
 @pytest.mark.gpu

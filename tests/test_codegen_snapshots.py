@@ -1,9 +1,9 @@
 """Codegen snapshots: the forward and backward code Inductor generates for our ops, reviewed
 like source. See codegen_snapshots/README.md for the layout and what normalization strips.
 
-Code generation only: AOTAutograd compiles the backward together with the forward and no
-kernel is compiled or run (``_inductor.capture.codegen_only``), so the inputs are uninitialized tensors
-of real size and the whole matrix takes seconds per case.
+Code generation only: AOTAutograd compiles the backward together with the forward and no kernel is
+compiled or run (``_inductor.capture.codegen_only``), so the inputs are uninitialized tensors of
+real size and the whole matrix takes seconds per case.
 
     python -m pytest -q tests/test_codegen_snapshots.py                        # check
     EXPECTTEST_ACCEPT=1 python -m pytest -q tests/test_codegen_snapshots.py    # re-record

@@ -461,11 +461,11 @@ def test_retain_graph_and_no_grad():
 
 
 def test_calls_seen_before(monkeypatch):
-    """A call whose signature was seen before skips the checks and lookups (eager_loss.loss_of_seen_call):
-    its values are still the call's own (checked against float64 over steps whose logits
-    and targets change in place, and for a 3-D view), and whatever its signature does not
-    hold is read per call: another signature, an invalid option, grad mode, a dispatch mode,
-    a replaced cache."""
+    """A call whose signature was seen before skips the checks and lookups
+    (eager_loss.loss_of_seen_call): its values are still the call's own (checked against float64
+    over steps whose logits and targets change in place, and for a 3-D view), and whatever its
+    signature does not hold is read per call: another signature, an invalid option, grad mode, a
+    dispatch mode, a replaced cache."""
     from inductor_ce import functional
     checked = []
     real = functional.check_tensors
@@ -502,7 +502,8 @@ def test_calls_seen_before(monkeypatch):
         assert_loss_close(loss, ref)
     assert len(checked) == n + 3
     with torch.no_grad():
-        assert not inductor_ce.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1).requires_grad
+        loss = inductor_ce.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1)
+        assert not loss.requires_grad
 
     class Seen(TorchDispatchMode):
         ops: list = []

@@ -178,3 +178,12 @@ def test_private_torch_api_only_in_the_boundary():
 ])
 def test_private_name_finder(source, hits):
     assert len(_private_torch_names(source)) == hits, _private_torch_names(source)
+
+
+def test_lines_fit_in_100_columns():
+    """The package's sources keep to 100 columns, so that they read side by side with their
+    docs and generated code."""
+    long = [f"{os.path.relpath(path, os.path.dirname(ROOT))}:{n}"
+            for path, _ in MODULES.values()
+            for n, line in enumerate(open(path).read().split("\n"), 1) if len(line) > 100]
+    assert not long, long
