@@ -1035,3 +1035,103 @@ def test_padding_row_gets_zero_gradient_when_only_the_loss_is_differentiated(
         F.cross_entropy(ref, t[[0, 2]], reduction=reduction).sum().backward()
         assert torch.equal(x.grad[1], torch.zeros(10)), x.grad[1]
         torch.testing.assert_close(x.grad[[0, 2]].double(), ref.grad)
+
+
+# --------------------------------------------------------------------------------------------
+# 11. Activation checkpointing, export and row counts under Dynamo
+# --------------------------------------------------------------------------------------------
+
+_CHECKPOINTED = {
+    "linear_rows": lambda h, w, t: inductor_ce.linear_cross_entropy(h, w, t),
+    "linear_classes": lambda h, w, t: inductor_ce.linear_cross_entropy(
+        h, w, t, label_smoothing=0.1, memory_budget=4096),
+    "linear_entropy": lambda h, w, t: inductor_ce.linear_cross_entropy(
+        h, w, t, return_entropy=True).loss,
+    "cross_entropy": lambda h, w, t: inductor_ce.cross_entropy(h @ w.T, t),
+}
+
+
+@pytest.mark.parametrize("selective", [False, True], ids=["checkpoint", "selective"])
+@pytest.mark.parametrize("loss", list(_CHECKPOINTED))
+def test_checkpointed_loss_runs_its_region_once_in_the_forward(loss, selective):
+    """The fused head differentiates a small graph inside its forward: the caller's saved-tensor
+    hooks must not see it. A non-reentrant checkpoint's would recompute the region there (twice
+    in the forward), a selective checkpoint's would fail to find the op's output. Gradients as
+    float64's."""
+    from torch.utils.checkpoint import (CheckpointPolicy, checkpoint,
+                                        create_selective_checkpoint_contexts)
+    h0, w0, t = _head_case(6, 16, 300)
+    h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+    runs = []
+
+    def region(a):
+        runs.append(1)
+        return _CHECKPOINTED[loss](torch.tanh(a), w, t)
+    context = {}
+    if selective:
+        policy = lambda ctx, op, *a, **k: CheckpointPolicy.PREFER_RECOMPUTE  # noqa: E731
+        context["context_fn"] = functools.partial(create_selective_checkpoint_contexts, policy)
+    out = checkpoint(region, h, use_reentrant=False, **context)
+    assert len(runs) == 1
+    out.backward()
+    assert len(runs) == 2                     # the recompute, in the backward
+    h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+    smoothing = 0.1 if loss == "linear_classes" else 0.0
+    F.cross_entropy(torch.tanh(h64) @ w64.T, t, label_smoothing=smoothing).backward()
+    torch.testing.assert_close(out.double(), F.cross_entropy(
+        torch.tanh(h64) @ w64.T, t, label_smoothing=smoothing), rtol=1e-5, atol=1e-6)
+    _close(h.grad, h64.grad)
+    _close(w.grad, w64.grad)
+
+
+def _rows_reference(z, t):
+    return F.cross_entropy(z.double(), t)
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "linear_cross_entropy"])
+def test_strict_export_with_rows_above_few_rows(loss):
+    """Rows symbolic up to 8192 (above the few-rows variant's 1024): no guard on the row count
+    (Dynamo reads a symbolic size as an int; a comparison with it would guard), so strict
+    export succeeds and the exported loss is right at 3000 rows."""
+    g = _gen("export", loss)
+    w = torch.randn(50, 8, generator=g)
+
+    class M(torch.nn.Module):
+        def forward(self, x, t):
+            if loss == "cross_entropy":
+                return inductor_ce.cross_entropy(x, t)
+            return inductor_ce.linear_cross_entropy(x, w, t)
+    width = 50 if loss == "cross_entropy" else 8
+    rows = torch.export.Dim("rows", min=2, max=8192)
+    x, t = torch.randn(6, width, generator=g), torch.randint(0, 50, (6,), generator=g)
+    exported = torch.export.export(M(), (x, t), dynamic_shapes=({0: rows}, {0: rows}),
+                                   strict=True)
+    x, t = torch.randn(3000, width, generator=g), torch.randint(0, 50, (3000,), generator=g)
+    want = _rows_reference(x if loss == "cross_entropy" else x.double() @ w.double().T, t)
+    torch.testing.assert_close(exported.module()(x, t).double(), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("transform", ["none", "func_grad"])
+def test_compiled_with_dynamic_rows_compiles_once(transform):
+    """torch.compile(dynamic=True) over row counts on both sides of 1024: no compile after the
+    first call's, with and without torch.func.grad (whose decomposition chunks its rows: under
+    Dynamo in one chunk, a range over a symbolic size would guard on it). Values as
+    float64's."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+
+    def loss(x, t):
+        return inductor_ce.cross_entropy(x, t)
+    fn = loss if transform == "none" else torch.func.grad(loss)
+    counter = CompileCounterWithBackend("aot_eager")
+    compiled = torch.compile(fn, dynamic=True, backend=counter)
+    torch._dynamo.reset()
+    g = _gen("dynamic rows", transform)
+    compiles = []
+    for rows in (3, 7, 1100):
+        x, t = torch.randn(rows, 40, generator=g), torch.randint(0, 40, (rows,), generator=g)
+        got = compiled(x, t)
+        compiles.append(counter.frame_count)
+        want = (_rows_reference(x, t) if transform == "none" else
+                torch.func.grad(_rows_reference)(x.double(), t))
+        torch.testing.assert_close(got.double(), want, rtol=1e-5, atol=1e-7)
+    assert compiles == compiles[:1] * 3, compiles

@@ -107,7 +107,9 @@ def _logsumexp(z: Tensor) -> Tensor:
 
 
 def _chunks(n, v):
-    if not isinstance(n, int) or not isinstance(v, int):  # symbolic sizes (export): one chunk
+    # Symbolic sizes (export), or traced by Dynamo (which reads a symbolic size as an int: the
+    # range would guard on it, compiling once per row count): one chunk.
+    if torch.compiler.is_compiling() or not isinstance(n, int) or not isinstance(v, int):
         return [(0, n)]
     step = max(1, _CHUNK_ELEMENTS // max(v, 1))
     return [(s, min(s + step, n)) for s in range(0, n, step)] or [(0, 0)]

@@ -25,6 +25,7 @@ from typing import NamedTuple, Optional
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 
 # Up to this many rows (a static count) a training step is bound by the host, not the GPU: its
@@ -40,9 +41,10 @@ def _narrowed(target: Tensor, ignore_index: int) -> Tensor:
     for the backward (a buffer and a store per step); from int32 the backward recomputes it
     from the target it has anyway. More rows keep int64: then Inductor fuses the loss's per-row
     finish into the one program that sums over the rows, which costs more than it saves
-    (docs/lowering.md#few-static-rows). (A symbolic count is not an int: no guard.)"""
-    rows = target.numel()
-    few = isinstance(rows, int) and rows <= FEW_ROWS and -2**31 <= ignore_index < 2**31
+    (docs/lowering.md#few-static-rows). A symbolic count keeps int64 with no guard (Dynamo
+    reads a symbolic int as an int: a comparison would guard the rows, and export with rows
+    above FEW_ROWS would fail)."""
+    few = statically_known_true(target.numel() <= FEW_ROWS) and -2**31 <= ignore_index < 2**31
     return target.int() if few else target
 
 
