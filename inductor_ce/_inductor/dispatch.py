@@ -1,6 +1,8 @@
 """The dispatcher's thread-local key sets: autograd inside a custom op's implementation."""
 from __future__ import annotations
 
+import contextlib
+
 import torch
 
 _K = torch._C.DispatchKey
@@ -37,17 +39,15 @@ class autograd_inside_op:
         self._grad = torch.enable_grad()
         # (Where hooks are disabled, pushing one raises; none of the caller's can run then.)
         self._hooks = (torch.autograd.graph.saved_tensors_hooks(_same, _same)
-                       if torch._C._autograd._saved_tensors_hooks_is_enabled() else None)
+                       if torch._C._autograd._saved_tensors_hooks_is_enabled() else _NO_HOOKS)
         self._keys.__enter__()
         self._grad.__enter__()
-        if self._hooks is not None:
-            self._hooks.__enter__()
+        self._hooks.__enter__()
         return self
 
     def __exit__(self, *exc):
         try:
-            if self._hooks is not None:
-                self._hooks.__exit__(*exc)
+            self._hooks.__exit__(*exc)
         finally:
             try:
                 self._grad.__exit__(*exc)
@@ -57,3 +57,6 @@ class autograd_inside_op:
 
 def _same(x):
     return x
+
+
+_NO_HOOKS = contextlib.nullcontext()
