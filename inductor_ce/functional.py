@@ -88,7 +88,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
                              z_loss, softcap, return_lse)
         if sig is not None:
-            out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss)
+            out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss, softcap)
             if out is not None:
                 return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
@@ -155,11 +155,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
             return _named(out, return_lse, return_entropy, return_accuracy) if full else out
         # The op asserts that every target is in [0, V) or ignore_index (compiled: in a
         # kernel over the rows, no launch of its own).
+        cap = ops.softcap_tensor(softcap)
         if full:
-            stats = _CE_FWD_FULL(input, target, weight, ignore_index, softcap, smooth,
-                                 temperature)
+            stats = _CE_FWD_FULL(input, target, weight, ignore_index, cap, smooth, temperature)
         else:
-            stats = _CE_FWD(input, target, weight, ignore_index, softcap, smooth)
+            stats = _CE_FWD(input, target, weight, ignore_index, cap, smooth)
     lse_nt, z_t, sum_wz, *extra = stats
     loss, lse, w_t = finish(lse_nt, z_t, sum_wz, target, weight, ignore_index,
                             label_smoothing if smoothing_tensor else float(label_smoothing),
@@ -327,6 +327,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         # nothing needs left out (a frozen head: one GEMM less).
         wanted = (input.requires_grad, linear_weight.requires_grad
                   or (linear_bias is not None and linear_bias.requires_grad))
+        cap = ops.softcap_tensor(softcap)
         # Under torch.compile the two float options reach the op as a tensor: a float that
         # changes between calls then recompiles once (Dynamo makes it symbolic at its second
         # value, as for cross_entropy), not once per value (the schema's float is a guard).
@@ -339,17 +340,17 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
             label_smoothing = z_loss = 0.0
         if not full:
             return linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
-                                         ignore_index, softcap, label_smoothing, z_loss,
+                                         ignore_index, cap, label_smoothing, z_loss,
                                          reduction == "mean", budget, 1.0, False, *wanted,
                                          *float_options)[0]
         # With the statistics of the entropy and the accuracy from the same chunks: an
         # entropy that gets a gradient costs the backward one pass over recomputed logits.
         out = linear.linear_ce_fast(input, linear_weight, linear_bias, target, weight,
-                                    ignore_index, softcap, label_smoothing, z_loss,
+                                    ignore_index, cap, label_smoothing, z_loss,
                                     reduction == "mean", budget, temperature, True, *wanted,
                                     *float_options)
         lse_nt, z_t, ent_nt, max_nt = linear.full_statistics(
-            input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, softcap,
+            input, linear_weight, linear_bias, target, weight, *out[4:], ignore_index, cap,
             budget, temperature)
         return full_outputs(out[0], None, lse_nt, z_t, ent_nt, max_nt, target, ignore_index,
                             False, return_entropy, return_accuracy)
@@ -369,8 +370,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     else:
         # The per-row statistics: by the ATen decomposition (unchunked) under torch.func /
         # forward-mode AD, as cross_entropy; else the fused head's ops.
-        args = (input, linear_weight, linear_bias, target, weight, ignore_index, softcap,
-                smooth, 0, num_classes)
+        args = (input, linear_weight, linear_bias, target, weight, ignore_index,
+                softcap if transformed else ops.softcap_tensor(softcap), smooth, 0, num_classes)
         if full:
             fwd = decomposition.linear_ce_fwd_full if transformed else linear.statistics_full
             stats = fwd(*args, budget, temperature)[:5]

@@ -71,29 +71,41 @@ def _f32(value: float):
     return ops.constant(value, F32)
 
 
-def _logit(x_load, softcap, temperature=1.0):
-    """z = s(x / T) in float32: the input's own rounding, then float32 arithmetic."""
-    if softcap is not None:
-        return ops.mul(_f32(softcap), _capped_tanh(x_load, softcap, temperature))
+def softcap_of(softcap):
+    """The softcap's value as a function of no index, float32, or None without one. The op
+    takes it as a 0-d tensor, a graph input (a CPU one reaches a GPU kernel as a scalar
+    argument): one compile serves every value, as for label_smoothing and z_loss."""
+    if softcap is None:
+        return None
+    at = ir.loader(softcap)
+    return lambda: ops.to_dtype(at([]), F32)
+
+
+def _logit(x_load, cap, temperature=1.0):
+    """z = s(x / T) in float32: the input's own rounding, then float32 arithmetic. ``cap``:
+    ``softcap_of``'s function, or None."""
+    if cap is not None:
+        return ops.mul(cap(), _capped_tanh(x_load, cap, temperature))
     z = ops.to_dtype(x_load, F32)
     return z if temperature == 1.0 else ops.truediv(z, _f32(temperature))
 
 
-def _capped_tanh(x_load, softcap, temperature=1.0):
+def _capped_tanh(x_load, cap, temperature=1.0):
     """tanh(x / T / cap), shared by ``_logit`` and ``softcap_slope`` (the same expression:
-    Inductor computes it once)."""
+    Inductor computes it once). 1 / cap is a value per kernel, x times it one multiply per
+    element (a division would cost several)."""
     y = ops.to_dtype(x_load, F32)
     if temperature != 1.0:
         y = ops.truediv(y, _f32(temperature))
-    return ops.tanh(ops.mul(y, _f32(1.0 / softcap)))
+    return ops.tanh(ops.mul(y, ops.truediv(_f32(1.0), cap())))
 
 
-def softcap_slope(x_load, softcap, temperature=1.0):
+def softcap_slope(x_load, cap, temperature=1.0):
     """d/dy tanh(y) = 1 - tanh(y)^2, the softcap's chain rule, from the tanh itself (the one
     ``_logit`` computes): from z / cap, the rounded product, it had two more roundings, which
     tripled the error where tanh nears 1 (the saturated logits, a row's most probable:
     docs/numerics.md). -inf: tanh = -1, a slope of 0."""
-    t = _capped_tanh(x_load, softcap, temperature)
+    t = _capped_tanh(x_load, cap, temperature)
     return ops.sub(_f32(1.0), ops.mul(t, t))
 
 
@@ -259,7 +271,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
     on_triton, vocab, single, chunk, n_chunks, has_tail, wide, ranges = _plan(logits)
     one_partial = not single and not full and _few_static_rows(rows)  # see below
     _log.lowering("ce_fwd", logits, target, weight,
-                  dict(ignore_index=ignore_index, softcap=softcap, smooth=smooth,
+                  dict(ignore_index=ignore_index, softcap=softcap is not None, smooth=smooth,
                        temperature=temperature, full=full),
                   "C++ two-pass (max, then sum-exp)" if not on_triton else
                   "single pass" if single else f"two-level split, {n_chunks} chunks of {chunk}"
@@ -267,6 +279,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
                   + (", one partial per chunk (few rows)" if one_partial else ""))
 
     _check_targets(device, t_at, rows, ignore_index, vocab, on_triton)
+    cap = softcap_of(softcap)
 
     def element(index, rindex):
         """(z, [j == t], column, in_range or None); padded tail columns have z = -inf."""
@@ -288,14 +301,14 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
             # CSE would not merge their loads of the logits into one (columns fit in int32).
             in_range = ops.lt(ops.index_expr(col, torch.int32), ops.index_expr(vocab, torch.int32))
         if in_range is None:
-            z = _logit(x_at([*row, col]), softcap, temperature)
-        elif softcap is None:
+            z = _logit(x_at([*row, col]), cap, temperature)
+        elif cap is None:
             # -inf enters as the masked load's `other` when the load is all the masked body
             # holds (no prologue): no select per element.
             z = _logit(ops.masked(in_range, lambda: x_at([*row, col]), _NEG_INF), None,
                        temperature)
         else:  # the softcap maps -inf to -cap: mask its result
-            z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), softcap, temperature),
+            z = ops.masked(in_range, lambda: _logit(x_at([*row, col]), cap, temperature),
                            _NEG_INF)
         t_col = _target_column(t_at(row), ignore_index, vocab)
         is_t = ops.eq(r, ops.sub(t_col, start)) if wide else _is_target(col, t_col)
@@ -333,7 +346,7 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
         has_t = ops.ge(t_col, ops.constant(0, torch.int32))
         col = ops.indirect_indexing(ops.where(has_t, t_col, ops.constant(0, torch.int32)),
                                     vocab, check=False)
-        return ops.where(has_t, _logit(x_at([*row, col]), softcap, temperature),
+        return ops.where(has_t, _logit(x_at([*row, col]), cap, temperature),
                          _f32(_NEG_INF))
 
     s = ir.reduction(device, chunk_sumexp, ranges, [chunk], "sum")
@@ -496,14 +509,16 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=Non
     out_dtype = logits.get_dtype()
     logits_vocab = ir.size(logits)[-1]
     _log.lowering("ce_bwd", logits, target, weight,
-                  dict(ignore_index=ignore_index, softcap=softcap, smooth=c is not None,
+                  dict(ignore_index=ignore_index, softcap=softcap is not None,
+                       smooth=c is not None,
                        entropy=e is not None, temperature=temperature),
                   "one pointwise kernel" + (", per-row coefficients inlined" if inline else ""))
+    cap = softcap_of(softcap)
 
     def grad(index):
         row, col = index[:-1], index[-1]
         x = x_at(index)
-        z = _logit(x, softcap, temperature)
+        z = _logit(x, cap, temperature)
         is_t = _is_target(col, _target_column(t_at(row), ignore_index, logits_vocab))
         lse = lse_at(row)
         shift = ops.where(ops.eq(lse, _f32(_NEG_INF)), _f32(0.0), lse)
@@ -516,8 +531,8 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=Non
         if c_at is not None:
             w = _f32(1.0) if w_at is None else ops.to_dtype(w_at([col]), F32)
             g = ops.add(g, ops.mul(c_at(row), w))
-        if softcap is not None:  # d/dx cap tanh(x / cap) = 1 - tanh^2(x / cap)
-            g = ops.mul(g, softcap_slope(x, softcap, temperature))
+        if cap is not None:  # d/dx cap tanh(x / cap) = 1 - tanh^2(x / cap)
+            g = ops.mul(g, softcap_slope(x, cap, temperature))
         if temperature != 1.0:
             g = ops.truediv(g, _f32(temperature))
         return ops.to_dtype(g, out_dtype)

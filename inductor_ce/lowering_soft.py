@@ -45,7 +45,7 @@ from . import _log
 from ._inductor import ir, launch, partitioner
 from ._inductor.ir import F32, ops
 from .lowering import (LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit, _plan,
-                       _safe, softcap_slope)
+                       _safe, softcap_of, softcap_slope)
 
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
 # with one warp a thread keeps 128 of them in about 200 registers, and two warps measured
@@ -83,9 +83,11 @@ def soft_stats(x, p, weight, smoothing, softcap):
     w_at = None if weight is None else ir.loader(weight)
     eps_at = None if smoothing is None else ir.loader(smoothing)
     on_triton, vocab, single, chunk, n_chunks, has_tail, wide, ranges = _plan(x)
-    _log.lowering("soft_stats", x, p, weight, dict(softcap=softcap, smooth=eps_at is not None),
+    _log.lowering("soft_stats", x, p, weight,
+                  dict(softcap=softcap is not None, smooth=eps_at is not None),
                   "C++ whole rows" if not on_triton else "single pass" if single else
                   f"two-level split, {n_chunks} chunks of {chunk}")
+    cap = softcap_of(softcap)
 
     # bf16 logits of a buffer (no producer inlined, whose float32 result this would round)
     # are widened by the shift on Triton. The targets keep Triton's conversion: LLVM then
@@ -99,7 +101,7 @@ def soft_stats(x, p, weight, smoothing, softcap):
     gap_key = on_triton and softcap is None and ir.is_buffer(x)
 
     def logit(x_load):
-        return _logit(_bf16_bits(x_load) if shifted else x_load, softcap)
+        return _logit(_bf16_bits(x_load) if shifted else x_load, cap)
 
     def element(index, rindex):
         """(z, c, r): the logit (-inf past V), the mass (0 past V), the column within the
@@ -265,8 +267,10 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
     m_at, s_at, total_at, rest_at, a_at, g_at, k_at = (
         ir.loader(v) for v in (m, s, total, rest, a, g, k))
     rows = ir.size(m)
-    _log.lowering("soft_grad", x, p, weight, dict(softcap=softcap, smooth=eps_at is not None),
+    _log.lowering("soft_grad", x, p, weight,
+                  dict(softcap=softcap is not None, smooth=eps_at is not None),
                   "one pointwise kernel")
+    cap = softcap_of(softcap)
 
     def inv(i):
         return ops.truediv(_f32(1.0), ops.add(s_at(i), _f32(1.0)))
@@ -288,14 +292,14 @@ def soft_grad(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
     def grad(index):
         row, col = index[:-1], index[-1]
         x_load = x_at(index)
-        z = _logit(x_load, softcap)
+        z = _logit(x_load, cap)
         c = _mass(p_at(index), col, eps_at, w_at, vocab)
         q = _exp(ops.sub(z, m_at(row)))
         dz = ops.sub(ops.mul(coef_at(row), q), ops.mul(g_at(row), c))
         dz = ops.where(ops.eq(ops.index_expr(col, torch.int64), special_at(row)),
                        coef_a_at(row), dz)
-        if softcap is not None:   # d/dx cap tanh(x / cap) = 1 - tanh^2(x / cap)
-            dz = ops.mul(dz, softcap_slope(x_load, softcap))
+        if cap is not None:   # d/dx cap tanh(x / cap) = 1 - tanh^2(x / cap)
+            dz = ops.mul(dz, softcap_slope(x_load, cap))
         return ops.to_dtype(dz, x.get_dtype())
 
     return ir.gradient(device, x.get_dtype(), grad, ir.size(x))

@@ -212,7 +212,7 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
     ignore_index, reduction, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()  # as F.cross_entropy: no int32 target equals it (functional.py)
-    softcap = None if softcap is None else float(softcap)
+    softcap = ops.softcap_tensor(None if softcap is None else float(softcap))
 
     # Local target: the column of the target in this shard, -1 ("no target here", the op's
     # ignore_index), or V_local for a target outside [0, V) that is not ignore_index: every
@@ -602,7 +602,7 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
                               "whether the input needs a gradient (input.requires_grad)"),
         _target_facts(target, ignore_index))
     ignore_index, reduction, label_smoothing, z_loss, softcap, smooth, temperature = options[0]
-    softcap = None if softcap is None else float(softcap)
+    softcap = ops.softcap_tensor(None if softcap is None else float(softcap))
     if not -2**31 <= ignore_index < 2**31:
         target = target.long()   # (compared in int64, as cross_entropy does)
     owner = (target >= vocab_start) & (target < vocab_start + v_local) & (target != ignore_index)

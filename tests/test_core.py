@@ -576,8 +576,8 @@ def test_property_shift_invariance(case, shift):
 OPCHECK_OPTIONS = [
     dict(weighted=False, softcap=None, smooth=False),
     dict(weighted=True, softcap=None, smooth=True),
-    dict(weighted=False, softcap=5.0, smooth=False),
-    dict(weighted=True, softcap=5.0, smooth=True),
+    dict(weighted=False, softcap=torch.tensor(5.0), smooth=False),
+    dict(weighted=True, softcap=torch.tensor(5.0), smooth=True),
 ]
 OPCHECK_IDS = ["plain", "weight+smooth", "softcap", "all"]
 

@@ -203,12 +203,12 @@ def test_ops_run_the_lowered_kernels(dtype):
     _, logits, target = make_case("strided_rows", dtype, 3, ("eager-ops", dtype))
     x, w = logits.detach(), make_weight(("eager-ops",))
     before = eager.compiles
-    stats = torch.ops.inductor_ce.ce_fwd(x, target, w, 3, 5.0, True)
+    stats = torch.ops.inductor_ce.ce_fwd(x, target, w, 3, torch.tensor(5.0), True)
     ref = decomposition.ce_fwd(x, target, w, 3, 5.0, True)
     for a, b in zip(stats, ref):
         torch.testing.assert_close(a, b, rtol=2e-6, atol=2e-6)
     g = [torch.randn(target.shape, generator=torch.Generator().manual_seed(i)) for i in range(3)]
-    grad = torch.ops.inductor_ce.ce_bwd(x, target, w, stats[0], *g, 3, 5.0)
+    grad = torch.ops.inductor_ce.ce_bwd(x, target, w, stats[0], *g, 3, torch.tensor(5.0))
     ref_grad = decomposition.ce_bwd(x, target, w, ref[0], *g, 3, 5.0)
     assert grad.shape == x.shape and grad.is_contiguous()
     assert_within_one_rounding(grad, ref_grad)

@@ -333,10 +333,10 @@ def test_opcheck():
     t[0] = -100
     w = torch.rand(40, generator=g)
     torch.library.opcheck(torch.ops.inductor_ce.ce_fwd_full.default,
-                          (x, t, w, -100, 4.0, True, 0.8))
+                          (x, t, w, -100, torch.tensor(4.0), True, 0.8))
     per_row = [torch.randn(6, generator=g) for _ in range(5)]
     torch.library.opcheck(torch.ops.inductor_ce.ce_bwd_full.default,
-                          (x.detach(), t, w, *per_row, -100, 4.0, 0.8))
+                          (x.detach(), t, w, *per_row, -100, torch.tensor(4.0), 0.8))
 
 
 # --- the fused head ----------------------------------------------------------------------------

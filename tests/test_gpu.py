@@ -262,11 +262,11 @@ def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
 
 
 def test_few_rows_replays_take_options_new_every_call():
-    """Few rows on CUDA with label_smoothing and z_loss new at every step (an annealed
-    smoothing, a z-loss warm-up): the values are an input of the compiled forward, which its
-    CUDA graphs read from a buffer of their own; each step's loss and gradient against
-    float64 (a replay reading a stale value fails here), nothing compiled after the first
-    step, and the forward and backward replayed."""
+    """Few rows on CUDA with label_smoothing, z_loss and softcap new at every step (an
+    annealed smoothing, a z-loss warm-up, a softcap sweep): the values are an input of the
+    compiled forward and backward, whose CUDA graphs read them from a buffer of their own;
+    each step's loss and gradient against float64 (a replay reading a stale value fails
+    here), nothing compiled after the first step, and the forward and backward replayed."""
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
     from inductor_ce.eager import kernels as eager
@@ -278,9 +278,10 @@ def test_few_rows_replays_take_options_new_every_call():
 
     before, compiled = (_replayed(True), _replayed(False)), []
     for i in range(10):
-        opts = dict(label_smoothing=0.2 * (1 - i / 10), z_loss=1e-3 * (i + 1))
+        opts = dict(label_smoothing=0.2 * (1 - i / 10), z_loss=1e-3 * (i + 1),
+                    softcap=30.0 - 2.0 * i)
         with torch.no_grad():
-            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 2)
+            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 8)
         start = eager.compiles
         loss = inductor_ce.cross_entropy(leaf, t, **opts)
         loss.backward()
@@ -290,6 +291,49 @@ def test_few_rows_replays_take_options_new_every_call():
         del loss, grad
     assert sum(compiled[1:]) == 0, compiled
     assert _replayed(True) - before[0] >= 6 and _replayed(False) - before[1] >= 2
+
+
+@pytest.mark.parametrize("op", ["cross_entropy", "linear_cross_entropy"])
+def test_softcap_new_every_call_compiles_once(op):
+    """A softcap new at every call on the GPU, eagerly (nothing compiled after the first
+    call) and under torch.compile (one recompile, at the second value, then none): the value
+    reaches the kernels as an argument (a CPU 0-d tensor, a scalar argument of the GPU
+    kernels); each call's loss and gradient against float64."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+    from inductor_ce.eager import kernels as eager
+    gen = torch.Generator(device=DEV).manual_seed(21)
+    rows, vocab, hidden = 2048, 32000, 256
+    h = torch.randn(rows, hidden, device=DEV, generator=gen).to(torch.bfloat16)
+    w = (torch.randn(vocab, hidden, device=DEV, generator=gen) * 0.5).to(torch.bfloat16)
+    x0 = (h @ w.T).detach() if op == "cross_entropy" else h
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+    t[::7] = -100
+
+    def call(x, cap):
+        if op == "cross_entropy":
+            return inductor_ce.cross_entropy(x, t, softcap=cap)
+        return inductor_ce.linear_cross_entropy(x, w, t, softcap=cap)
+
+    torch._dynamo.reset()
+    counter = CompileCounterWithBackend("inductor")
+    compiled = torch.compile(call, backend=counter, fullgraph=True)
+    for fn in (call, compiled):
+        for i, cap in enumerate((30.0, 20.0, 15.0, 50.0)):
+            x = x0.clone().requires_grad_()
+            start = eager.compiles
+            with torch._dynamo.config.patch(error_on_recompile=fn is compiled and i >= 2):
+                loss = fn(x, cap)
+            loss.backward()
+            if fn is call and i > 0:
+                assert eager.compiles == start, (op, cap)
+            if op == "cross_entropy":
+                _check(loss.detach(), x.grad, x0, t, dict(softcap=cap), None)
+            else:   # at most twice the error of the unfused loss, as test_linear_against_float64
+                want = reference(h.double() @ w.double().T, t, softcap=cap)
+                unfused = inductor_ce.cross_entropy(h @ w.T, t, softcap=cap)
+                err, err_unfused = (abs(v.item() - want.item()) for v in (loss, unfused))
+                assert err <= 2 * err_unfused + 1e-6 * abs(want.item()), (cap, err, err_unfused)
+    assert counter.frame_count == 2, counter.frame_count
 
 
 def test_few_rows_replayed_loss_takes_in_place_division():

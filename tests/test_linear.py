@@ -258,15 +258,15 @@ def test_opcheck(design):
     h, w, b, t = _data("opcheck", (3, 5), bias=True)
     cw = torch.rand(V, generator=torch.Generator().manual_seed(9)) + 0.5
     leaves = [x.clone().requires_grad_() for x in (h, w, b)]
-    budget = _budget(design)
+    budget, cap = _budget(design), torch.tensor(5.0)
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fwd.default,
-                          (*leaves, t, cw, -100, 5.0, True, 0, V, budget, False))
+                          (*leaves, t, cw, -100, cap, True, 0, V, budget, False))
     torch.library.opcheck(torch.ops.inductor_ce.linear_ce_fast.default,
-                          (*leaves, t, cw, -100, 5.0, 0.1, 1e-2, True, budget))
+                          (*leaves, t, cw, -100, cap, 0.1, 1e-2, True, budget))
     stats = decomposition.linear_ce_fwd(h, w, b, t, cw, -100, 5.0, True, 0, V, 0)
     for input_grad, weight_grad in ((True, True), (False, True), (True, False)):
         torch.library.opcheck(torch.ops.inductor_ce.linear_ce_bwd.default,
-                              (h, w, b, t, cw, stats[0], *stats[:3], -100, 5.0, 0, budget,
+                              (h, w, b, t, cw, stats[0], *stats[:3], -100, cap, 0, budget,
                                input_grad, weight_grad))
 
 
@@ -293,7 +293,7 @@ def test_shard_by_classes_checks_the_global_range():
 
 
 @pytest.mark.parametrize("block", [37, 8], ids=["one-block", "blocks"])
-@pytest.mark.parametrize("softcap", [None, 5.0])
+@pytest.mark.parametrize("softcap", [None, torch.tensor(5.0)], ids=["none", "softcap"])
 def test_ops_match_their_decomposition(monkeypatch, block, softcap):
     """The forward's statistics (class chunks: blocks of ``block`` rows x 64 classes, ragged
     chunks and blocks; row chunks), and the backward's dh, dW, db (chunks of rows, and of

@@ -1,7 +1,8 @@
-"""label_smoothing and z_loss taking a new value every call (an annealed smoothing, a z-loss
-warm-up). Their values are inputs of the compiled code, not constants of it: eagerly
-(inductor_ce/eager/loss.py's LossSpec keeps only whether each is non-zero) a new value
-compiles nothing, and under torch.compile a 0-d tensor option is a graph input, never a guard.
+"""label_smoothing, z_loss and softcap taking a new value every call (an annealed smoothing,
+a z-loss warm-up, a softcap sweep). Their values are inputs of the compiled code, not
+constants of it: eagerly (inductor_ce/eager/loss.py's LossSpec keeps only whether each is
+non-zero or given) a new value compiles nothing, and under torch.compile a 0-d tensor option
+is a graph input, never a guard, and a float recompiles once.
 Each value's loss and gradient against float64, over the collapse margins; the eager path's
 caches bounded, with one warning (docs/eager.md).
 """
@@ -12,6 +13,7 @@ import warnings
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 import inductor_ce
 from inductor_ce.eager import kernels as eager
@@ -35,14 +37,20 @@ def compiled_at_any_size(monkeypatch):
 SCHEDULES = {
     "label_smoothing": [0.1, 0.09, 0.08, 0.06, 0.05, 0.03, 0.02, 0.01],
     "z_loss": [0.0, 1e-4, 2e-4, 4e-4, 8e-4, 1.6e-3, 3.2e-3, 6.4e-3],
+    "softcap": [30.0, 25.0, 20.0, 15.0, 12.5, 10.0, 8.0, 6.0],
 }
 
 
-def _margins_reference(z, target, label_smoothing=0.0, z_loss=0.0):
+def _margins_reference(z, target, label_smoothing=0.0, z_loss=0.0, softcap=None):
     """Per-row loss and d(sum of the rows' losses)/dz in float64, collapse-safe at any margin:
     (1 - eps) * softplus(lse_nt - z_t) + eps * (lse - mean_j z_j) + zl * lse^2 (F.cross_entropy's
     smoothing without class weights, plus the z-loss), gradient (1 - eps) * that of the
-    collapse-safe NLL + eps * (p - 1/V) + 2 zl lse p."""
+    collapse-safe NLL + eps * (p - 1/V) + 2 zl lse p; with a softcap, that of cap tanh(z / cap)
+    times the chain rule's 1 - tanh^2."""
+    if softcap is not None:
+        t = torch.tanh(z.double() / softcap)
+        loss, grad = _margins_reference(softcap * t, target, label_smoothing, z_loss)
+        return loss, grad * (1.0 - t * t)
     nll, nll_grad = collapse_safe_reference(z, target)
     z64 = z.double()
     lse = torch.logsumexp(z64, -1)
@@ -80,15 +88,16 @@ def test_a_new_value_every_call_compiles_nothing(option, variant, monkeypatch):
         assert_grad_close(x.grad, ref_grad, msg=f"{option}={value}")
     print(f"{option} ({variant}): compiles per call {compiled}, seconds per call "
           f"{[round(s, 4) for s in seconds]}")
-    assert compiled[0] == 2 and sum(compiled[2:]) == 0, compiled
+    assert compiled[0] == 2 and sum(compiled[1:]) == (2 if option == "z_loss" else 0), \
+        compiled
     assert max(seconds[2:]) < 2.0, seconds      # (loose: a loaded machine; ~1e-3 s here)
     assert len(checked) == (2 if option == "z_loss" else 1), len(checked)
 
 
 def test_the_fused_heads_chunks_compile_once():
     """linear_cross_entropy ("fast": eager/loss.py's loss_chunk per chunk of rows) with
-    label_smoothing and z_loss new every call: no compile after the first call, each call's
-    loss and gradients against float64."""
+    label_smoothing, z_loss and softcap new every call: no compile after the first call, each
+    call's loss and gradients against float64."""
     gen = torch.Generator().manual_seed(3)
     h = torch.randn(40, 16, generator=gen)
     w = torch.randn(300, 16, generator=gen) * 0.5
@@ -96,7 +105,8 @@ def test_the_fused_heads_chunks_compile_once():
     t[::9] = -100
     compiled = []
     for i in range(6):
-        opts = dict(label_smoothing=0.1 - 0.015 * i, z_loss=1e-4 * (i + 1))
+        opts = dict(label_smoothing=0.1 - 0.015 * i, z_loss=1e-4 * (i + 1),
+                    softcap=20.0 - 2.5 * i)
         hh, ww = h.clone().requires_grad_(), w.clone().requires_grad_()
         before = eager.compiles
         loss = inductor_ce.linear_cross_entropy(hh, ww, t, **opts)
@@ -328,43 +338,109 @@ def test_class_weights_never_recompile():
 
 
 def test_compiled_functions_are_bounded(monkeypatch):
-    """kernels._CACHE keeps at most MAX_COMPILED keys: a softcap new at every call (a constant
-    of the op's code) compiles each time, drops the oldest and warns once, naming the cause;
-    the values stay right. Before that bound, the MANY_VALUES-th distinct softcap compiled
-    warns once that the softcap compiles per value."""
+    """kernels._CACHE keeps at most MAX_COMPILED keys: a temperature new at every call (a
+    constant of the op's code) compiles each time, drops the oldest and warns once, naming the
+    cause; the values stay right. Before that bound, the MANY_VALUES-th distinct temperature
+    compiled warns once that the temperature compiles per value."""
     monkeypatch.setattr(eager, "_WARNED", set())
     monkeypatch.setattr(eager, "MAX_COMPILED", 2)
     monkeypatch.setattr(eager, "MANY_VALUES", 3)
-    monkeypatch.setattr(eager, "_CONSTANTS", {})
+    monkeypatch.setattr(eager, "_TEMPERATURES", set())
     x = torch.randn(24, 13) * 3
     t = torch.randint(0, 13, (24,))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for softcap in (2.0, 3.0, 4.0, 5.0):
-            loss = inductor_ce.cross_entropy(x, t, softcap=softcap)     # (no grad: one key)
-            assert_loss_close(loss, reference(x.double(), t, softcap=softcap))
+        for temperature in (0.5, 0.7, 0.9, 1.3):
+            loss = inductor_ce.cross_entropy(x, t, temperature=temperature)   # (no grad)
+            assert_loss_close(loss, reference(x.double() / temperature, t))
             assert len(eager._CACHE) <= 2
     bound = [str(w.message) for w in caught if "kernels._CACHE" in str(w.message)]
-    assert len(bound) == 1 and "softcap" in bound[0], bound
+    assert len(bound) == 1 and "temperature" in bound[0], bound
     many = [str(w.message) for w in caught if "different values" in str(w.message)]
-    assert len(many) == 1 and many[0].startswith("inductor_ce: softcap has taken 3 "), many
+    assert len(many) == 1 and many[0].startswith("inductor_ce: temperature has taken 3 "), many
 
 
-def test_many_values_of_a_compiled_constant_warn_once(monkeypatch):
-    """note_constants, which every forward compile calls: the MANY_VALUES-th distinct value
-    of the softcap or of the temperature warns once per option; absent ones (None, a
-    temperature of 1) and repeated values count nothing."""
+def test_many_temperatures_warn_once(monkeypatch):
+    """note_temperature, which every forward compile calls: the MANY_VALUES-th distinct
+    temperature warns once; absent ones (None, 1) and repeated values count nothing."""
     monkeypatch.setattr(eager, "MANY_VALUES", 3)
-    monkeypatch.setattr(eager, "_CONSTANTS", {})
+    monkeypatch.setattr(eager, "_TEMPERATURES", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for softcap, temperature in [(None, 1.0), (2.0, None), (2.0, 0.5), (None, 0.5),
-                                     (3.0, 1.0), (None, 0.7), (3.0, 0.7)]:
-            eager.note_constants(softcap, temperature)
+        for temperature in [1.0, None, 0.5, None, 1.0, 0.7, 0.5]:
+            eager.note_temperature(temperature)
         assert caught == []
-        eager.note_constants(None, 0.9)      # the third temperature
-        eager.note_constants(4.0, None)      # the third softcap
-        eager.note_constants(5.0, 0.8)       # past the count: no second warning
-    assert [str(w.message).split(" has")[0] for w in caught] == [
-        "inductor_ce: temperature", "inductor_ce: softcap"], caught
+        eager.note_temperature(0.9)      # the third temperature
+        eager.note_temperature(0.8)      # past the count: no second warning
+    assert [str(w.message).split(" has")[0] for w in caught] == ["inductor_ce: temperature"]
     assert all(w.category is RuntimeWarning for w in caught)
+
+
+@pytest.mark.parametrize("op", ["cross_entropy", "linear_cross_entropy", "probabilities"])
+def test_compiled_softcap_recompiles_once(op):
+    """A Python float softcap new at every call under torch.compile (Inductor, fullgraph): the
+    second value recompiles once (Dynamo's automatic dynamic), later ones compile nothing
+    (error_on_recompile from the third call; the ops' schemas took the softcap as a float, a
+    guard and a compile per value); each value's loss and gradient against float64. Eagerly
+    the same calls compile nothing after the first."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+    gen = torch.Generator().manual_seed(11)
+    x0 = torch.randn(12, 40, generator=gen) * 8
+    w0 = torch.randn(40, 8, generator=gen)
+    t = torch.randint(0, 40, (12,), generator=gen)
+    t[::5] = -100
+    p = torch.softmax(torch.randn(12, 40, generator=gen), -1)
+
+    def call(x, cap):
+        if op == "linear_cross_entropy":
+            return inductor_ce.linear_cross_entropy(x, w0, t, softcap=cap)
+        return inductor_ce.cross_entropy(x, p if op == "probabilities" else t, softcap=cap)
+
+    def ref(x64, cap):
+        """(loss, the logits, with their gradient retained)"""
+        z = x64 @ w0.double().T if op == "linear_cross_entropy" else x64
+        z.retain_grad()
+        if op == "probabilities":
+            return F.cross_entropy(cap * torch.tanh(z / cap), p.double()), z
+        return reference(z, t, softcap=cap), z
+
+    x_in = x0[:, :8].contiguous() if op == "linear_cross_entropy" else x0
+    torch._dynamo.reset()
+    counter = CompileCounterWithBackend("inductor")
+    compiled = torch.compile(call, backend=counter, fullgraph=True)
+    for fn in (call, compiled):
+        for i, cap in enumerate((30.0, 20.0, 15.0, 12.5, 7.0)):
+            x = x_in.clone().requires_grad_()
+            before = eager.compiles
+            with torch._dynamo.config.patch(error_on_recompile=fn is compiled and i >= 2):
+                loss = fn(x, cap)
+            loss.backward()
+            if fn is call and i > 0:
+                assert eager.compiles == before, (op, cap)
+            x64 = x_in.double().requires_grad_()
+            want, z64 = ref(x64, cap)
+            want.backward()
+            extra = gemm_rounding(z64.grad, w0) if op == "linear_cross_entropy" else None
+            assert_loss_close(loss, want, msg=f"{op}, {cap}")
+            assert_grad_close(x.grad, x64.grad, extra_tol=extra, msg=f"{op}, {cap}")
+    assert counter.frame_count == 2, counter.frame_count
+
+
+def test_compiled_probability_targets_smoothing_recompiles_once():
+    """Probability targets under torch.compile (Inductor) with a float label_smoothing new at
+    every call: one recompile in all, at the second value (their ops' smoothing tensor was
+    made with torch.full((), float(eps)), which made the symbolic float a constant again: a
+    compile per value); each value's loss against float64."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+    gen = torch.Generator().manual_seed(13)
+    x = torch.randn(8, 64, generator=gen)
+    p = torch.softmax(torch.randn(8, 64, generator=gen), -1)
+    torch._dynamo.reset()
+    counter = CompileCounterWithBackend("inductor")
+    fn = torch.compile(lambda x, s: inductor_ce.cross_entropy(x, p, label_smoothing=s),
+                       backend=counter, fullgraph=True)
+    for i, s in enumerate((0.1, 0.2, 0.3, 0.4, 0.5)):
+        with torch._dynamo.config.patch(error_on_recompile=i >= 2):
+            loss = fn(x, s)
+        assert_loss_close(loss, F.cross_entropy(x.double(), p.double(), label_smoothing=s))
+    assert counter.frame_count == 2, counter.frame_count

@@ -452,7 +452,7 @@ def test_ops_pass_opcheck():
     x, p = make_case(torch.float32, ("opcheck",), shape=(6, V))
     w = torch.rand(V, generator=_gen("opcheck-w")) + 0.5
     eps = torch.tensor(0.1)
-    for args in ((x, p, None, None, None), (x, p, w, eps, 20.0)):
+    for args in ((x, p, None, None, None), (x, p, w, eps, torch.tensor(20.0))):
         torch.library.opcheck(soft.soft_stats, args)
         m, s, total, rest, _, a = soft.soft_stats(*args)
         g, k = torch.rand(6, generator=_gen("opcheck-g")), torch.zeros(6)

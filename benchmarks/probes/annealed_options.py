@@ -1,7 +1,8 @@
-"""Time per eager call when ``label_smoothing`` or ``z_loss`` takes a new value every call (an
-annealed smoothing, a z-loss warm-up), on the CPU: what a value costs in compiles.
+"""Time per eager call when ``label_smoothing``, ``z_loss`` or ``softcap`` takes a new value
+every call (an annealed smoothing, a z-loss warm-up, a softcap sweep), on the CPU: what a value
+costs in compiles.
 
-    python benchmarks/probes/annealed_options.py [--option z_loss] [--linear] [--calls 8]
+    python benchmarks/probes/annealed_options.py [--option z_loss|softcap] [--linear] [--calls 8]
 
 Each call is a forward+backward of 64 x 32768 float32 logits (2^21: the eager path compiles at
 this size by default) with a new value of the option; prints each call's time and the
@@ -21,7 +22,8 @@ import time
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--option", choices=("label_smoothing", "z_loss"), default="label_smoothing")
+    p.add_argument("--option", choices=("label_smoothing", "z_loss", "softcap"),
+                   default="label_smoothing")
     p.add_argument("--calls", type=int, default=8)
     p.add_argument("--linear", action="store_true")
     p.add_argument("--warm-cache", action="store_true")
@@ -43,7 +45,8 @@ def main():
           f"{'linear_cross_entropy' if args.linear else 'cross_entropy'}, {args.option} new "
           f"every call")
     for i in range(args.calls):
-        value = 0.1 * (1 - i / args.calls) if args.option == "label_smoothing" else 1e-4 * (i + 1)
+        value = {"label_smoothing": 0.1 * (1 - i / args.calls), "z_loss": 1e-4 * (i + 1),
+                 "softcap": 30.0 - 2.0 * i}[args.option]
         before = kernels.compiles
         t0 = time.perf_counter()
         if args.linear:

@@ -89,8 +89,8 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
     the logits' shape and dtype, contiguous (what ``fn`` writes, with ``copy_``), ``rowwise``
     tensors of shape rows, or of the logits' shape (a target of class probabilities; both
     contiguous, sharing the logits' row symbols), ``static`` tensors
-    (or None) of fixed shape, except that with ``columns`` they are of shape (V,) and share
-    its symbol. The result is called with real tensors of the same kinds, in the same
+    (or None) of fixed shape, except that with ``columns`` those of one dimension are of
+    shape (V,) and share its symbol. The result is called with real tensors of the same kinds, in the same
     order; it computes
     no gradient, but ``fn`` may call ``torch.autograd.grad`` (of a part it makes
     differentiable itself): the graph is traced at the ATen level (``make_fx``), where a
@@ -113,12 +113,15 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
             fake_rows = [torch.empty(fake_x.shape if r.dim() == fake_x.dim() else
                                      fake_x.shape[:-1], dtype=r.dtype, device=r.device)
                          for r in rowwise]
-            if columns:
-                fake_static = [None if s is None else torch.empty(
-                    fake_x.shape[-1:], dtype=s.dtype, device=s.device) for s in static]
-        if not columns:
-            fake_static = [None if s is None else fake_mode.from_tensor(
-                s.detach().contiguous(), static_shapes=True) for s in static]
+
+        def as_fake(s):
+            if s is None:
+                return None
+            if columns and s.dim() == 1:   # one per column (a 0-d one, a softcap, as it is)
+                with fake_mode:
+                    return torch.empty(fake_x.shape[-1:], dtype=s.dtype, device=s.device)
+            return fake_mode.from_tensor(s.detach().contiguous(), static_shapes=True)
+        fake_static = [as_fake(s) for s in static]
         args = [fake_x, *fake_outs, *fake_rows, *[s for s in fake_static if s is not None]]
         present = [s is not None for s in static]
 

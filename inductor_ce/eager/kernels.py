@@ -17,15 +17,16 @@ How a call gets there, and why:
   any call made while we compile, to the decomposition.
 - Keyed on what decides the code (``KernelKey``, ``loss.LossKey``): the op, device, dtypes,
   V (symbolic for the in-place ``ce_bwd_`` of the fused linear's chunks, whose widths vary),
-  options (of label_smoothing and z_loss only whether each is non-zero: their values are
-  inputs), and the ``Layout`` class of the logits. The row dimensions are symbolic: no
+  options (of label_smoothing, z_loss and softcap only whether each is given: their values
+  are inputs), and the ``Layout`` class of the logits. The row dimensions are symbolic: no
   recompilation across row counts. Guards that Inductor's choices put on the row count
   (e.g. int32 indexing below 2^31 logits) are checked on every call; a call outside them
   compiles one more variant for that key.
 - Cached for the process (a dict; compiles serialized by a lock, so threads are safe) and
   across processes through Inductor's own FX-graph and kernel caches (keyed with our salt).
   Bounded (``MAX_COMPILED`` keys, then the oldest is dropped, with a warning once): an option
-  that is a constant of the code taking a new value per call (a softcap) compiles per call.
+  that is a constant of the code taking a new value per call (a temperature) compiles per
+  call.
 - Where it does not apply, the decomposition runs: off CUDA, fewer than ``MIN_ELEMENTS``
   logits (a compile costs seconds once; there the decomposition costs microseconds); one or
   zero rows,
@@ -80,28 +81,26 @@ ON_DROP: list = []                   # functions of a list of dropped compiled f
 _WARNED: set = set()
 
 
-# The softcap and the temperature are constants of the compiled code (the ops' schemas take
-# them as floats): each new value compiles. The distinct values compiled so far, per option,
-# up to MANY_VALUES, where a RuntimeWarning says so once: a value new every call (a schedule)
-# would otherwise cost seconds per call without a word until MAX_COMPILED.
+# The temperature is a constant of the compiled code (the ops' schemas take it as a float):
+# each new value compiles. The distinct values compiled so far, up to MANY_VALUES, where a
+# RuntimeWarning says so once: a value new every call (a schedule) would otherwise cost
+# seconds per call without a word until MAX_COMPILED.
 MANY_VALUES = 8
-_CONSTANTS: dict = {}
+_TEMPERATURES: set = set()
 
 
-def note_constants(softcap, temperature) -> None:
-    """Count a compile's softcap and temperature values (None: absent); warn at the
-    MANY_VALUES-th distinct value of either."""
-    for name, value in (("softcap", softcap), ("temperature", temperature)):
-        if value is None or name == "temperature" and value == 1.0:
-            continue
-        if _log.nth_value(_CONSTANTS.setdefault(name, set()), value, MANY_VALUES):
-            warnings.warn(
-                f"inductor_ce: {name} has taken {MANY_VALUES} different values, and each "
-                f"compiled new kernels (seconds each): {name} is a constant of the compiled "
-                f"code, not an input of it as label_smoothing and z_loss are, so a {name} "
-                "that changes every call compiles every call "
-                "(docs/eager.md#options-that-change-every-call)", RuntimeWarning,
-                stacklevel=2)
+def note_temperature(temperature) -> None:
+    """Count a compile's temperature (None or 1: none); warn at the MANY_VALUES-th
+    distinct value."""
+    if temperature is None or temperature == 1.0:
+        return
+    if _log.nth_value(_TEMPERATURES, temperature, MANY_VALUES):
+        warnings.warn(
+            f"inductor_ce: temperature has taken {MANY_VALUES} different values, and each "
+            "compiled new kernels (seconds each): the temperature is a constant of the "
+            "compiled code, not an input of it as label_smoothing, z_loss and softcap are, so "
+            "a temperature that changes every call compiles every call "
+            "(docs/eager.md#options-that-change-every-call)", RuntimeWarning, stacklevel=2)
 
 
 def warn_bound(what: str, consequence: str) -> None:
@@ -169,7 +168,7 @@ class KernelKey(NamedTuple):
     layout: Layout
     target_dtype: Optional[torch.dtype]
     weight_dtype: Optional[torch.dtype]
-    options: tuple            # the op's own: (ignore_index, softcap, smooth) for ce_fwd, ...
+    options: tuple            # the op's own: (ignore_index, capped, smooth) for ce_fwd, ...
 
 
 def merged_rows(x: Tensor):
@@ -210,11 +209,10 @@ def compiled_rows(x: Tensor, *others):
     return merged_rows(x) if compiled_path_applies(x, *others) else None
 
 
-def compiled_function(key, build, first: Tensor, constants=None):
+def compiled_function(key, build, first: Tensor, temperature=None):
     """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
     entry does), or None (that key failed to compile: the caller uses the decomposition).
-    ``constants``: the (softcap, temperature) a forward's key compiles in
-    (``note_constants``)."""
+    ``temperature``: the one a forward's key compiles in (``note_temperature``)."""
     entries = _CACHE.get(key, ())
     if entries is None:
         return None
@@ -252,16 +250,15 @@ def compiled_function(key, build, first: Tensor, constants=None):
             _STATE.busy = False
         compiles += 1
         _CACHE[key] = [*entries, entry]
-        if constants is not None:
-            note_constants(*constants)
+        note_temperature(temperature)
         return entry
 
 
 def _drop_oldest() -> None:
     warn_bound(f"the eager path's cache of compiled functions (kernels._CACHE, {MAX_COMPILED} "
-               "keys)", "a constant of the compiled code is new call after call: a softcap or "
-               "ignore_index value (label_smoothing's and z_loss's values are inputs, not "
-               "constants), or the V, dtype or layout of the logits. Each new one compiles "
+               "keys)", "a constant of the compiled code is new call after call: a "
+               "temperature or ignore_index value (label_smoothing's, z_loss's and softcap's "
+               "values are inputs, not constants), or the V, dtype or layout of the logits. Each new one compiles "
                "(seconds); the oldest compiled function is dropped")
     dropped = _CACHE.pop(next(iter(_CACHE)))
     for forget in ON_DROP:
@@ -312,20 +309,21 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     full = temperature is not None
     key = KernelKey("ce_fwd_full" if full else "ce_fwd", x.device, x.dtype, x.shape[-1],
                     layout, target.dtype, dtype_of(weight),
-                    (ignore_index, softcap, smooth, temperature))
-    args = (ignore_index, softcap, smooth) + ((temperature,) if full else ())
+                    (ignore_index, softcap is not None, smooth, temperature))
+    tail = (smooth, temperature) if full else (smooth,)
     op = (torch.ops.inductor_ce.ce_fwd_full if full else torch.ops.inductor_ce.ce_fwd).default
 
-    def fn(x, t, w):
-        return op(x, t, w, *args)
+    def fn(x, t, w, cap):
+        return op(x, t, w, ignore_index, cap, *tail)
 
     t = _row_targets(target, xm.shape[:-1])
     from .._inductor.standalone import compile_rows_dynamic
-    entry = compiled_function(key, lambda: compile_rows_dynamic(fn, xm, [t], [weight], salt()), xm,
-                              (softcap, temperature))
+    entry = compiled_function(
+        key, lambda: compile_rows_dynamic(fn, xm, [t], [weight, softcap], salt()), xm,
+        temperature)
     if entry is None:
         return None
-    out = run_compiled(entry, xm, t, weight)
+    out = run_compiled(entry, xm, t, weight, softcap)
     return out if xm is x else tuple(o.view(x.shape[:-1]) for o in out)
 
 
@@ -350,20 +348,20 @@ def ce_fwd_into(x, target, weight, ignore_index, softcap, smooth, acc) -> bool:
         return False
     weight = weight if smooth else None      # the forward reads the weight only to smooth
     key = KernelKey("ce_fwd_into", x.device, x.dtype, x.shape[-1], merged[1], target.dtype,
-                    dtype_of(weight), (ignore_index, softcap, smooth))
+                    dtype_of(weight), (ignore_index, softcap is not None, smooth))
 
-    def fn(x, t, lse_nt, z_t, sum_wz, w):
+    def fn(x, t, lse_nt, z_t, sum_wz, w, cap):
         combine_statistics((lse_nt, z_t, sum_wz),
-                           torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap,
+                           torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, cap,
                                                                 smooth))
         return (t,)
 
     from .._inductor.standalone import compile_rows_dynamic
     entry = compiled_function(
-        key, lambda: compile_rows_dynamic(fn, x, [target, *acc], [weight], salt()), x)
+        key, lambda: compile_rows_dynamic(fn, x, [target, *acc], [weight, softcap], salt()), x)
     if entry is None:
         return False
-    run_compiled(entry, x, target, *acc, weight)
+    run_compiled(entry, x, target, *acc, weight, softcap)
     return True
 
 
@@ -388,7 +386,8 @@ def _bwd_key(merged, target, weight, c, ignore_index, softcap, in_place, columns
     name = "ce_bwd" + ("_full" if temperature is not None else "") + ("_" if in_place else "")
     return KernelKey(name, xm.device, xm.dtype,
                      None if columns else xm.shape[-1], layout, target.dtype, dtype_of(weight),
-                     (c is not None, ignore_index, softcap, e is not None, temperature))
+                     (c is not None, ignore_index, softcap is not None, e is not None,
+                      temperature))
 
 
 def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, softcap,
@@ -404,11 +403,10 @@ def _compiled_bwd(key, merged, target, weight, lse_nt, a, b, c, ignore_index, so
 
     def build():
         from .._inductor.standalone import compile_rows_dynamic
-        fn = _bwd_function(ignore_index, softcap, in_place, c is not None, e is not None,
-                           temperature)
-        return compile_rows_dynamic(fn, xm, [t, *per_row], [weight], salt(), columns)
+        fn = _bwd_function(ignore_index, in_place, c is not None, e is not None, temperature)
+        return compile_rows_dynamic(fn, xm, [t, *per_row], [weight, softcap], salt(), columns)
     entry = compiled_function(key, build, xm)
-    return None if entry is None else run_compiled(entry, xm, t, *per_row, weight)
+    return None if entry is None else run_compiled(entry, xm, t, *per_row, weight, softcap)
 
 
 def grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap, temperature):
@@ -421,12 +419,13 @@ def grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap, temperature):
                                                      softcap, temperature)
 
 
-def _bwd_function(ignore_index, softcap, in_place, has_c, has_e, temperature):
-    """_compiled_bwd's function of (x, t, lse_nt, a, b[, c][, e], w), for the compile."""
+def _bwd_function(ignore_index, in_place, has_c, has_e, temperature):
+    """_compiled_bwd's function of (x, t, lse_nt, a, b[, c][, e], w, softcap), for the
+    compile."""
     def fn(x, t, lse_nt, a, b, *rest):
         c_ = rest[0] if has_c else None
         e_ = rest[1 if has_c else 0] if has_e else None
-        grad = grad_op(x, t, rest[-1], lse_nt, a, b, c_, e_, ignore_index, softcap,
+        grad = grad_op(x, t, rest[-2], lse_nt, a, b, c_, e_, ignore_index, rest[-1],
                        temperature)
         if not in_place:
             return (grad,)

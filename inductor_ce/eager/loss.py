@@ -6,9 +6,9 @@ of a compiled step. A call of at most ``FEW_ROWS`` rows compiles a variant lower
 rows (one partial per chunk, the backward's coefficients inlined: a launch and three buffers
 less per step, where the host sets the pace), and on CUDA its two functions replay from CUDA
 graphs (``graphs.py``). A call whose signature was seen before skips the checks and lookups
-and takes the path kept for it (``loss_of_seen_call``). The values of ``label_smoothing`` and
-``z_loss`` are inputs of the compiled forward, not constants of its code: a new value never
-compiles (``LossSpec``). See docs/eager.md.
+and takes the path kept for it (``loss_of_seen_call``). The values of ``label_smoothing``,
+``z_loss`` and ``softcap`` are inputs of the compiled functions, not constants of their code:
+a new value never compiles (``LossSpec``). See docs/eager.md.
 """
 from __future__ import annotations
 
@@ -114,8 +114,10 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     xm, layout = merged
     training = input.requires_grad and torch.is_grad_enabled()
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
-    spec = LossSpec(ignore_index, reduction, label_smoothing > 0.0, z_loss != 0.0, softcap,
-                    return_lse, input.shape[-1], temperature, entropy, accuracy)
+    softcap = None if softcap is None else float(softcap)
+    spec = LossSpec(ignore_index, reduction, label_smoothing > 0.0, z_loss != 0.0,
+                    softcap is not None, return_lse, input.shape[-1], temperature, entropy,
+                    accuracy)
     t = target if target.dim() == 1 and xm is input else target.reshape(xm.shape[:-1])
     t = t.contiguous()
     few = t.numel() <= FEW_ROWS
@@ -124,21 +126,20 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     # (The options tensor of the first call: its shape and dtype are those of every call's.)
     entry = compiled_function(key, lambda: _compile_loss(
         spec.forward(training), xm, [t], [weight, _options_tensor(
-            input.device, label_smoothing, z_loss) if spec.valued() else None], few), xm,
-        (softcap, temperature))
+            input.device, label_smoothing, z_loss, softcap) if spec.valued() else None], few),
+        xm, temperature)
     if entry is None:
         return None
     call = CallPath(_plan_of(entry, key), input, xm, target, t,
                     graphs and _may_replay_graphs(xm, layout, weight, few),
-                    training,
-                    reduction, return_lse)
+                    training, reduction, return_lse)
     if sig is not None:
         if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:
             # (No warning: unpadded batches, a row count new step after step, fill it in
             # normal use; a dropped call's next call runs its checks again, no compile.)
             _SEEN_CALLS.pop(next(iter(_SEEN_CALLS), None), None)
         _SEEN_CALLS[sig] = KeptCall(call, kernels._CACHE)
-    return call(input, target, weight, label_smoothing, z_loss)
+    return call(input, target, weight, label_smoothing, z_loss, softcap)
 
 
 class CallPath:
@@ -158,13 +159,13 @@ class CallPath:
         self.valued = plan.key.spec.valued()
         self.tuple = plan.key.spec.temperature is not None    # the full form: every output
 
-    def __call__(self, input, target, weight, label_smoothing, z_loss):
+    def __call__(self, input, target, weight, label_smoothing, z_loss, softcap):
         xm = input if self.view is None else input.view(self.view)
         t = target if self.t_view is None else target.reshape(self.t_view)
         if self.t_copy:
             t = t.contiguous()
         graphed = self.graphed and _GRAPHS.ENABLED
-        opts = self.plan.options(label_smoothing, z_loss) if self.valued else None
+        opts = self.plan.options(label_smoothing, z_loss, softcap) if self.valued else None
         if self.training:
             out = _apply_loss(xm, t, weight, opts, self.plan, graphed)
             if self.plan.n == 1:    # (the loss alone; the full form's callers take a tuple)
@@ -207,9 +208,9 @@ def call_signature(input, target, weight, ignore_index, reduction, label_smoothi
     change in place, and a tensor hashes by identity, an array not at all), or under
     torch.compile (where this is one guard). The options' classes come first: a tuple
     compares in order, so a class that differs is never compared by value. A float
-    ``label_smoothing`` / ``z_loss`` enters as whether it is non-zero (what the compiled code
-    depends on; the value is read per call), or as None where it is invalid (the checks
-    raise: never kept)."""
+    ``label_smoothing`` / ``z_loss`` enters as whether it is non-zero, a number ``softcap``
+    as True (what the compiled code depends on; the values are read per call), or as None
+    where it is invalid (the checks raise: never kept)."""
     if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
             target.__class__ is not Tensor:
         return None
@@ -221,6 +222,8 @@ def call_signature(input, target, weight, ignore_index, reduction, label_smoothi
         label_smoothing = label_smoothing > 0.0 if 0.0 <= label_smoothing <= 1.0 else None
     if classes[3] is float:
         z_loss = z_loss != 0.0 if 0.0 <= z_loss < _INF else None
+    if softcap is not None:
+        softcap = True if 0.0 < softcap < _INF else None
     return _new_signature(CallSignature, (
         classes, ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
         input.shape,
@@ -237,7 +240,7 @@ class CallSignature(NamedTuple):
     reduction: object
     label_smoothing: object   # a float's: label_smoothing > 0 (None: invalid)
     z_loss: object            # a float's: z_loss != 0 (None: invalid)
-    softcap: object
+    softcap: object           # a number's: True (None: invalid; its class says which)
     return_lse: object
     shape: torch.Size
     stride: tuple
@@ -262,27 +265,28 @@ _KEPT_CLASSES = frozenset((int, str, smoothing, z_loss, softcap, bool)
 _INF = float("inf")
 
 
-def loss_of_seen_call(sig, input, target, label_smoothing, z_loss):
+def loss_of_seen_call(sig, input, target, label_smoothing, z_loss, softcap):
     """The loss of a call of call_signature ``sig`` along the path kept for it, or None (none
     kept, or the per-call state sends it elsewhere: see compiled_path_applies)."""
     found = _SEEN_CALLS.get(sig)
     if found is None or found.cache is not kernels._CACHE or _functorch_active() or \
             is_functorch_wrapped(input) or is_functorch_wrapped(target) or op_path_forced():
         return None
-    return found.path(input, target, None, label_smoothing, z_loss)
+    return found.path(input, target, None, label_smoothing, z_loss, softcap)
 
 
 _functorch_active = runtime.functorch_transforms_active
 _DEVICE_OPTIONS: dict = {}   # device -> its _Options, for calls without a plan (a few devices)
 
 
-def device_options(device: torch.device, label_smoothing: float, z_loss: float) -> Tensor:
+def device_options(device: torch.device, label_smoothing: float, z_loss: float,
+                   softcap: Optional[float]) -> Tensor:
     """The options tensor of these values on ``device``, for compiled functions that no
     ``_Plan`` owns (the fused head's chunks, probability targets)."""
     options = _DEVICE_OPTIONS.get(device)
     if options is None:
         options = _DEVICE_OPTIONS[device] = _Options(device)
-    return options(label_smoothing, z_loss)
+    return options(label_smoothing, z_loss, softcap)
 
 
 def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, temperature=None):
@@ -298,23 +302,26 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
     an op's implementation: the function traces (or runs) autograd of the finish, so it runs
     with the dispatcher's autograd keys."""
     label_smoothing, z_loss = float(label_smoothing), float(z_loss)
-    spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0, softcap,
-                    False, z.shape[-1], temperature, statistics=temperature is not None)
-    opts = device_options(z.device, label_smoothing, z_loss) if spec.valued() else None
+    softcap = None if softcap is None else float(softcap)
+    spec = LossSpec(ignore_index, "sum", label_smoothing > 0.0, z_loss != 0.0,
+                    softcap is not None, False, z.shape[-1], temperature,
+                    statistics=temperature is not None)
+    opts = device_options(z.device, label_smoothing, z_loss, softcap) if spec.valued() \
+        else None
     merged = merged_rows(z) if compiled_path_applies(z, t, w, g) and t.dim() == 1 else None
     if merged is not None and merged[0] is z and merged[1].dense_inner():
         key = LossKey(z.device, z.dtype, merged[1], t.dtype, dtype_of(w), spec,
                       training=True, few=False, chunk=True)
         t = t.contiguous()
         entry = compiled_function(key, lambda: _compile_chunk(spec, z, t, w, g, opts), z,
-                                  (softcap, temperature))
+                                  temperature)
         if entry is not None:    # (Inductor's kernels: no autograd to run)
             return run_compiled(entry, z, t, w, g, opts)
     with _autograd_inside_op():
         loss, lse_nt, a, b, *rest = _chunk_function(spec, False)(z, t, w, g, opts)
     c = rest[0] if spec.smooth else None
-    kernels.ce_bwd_(z, t, w if spec.smooth else None, lse_nt, a, b, c, ignore_index, softcap,
-                    temperature=temperature)
+    kernels.ce_bwd_(z, t, w if spec.smooth else None, lse_nt, a, b, c, ignore_index,
+                    spec.cap(opts), temperature=temperature)
     return (loss, lse_nt, *rest[spec.smooth:])
 
 
@@ -323,7 +330,7 @@ def _chunk_function(spec: "LossSpec", write_grad: bool):
     the gradient stored over z) or run eagerly (the coefficients returned after lse_nt)."""
     forward = spec.forward(True)
     n_coefs = 2 + spec.smooth
-    ignore_index, softcap, temperature = spec.ignore_index, spec.softcap, spec.temperature
+    ignore_index, temperature = spec.ignore_index, spec.temperature
 
     def fn(x, t, w, g, opts):
         loss, lse_nt, *rest = forward(x, t, w, opts)
@@ -336,7 +343,7 @@ def _chunk_function(spec: "LossSpec", write_grad: bool):
             return (loss * g, lse_nt, a, b, *c, *stats)
         # (ce_bwd reads the weight only to smooth.)
         cw, c = (w, c[0]) if c else (None, None)
-        x.copy_(kernels.grad_op(x, t, cw, lse_nt, a, b, c, None, ignore_index, softcap,
+        x.copy_(kernels.grad_op(x, t, cw, lse_nt, a, b, c, None, ignore_index, spec.cap(opts),
                                 temperature))
         return (loss * g, lse_nt, *stats)
     return fn
@@ -350,15 +357,16 @@ def _compile_chunk(spec, z, t, w, g, opts):
 
 class LossSpec(NamedTuple):
     """The options of one compiled loss that are constants of its code (part of its key).
-    ``label_smoothing`` and ``z_loss`` are there only as whether each is non-zero (whether
-    its term is computed); their values are an input of the forward graph (``opts``, a
-    float32 tensor [label_smoothing, z_loss]), so that one compile serves every value: an
-    annealed smoothing or a z-loss warm-up would otherwise compile at every step."""
+    ``label_smoothing``, ``z_loss`` and ``softcap`` are there only as whether each is
+    non-zero or given (whether its term is computed); their values are an input of both
+    graphs (``opts``, a float32 tensor [label_smoothing, z_loss, softcap]), so that one
+    compile serves every value: an annealed smoothing or a z-loss warm-up would otherwise
+    compile at every step."""
     ignore_index: int
     reduction: str
     smooth: bool              # label_smoothing > 0
     zloss: bool               # z_loss != 0
-    softcap: Optional[float]  # (a new value compiles: the op's schema takes a float)
+    capped: bool              # a softcap is applied (its value: opts[2])
     return_lse: bool
     vocab: int
     temperature: Optional[float] = None   # the full form (ce_fwd_full) when set
@@ -368,7 +376,11 @@ class LossSpec(NamedTuple):
 
     def valued(self) -> bool:
         """Whether the forward graph takes the options tensor (else it is None)."""
-        return self.smooth or self.zloss
+        return self.smooth or self.zloss or self.capped
+
+    def cap(self, opts) -> Optional[Tensor]:
+        """The ops' softcap: its value in the options tensor, or None."""
+        return opts[2] if self.capped else None
 
     def outputs(self) -> int:
         """How many outputs the caller gets: loss[, lse][, entropy][, accuracy]."""
@@ -381,15 +393,16 @@ class LossSpec(NamedTuple):
         ``statistics``, then z_t, ent_nt and max_nt."""
         from ..op.finish import entropy_and_accuracy, finish, reduce
         smooth, zloss, temperature = self.smooth, self.zloss, self.temperature
-        ignore_index, softcap = self.ignore_index, self.softcap
+        ignore_index = self.ignore_index
         full = temperature is not None
 
         def fn(x, t, w, opts):
+            cap = self.cap(opts)
             if full:
                 stats = torch.ops.inductor_ce.ce_fwd_full.default(x, t, w, ignore_index,
-                                                                  softcap, smooth, temperature)
+                                                                  cap, smooth, temperature)
             else:
-                stats = torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, softcap,
+                stats = torch.ops.inductor_ce.ce_fwd.default(x, t, w, ignore_index, cap,
                                                              smooth)
             with torch.enable_grad():
                 leaves = [s.detach().requires_grad_(training)
@@ -425,13 +438,12 @@ class LossSpec(NamedTuple):
     def backward(self, per_row_g: bool, with_lse: bool, with_entropy: bool = False):
         """The backward graph's function of (x, out, t, lse_nt, the loss's coefficients[,
         lse's][, the entropy's], g if per_row_g, g_lse if with_lse, g_entropy if
-        with_entropy, w, g if not per_row_g): the gradient,
+        with_entropy, w, g if not per_row_g, opts): the gradient,
         written into ``out`` (a tensor of x's shape and dtype, contiguous; Inductor stores
         into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
         ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
         tensor is what lets a CUDA graph replay it: see graphs.py.)"""
-        ignore_index, smooth, softcap = self.ignore_index, self.smooth, self.softcap
-        temperature = self.temperature
+        ignore_index, smooth, temperature = self.ignore_index, self.smooth, self.temperature
         n = 2 + smooth
 
         def fn(x, out, t, lse_nt, *rest):
@@ -447,7 +459,8 @@ class LossSpec(NamedTuple):
                 g_ent, *rest = rest
             w, *rest = rest
             if not per_row_g:
-                g, = rest
+                g, *rest = rest
+            opts, = rest
             a, b, *c = (g * k for k in coefs)
             # An output that is not differentiated gets an upstream gradient of zeros (the
             # autograd.Function's): its terms must add nothing, also where its coefficients
@@ -459,7 +472,7 @@ class LossSpec(NamedTuple):
             if with_entropy:    # (the full form only)
                 a, b = a + times(g_ent, ent_coefs[0]), b + times(g_ent, ent_coefs[1])
                 e = times(g_ent, ent_coefs[2])
-            grad = kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, softcap,
+            grad = kernels.grad_op(x, t, w, lse_nt, a, b, c, e, ignore_index, self.cap(opts),
                                    temperature)
             if out is None:     # (batched upstream gradients: see _Plan.backward)
                 return (grad,)
@@ -478,8 +491,8 @@ RECENT_OPTIONS = 8
 
 
 class _Options:
-    """The forward graph's options tensor for given values: float32 [label_smoothing,
-    z_loss] on one device, made once per value among the last RECENT_OPTIONS. Never written
+    """The graphs' options tensor for given values: float32 [label_smoothing, z_loss,
+    softcap] on one device, made once per value among the last RECENT_OPTIONS. Never written
     after it is made (a call may still be reading it). On CUDA one per stream: each is
     written on the stream that reads it, so no other stream can read it before it is."""
 
@@ -488,21 +501,22 @@ class _Options:
     def __init__(self, device: torch.device):
         self.device, self.cuda, self.made = device, device.type == "cuda", {}
 
-    def __call__(self, label_smoothing, z_loss) -> Tensor:
+    def __call__(self, label_smoothing, z_loss, softcap) -> Tensor:
         if self.cuda and _capturing():
             # A caller's CUDA-graph capture: a tensor of this call's own, filled by kernels
             # its graph records (and freed into its pool after the call, as any temporary).
             # A cached one would be read by that graph through an address it does not own
             # (freed on eviction, reused), or, made here, read before any replay wrote it
             # by later captures or calls on that (pooled) stream.
-            return _options_tensor(self.device, label_smoothing, z_loss)
-        key = (_current_stream(self.device.index), label_smoothing, z_loss) if self.cuda \
-            else (label_smoothing, z_loss)
+            return _options_tensor(self.device, label_smoothing, z_loss, softcap)
+        key = (_current_stream(self.device.index), label_smoothing, z_loss, softcap) \
+            if self.cuda else (label_smoothing, z_loss, softcap)
         opts = self.made.get(key)
         if opts is None:
             if len(self.made) >= RECENT_OPTIONS:
                 self.made.pop(next(iter(self.made), None), None)
-            opts = self.made[key] = _options_tensor(self.device, label_smoothing, z_loss)
+            opts = self.made[key] = _options_tensor(self.device, label_smoothing, z_loss,
+                                                    softcap)
         return opts
 
 
@@ -510,13 +524,16 @@ _current_stream = runtime.current_raw_stream
 _capturing = runtime.stream_capturing
 
 
-def _options_tensor(device: torch.device, label_smoothing, z_loss) -> Tensor:
+def _options_tensor(device: torch.device, label_smoothing, z_loss, softcap) -> Tensor:
+    """float32 [label_smoothing, z_loss, softcap] (a softcap of None: 1, never read)."""
+    softcap = 1.0 if softcap is None else softcap
     if device.type == "cpu":
-        return torch.tensor((label_smoothing, z_loss), dtype=torch.float32)
+        return torch.tensor((label_smoothing, z_loss, softcap), dtype=torch.float32)
     # Filled by kernels that take the values as arguments, not copied from host memory: no
     # host sync, and a CUDA graph capture (a caller's) records the values with them.
-    opts = torch.full((2,), label_smoothing, dtype=torch.float32, device=device)
+    opts = torch.full((3,), label_smoothing, dtype=torch.float32, device=device)
     opts[1:].fill_(z_loss)
+    opts[2:].fill_(softcap)
     return opts
 
 
@@ -560,7 +577,8 @@ class _Plan:
             rowwise.append(g_lse.reshape(x.shape[:-1]).contiguous())
         if self.entropy:
             rowwise.append(g_ent.reshape(x.shape[:-1]).float().contiguous())
-        static = [w] if self.per_row_g else [w, g]
+        # (the options tensor last: a replay reads it from a buffer of its own)
+        static = [w, ctx.opts] if self.per_row_g else [w, g, ctx.opts]
         if runtime.under_vmap(g, g_lse, g_ent):
             # Upstream gradients batched by vmap (torch.autograd.grad(is_grads_batched=True),
             # jacobian(vectorize=True)): the compiled function takes plain tensors, and no
@@ -584,7 +602,7 @@ class _Plan:
             self.bwd_sizes = sizes
         if ctx.graphed:
             if self.bwd_replays is None:
-                self.bwd_replays = _graph_replays(entry, False)
+                self.bwd_replays = _graph_replays(entry, False, ctx.opts is not None)
             self.bwd_replays(x, grad, *rowwise, *static)
         else:
             run_compiled(entry, x, grad, *rowwise, *static)
@@ -631,7 +649,7 @@ class _Loss(torch.autograd.Function):
         # The per-row statistics are this node's own (no caller sees them): kept on ctx, not
         # saved (a saved tensor costs ~1-2 us to pack and unpack).
         ctx.save_for_backward(x, t, w)
-        ctx.plan, ctx.graphed, ctx.stats = plan, graphed, out[n:]
+        ctx.plan, ctx.graphed, ctx.stats, ctx.opts = plan, graphed, out[n:], opts
         if plan.accuracy:
             ctx.mark_non_differentiable(out[n - 1])
         return out[0] if n == 1 else out[:n]

@@ -8,8 +8,8 @@ symbolic (``compile_rows_dynamic``: no Dynamo, one compile for every row count) 
 ``kernels._CACHE`` (bounded, salted) under ``SoftKey``: the same code torch.compile makes of
 them (``lowering_soft.py``'s kernels), instead of ~30 ATen kernels and float32 temporaries of
 the logits' size per call.
-``label_smoothing`` and ``z_loss`` are values of an options tensor, not constants: a new
-value compiles nothing. Elsewhere the ATen functions run as they are (chunked over rows).
+``label_smoothing``, ``z_loss`` and ``softcap`` are values of an options tensor, not
+constants: a new value compiles nothing. Elsewhere the ATen functions run as they are (chunked over rows).
 Not done for these calls: the index targets' few-rows variant, CUDA graphs and kept calls
 (``loss.py``).
 """
@@ -37,11 +37,11 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     # A tensor option is computed whatever its value (no guard, no recompile per value).
     smooth = not isinstance(label_smoothing, (int, float)) or label_smoothing > 0.0
     zloss = not isinstance(z_loss, (int, float)) or z_loss != 0.0
-    spec = soft.SoftSpec(reduction, smooth, zloss, None if softcap is None else float(softcap))
+    spec = soft.SoftSpec(reduction, smooth, zloss, softcap is not None)
     out = None if _is_compiling() else _compiled(input, target, weight, label_smoothing,
-                                                  z_loss, spec)
+                                                  z_loss, softcap, spec)
     if out is None:
-        out = soft.cross_entropy(input, target, weight, label_smoothing, z_loss, spec)
+        out = soft.cross_entropy(input, target, weight, label_smoothing, z_loss, softcap, spec)
     loss, lse = out
     rows = input.shape[:-1]
     if reduction == "none":
@@ -69,7 +69,7 @@ class SoftBackwardKey(NamedTuple):
     want_p: bool
 
 
-def _compiled(input, target, weight, label_smoothing, z_loss, spec):
+def _compiled(input, target, weight, label_smoothing, z_loss, softcap, spec):
     """(loss, lse) through the compiled forward (and backward), or None where it does not
     apply."""
     merged = compiled_rows(input, target, weight)
@@ -81,11 +81,11 @@ def _compiled(input, target, weight, label_smoothing, z_loss, spec):
     key = SoftKey(input.device, input.dtype, input.shape[-1], layout, target.dtype,
                   dtype_of(weight), spec, training)
     opts = None
-    if spec.smooth or spec.zloss:
-        opts = device_options(input.device, float(label_smoothing), float(z_loss))
+    if spec.smooth or spec.zloss or spec.capped:
+        opts = device_options(input.device, float(label_smoothing), float(z_loss),
+                              None if softcap is None else float(softcap))
     forward = _forward_fn(spec, training)
-    entry = compiled_function(key, lambda: _compile(forward, xm, [p], [weight, opts]), xm,
-                              (spec.softcap, None))
+    entry = compiled_function(key, lambda: _compile(forward, xm, [p], [weight, opts]), xm)
     if entry is None:
         return None
     if not training:
@@ -99,7 +99,9 @@ def _compile(fn, x, rowwise, static):
 
 
 def _values(spec, opts):
-    return (opts[0] if spec.smooth else 0.0), (opts[1] if spec.zloss else 0.0)
+    """(eps, zl, cap) from the options tensor."""
+    return ((opts[0] if spec.smooth else 0.0), (opts[1] if spec.zloss else 0.0),
+            (opts[2] if spec.capped else None))
 
 
 def _forward_fn(spec, training):

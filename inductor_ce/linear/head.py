@@ -114,7 +114,7 @@ def _row_chunk_grads(z: Tensor, h_r: Tensor, weight: Tensor, dh_r: Optional[Tens
 
 @torch.library.custom_op(f"{LIB}::linear_ce_fwd", mutates_args=())
 def linear_ce_fwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
-                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[Tensor],
                   smooth: bool, vocab_start: int, num_classes: int, budget: int,
                   keep: bool = False) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd``'s statistics of ``input @ weight.T + bias`` (classes ``[vocab_start,
@@ -241,9 +241,9 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
                                        label_smoothing, z_loss, softcap, True, graphs=False,
                                        temperature=temperature)
         if out is None:
-            w = class_weight if smooth else None
-            stats = _CE_FWD(z, t_r, w, ignore_index, softcap, smooth) if temperature is None \
-                else _CE_FWD_FULL(z, t_r, w, ignore_index, softcap, smooth, temperature)[:3]
+            w, cap = class_weight if smooth else None, ops.softcap_tensor(softcap)
+            stats = _CE_FWD(z, t_r, w, ignore_index, cap, smooth) if temperature is None \
+                else _CE_FWD_FULL(z, t_r, w, ignore_index, cap, smooth, temperature)[:3]
             out = finish(*stats, t_r, class_weight, ignore_index, label_smoothing, z_loss,
                          vocab)
         losses.append(out[0])
@@ -273,7 +273,7 @@ def _(input, weight, bias, target, class_weight, ignore_index, softcap, smooth, 
 @torch.library.custom_op(f"{LIB}::linear_ce_bwd", mutates_args=())
 def linear_ce_bwd(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                   class_weight: Optional[Tensor], lse_nt: Tensor, a: Tensor, b: Tensor,
-                  c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                  c: Optional[Tensor], ignore_index: int, softcap: Optional[Tensor],
                   vocab_start: int, budget: int, input_grad: bool, weight_grad: bool,
                   e: Optional[Tensor] = None,
                   temperature: float = 1.0) -> tuple[Tensor, Tensor, Tensor]:
@@ -443,7 +443,7 @@ def statistics_full(input, weight, bias, target, class_weight, ignore_index, sof
 @torch.library.custom_op(f"{LIB}::linear_ce_fwd_full", mutates_args=())
 def linear_ce_fwd_full(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                        class_weight: Optional[Tensor], ignore_index: int,
-                       softcap: Optional[float], smooth: bool, vocab_start: int,
+                       softcap: Optional[Tensor], smooth: bool, vocab_start: int,
                        num_classes: int, budget: int, temperature: float, keep: bool = False
                        ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """``ce_fwd_full``'s statistics (lse_nt, z_t, sum_wz, ent_nt, max_nt) of ``input @
@@ -510,7 +510,7 @@ linear_ce_fwd_full.register_autograd(_full_backward, setup_context=_full_setup)
 def full_statistics(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
                     class_weight: Optional[Tensor], lse_nt: Tensor, z_t: Tensor,
                     ent_nt: Tensor, max_nt: Tensor, ignore_index: int,
-                    softcap: Optional[float], budget: int, temperature: float
+                    softcap: Optional[Tensor], budget: int, temperature: float
                     ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """(lse_nt, z_t, ent_nt, max_nt) as ``linear_ce_fast`` computed them with the loss, made
     differentiable in input, weight and bias: the values pass through, and a gradient
@@ -548,7 +548,7 @@ full_statistics.register_autograd(_statistics_backward, setup_context=_statistic
 
 @torch.library.custom_op(f"{LIB}::linear_ce_fast", mutates_args=())
 def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target: Tensor,
-                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+                   class_weight: Optional[Tensor], ignore_index: int, softcap: Optional[Tensor],
                    label_smoothing: float, z_loss: float, mean: bool, budget: int,
                    temperature: float = 1.0, full: bool = False, input_grad: bool = True,
                    weight_grad: bool = True, options: Optional[Tensor] = None
@@ -629,6 +629,8 @@ def _fast_by_rows(input, h, weight, bias, t, budget, wanted, class_weight, ignor
     dh, dw, db, (dh_rows, dw_, db_) = _fast_grads(input, h, weight, bias, wanted)
     weight = chunks.operand(weight, h)
     full = temperature is not None
+    # (loss_chunk's options take values; a CPU tensor's, read without a dispatched op)
+    cap = None if softcap is None else softcap.tolist()
     # (full) lse_nt, z_t, ent_nt, max_nt of every row
     stats = [h.new_empty((rows,) if full else 0, dtype=torch.float32) for _ in range(4)]
     parts: list = [[] for _ in stats]   # (full: per-row vectors, joined once at the end)
@@ -640,8 +642,8 @@ def _fast_by_rows(input, h, weight, bias, t, budget, wanted, class_weight, ignor
         # The chunk's loss (times `scale`: 1 / the kept weight for "mean") and its gradient
         # dz over z: one compiled graph, see eager.loss_chunk.
         loss_r, lse_nt, *extra = eager_loss.loss_chunk(z, t_r, class_weight, ignore_index,
-                                                       label_smoothing, z_loss, softcap,
-                                                       scale, temperature)
+                                                       label_smoothing, z_loss, cap, scale,
+                                                       temperature)
         if full:
             for acc, part in zip(parts, (lse_nt, *extra)):
                 acc.append(part)

@@ -60,7 +60,7 @@ def _on_trace() -> None:
 
 @torch.library.custom_op(f"{LIB}::ce_fwd", mutates_args=())
 def ce_fwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
-           softcap: Optional[float], smooth: bool) -> tuple[Tensor, Tensor, Tensor]:
+           softcap: Optional[Tensor], smooth: bool) -> tuple[Tensor, Tensor, Tensor]:
     # Eager: the lowering's own kernels, compiled once per signature (eager/kernels.py); else ATen.
     eager = BACKENDS.eager
     out = None if eager is None else eager.ce_fwd(logits, target, weight, ignore_index,
@@ -79,7 +79,8 @@ def _(logits, target, weight, ignore_index, softcap, smooth):
 
 @torch.library.custom_op(f"{LIB}::ce_bwd", mutates_args=())
 def ce_bwd(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
-           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float]) -> Tensor:
+           b: Tensor, c: Optional[Tensor], ignore_index: int,
+           softcap: Optional[Tensor]) -> Tensor:
     eager = BACKENDS.eager
     out = None if eager is None else eager.ce_bwd(logits, target, weight, lse_nt, a, b, c,
                                                   ignore_index, softcap)
@@ -95,6 +96,31 @@ def _(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap):
     # The gradient has the logits' dtype and a dense layout (a strided view of the logits
     # gets a contiguous gradient, like aten ops).
     return torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)
+
+
+# Eager calls' softcap tensors, one per value among the last few (a constant softcap makes
+# one; a value new every call one per call, as it must: a tensor is never written after it is
+# handed out, since a call may still be reading it).
+_SOFTCAPS: dict = {}
+_RECENT_SOFTCAPS = 8
+
+
+def softcap_tensor(softcap) -> Optional[Tensor]:
+    """The ops' ``softcap`` argument for the option's value: None for None, a Python number
+    as a float32 0-d CPU tensor, which a compiled kernel reads as an argument (a GPU kernel
+    as a scalar): one compile serves every value. Under torch.compile it is made in the
+    traced graph from the number, so that a float Dynamo made symbolic stays an input of
+    the graph (read into a new tensor's constructor, it would become a constant again)."""
+    if softcap is None:
+        return None
+    if torch.compiler.is_compiling():
+        return torch.ones((), dtype=torch.float32) * softcap
+    cap = _SOFTCAPS.get(softcap)
+    if cap is None:
+        if len(_SOFTCAPS) >= _RECENT_SOFTCAPS:
+            _SOFTCAPS.pop(next(iter(_SOFTCAPS)))
+        cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32)
+    return cap
 
 
 # An input of ``no_double_backward`` that the backward does not have (see there).
@@ -161,15 +187,15 @@ def entropy_term(a, e, ent_nt):
 
 def _setup_context(ctx, inputs, output):
     logits, target, weight, ignore_index, softcap, smooth = inputs
-    ctx.save_for_backward(logits, target, weight, output[0])
-    ctx.ignore_index, ctx.softcap, ctx.smooth = ignore_index, softcap, smooth
+    ctx.save_for_backward(logits, target, weight, output[0], softcap)
+    ctx.ignore_index, ctx.smooth = ignore_index, smooth
 
 
 def _backward(ctx, g_lse_nt, g_z_t, g_sum_wz):
-    logits, target, weight, lse_nt = ctx.saved_tensors
+    logits, target, weight, lse_nt, softcap = ctx.saved_tensors
     a, b, c = coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, ctx.smooth)
     grad = ce_bwd(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
-                  ctx.ignore_index, ctx.softcap)
+                  ctx.ignore_index, softcap)
     grad, = no_double_backward("inductor_ce.cross_entropy", (logits,), grad)
     return grad, None, None, None, None, None
 
@@ -179,7 +205,7 @@ ce_fwd.register_autograd(_backward, setup_context=_setup_context)
 
 @torch.library.custom_op(f"{LIB}::ce_fwd_full", mutates_args=())
 def ce_fwd_full(logits: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
-                softcap: Optional[float], smooth: bool, temperature: float
+                softcap: Optional[Tensor], smooth: bool, temperature: float
                 ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
     eager = BACKENDS.eager
     out = None if eager is None else eager.ce_fwd(logits, target, weight, ignore_index,
@@ -200,7 +226,7 @@ def _(logits, target, weight, ignore_index, softcap, smooth, temperature):
 @torch.library.custom_op(f"{LIB}::ce_bwd_full", mutates_args=())
 def ce_bwd_full(logits: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor,
                 a: Tensor, b: Tensor, c: Optional[Tensor], e: Optional[Tensor],
-                ignore_index: int, softcap: Optional[float], temperature: float) -> Tensor:
+                ignore_index: int, softcap: Optional[Tensor], temperature: float) -> Tensor:
     eager = BACKENDS.eager
     out = None if eager is None else eager.ce_bwd(logits, target, weight, lse_nt, a, b, c,
                                                   ignore_index, softcap, e, temperature)
@@ -218,8 +244,8 @@ def _(logits, target, weight, lse_nt, a, b, c, e, ignore_index, softcap, tempera
 
 def _setup_context_full(ctx, inputs, output):
     logits, target, weight, ignore_index, softcap, smooth, temperature = inputs
-    ctx.save_for_backward(logits, target, weight, output[0], output[3])
-    ctx.ignore_index, ctx.softcap, ctx.smooth = ignore_index, softcap, smooth
+    ctx.save_for_backward(logits, target, weight, output[0], output[3], softcap)
+    ctx.ignore_index, ctx.smooth = ignore_index, smooth
     ctx.temperature = temperature
     # An output without a gradient reaches the backward as None, not zeros: without the
     # entropy's, ce_bwd_full runs as ce_bwd (and, traced, nothing reads ent_nt, so the
@@ -229,10 +255,10 @@ def _setup_context_full(ctx, inputs, output):
 
 
 def _backward_full(ctx, g_lse_nt, g_z_t, g_sum_wz, g_ent_nt, g_max_nt):
-    logits, target, weight, lse_nt, ent_nt = ctx.saved_tensors
+    logits, target, weight, lse_nt, ent_nt, softcap = ctx.saved_tensors
     a, b, c = coefficients(lse_nt, g_lse_nt, g_z_t, g_sum_wz, ctx.smooth, g_ent_nt, ent_nt)
     grad = ce_bwd_full(logits, target, weight if ctx.smooth else None, lse_nt, a, b, c,
-                       g_ent_nt, ctx.ignore_index, ctx.softcap, ctx.temperature)
+                       g_ent_nt, ctx.ignore_index, softcap, ctx.temperature)
     grad, = no_double_backward("inductor_ce.cross_entropy", (logits,), grad)
     return grad, None, None, None, None, None, None
 

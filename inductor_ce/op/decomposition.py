@@ -59,14 +59,14 @@ from .._inductor import runtime
 _CHUNK_ELEMENTS = 1 << 24
 
 
-def _capped_tanh(x: Tensor, softcap: float, temperature: float) -> Tensor:
+def _capped_tanh(x: Tensor, softcap: Tensor, temperature: float) -> Tensor:
     """tanh(y), y = x / T / cap: the softcap's z = cap tanh(y), and its chain rule's
     1 - tanh(y)^2 from the same tanh (lowering.softcap_slope says why)."""
     y = x.float() if temperature == 1.0 else x.float() / temperature
     return torch.tanh(y / softcap)
 
 
-def _tempered(x: Tensor, softcap: Optional[float], temperature: float) -> Tensor:
+def _tempered(x: Tensor, softcap: Optional[Tensor], temperature: float) -> Tensor:
     """z = s(x / T) in float32 (no default argument: Dynamo lifts a function's defaults as
     free variables, which it refuses inside the autograd.Function that probability targets
     trace)."""
@@ -116,7 +116,7 @@ def _chunks(n, v):
 
 
 def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
-              softcap: Optional[float], smooth: bool, temperature: float = 1.0,
+              softcap: Optional[Tensor], smooth: bool, temperature: float = 1.0,
               full: bool = False):
     z = _tempered(x, softcap, temperature)
     is_t = _target_mask(z, target, ignore_index)
@@ -168,7 +168,7 @@ def check_target_range(target: Tensor, ignore_index: int, num_classes: int) -> N
 
 
 def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
-           softcap: Optional[float], smooth: bool, temperature: float = 1.0,
+           softcap: Optional[Tensor], smooth: bool, temperature: float = 1.0,
            full: bool = False):
     """Per-row (lse_nt, z_t, sum_wz), with ``full`` also (ent_nt, max_nt), in float32, shape
     ``x.shape[:-1]``; every target must be in [0, V) or equal to ignore_index (asserted on
@@ -187,7 +187,7 @@ def ce_fwd(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: in
 
 
 def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
-              b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+              b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[Tensor],
               e: Optional[Tensor] = None, temperature: float = 1.0):
     t = None if softcap is None else _capped_tanh(x, softcap, temperature)
     z = _tempered(x, None, temperature) if t is None else softcap * t
@@ -209,7 +209,7 @@ def _bwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tenso
 
 
 def ce_bwd(x: Tensor, target: Tensor, weight: Optional[Tensor], lse_nt: Tensor, a: Tensor,
-           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[float],
+           b: Tensor, c: Optional[Tensor], ignore_index: int, softcap: Optional[Tensor],
            e: Optional[Tensor] = None, temperature: float = 1.0) -> Tensor:
     """dL/dx (dtype and shape of x) from the per-row coefficients a, b, c, e (module doc)."""
     if x.dim() <= 1:

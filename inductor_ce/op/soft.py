@@ -75,12 +75,12 @@ from .decomposition import _capped_tanh, _chunks, _tempered
 
 
 class SoftSpec(NamedTuple):
-    """The options that are constants of the code (``label_smoothing``'s and ``z_loss``'s
-    values are inputs: only whether each term is computed is here)."""
+    """The options that are constants of the code (``label_smoothing``'s, ``z_loss``'s and
+    ``softcap``'s values are inputs: only whether each term is computed is here)."""
     reduction: str
     smooth: bool                 # the label-smoothing term is computed
     zloss: bool                  # the z-loss term is computed
-    softcap: Optional[float]
+    capped: bool                 # the logits are softcapped
 
 
 def check_probabilities(input, target, weight, ignore_index) -> None:
@@ -120,7 +120,7 @@ def _is_argmax(z: Tensor, a: Tensor) -> Tensor:
     return torch.arange(z.shape[-1], device=z.device) == a.unsqueeze(-1)
 
 
-def _stats_rows(x, p, w, eps, smooth: bool, softcap: Optional[float]):
+def _stats_rows(x, p, w, eps, smooth: bool, softcap):
     """Per row (M, S', P, R, D, a): D = sum_j c_j (M - z_j). Differentiable (torch.func): M
     is z gathered at a, so that its derivative reaches z_a, and it yields the backward's."""
     z = _tempered(x, softcap, 1.0)
@@ -156,11 +156,11 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss.sum() if reduction == "sum" else loss.mean()
 
 
-def _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
+def _grad_rows(x, p, w, eps, cap, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
                want_p: bool):
     """(dL/dx, dL/dp) of rows: one pointwise pass; g, k per row (see the module doc)."""
-    t = None if spec.softcap is None else _capped_tanh(x, spec.softcap, 1.0)
-    z = x.float() if t is None else spec.softcap * t
+    t = _capped_tanh(x, cap, 1.0) if spec.capped else None
+    z = x.float() if t is None else cap * t
     c = _mass(p, w, eps, spec.smooth)
     m, s, total, rest, g, k = (v.unsqueeze(-1) for v in (m, s, total, rest, g, k))
     inv = 1.0 / (1.0 + s)
@@ -193,7 +193,7 @@ def _rows(x: Tensor):
     return _chunks(x.shape[0], math.prod(x.shape[1:]))
 
 
-def _aten_statistics(x, p, w, eps, smooth: bool, softcap: Optional[float]):
+def _aten_statistics(x, p, w, eps, smooth: bool, softcap):
     """``_stats_rows`` over chunks of rows (eagerly: bounded float32 temporaries)."""
     chunks = _rows(x)
     if chunks is None or len(chunks) == 1:
@@ -204,10 +204,12 @@ def _aten_statistics(x, p, w, eps, smooth: bool, softcap: Optional[float]):
 
 @torch.library.custom_op(f"{LIB}::soft_stats", mutates_args=())
 def soft_stats(x: Tensor, p: Tensor, weight: Optional[Tensor], smoothing: Optional[Tensor],
-               softcap: Optional[float]) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+               softcap: Optional[Tensor]
+               ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """Per-row (M, S', P, R, D, a) of logits ``x`` (..., V) and probabilities ``p``;
-    ``smoothing`` a 0-d float32 tensor (eps), or None for none. An op so that Inductor lowers
-    it (``lowering_soft.py``: one read of x and p); called eagerly, its ATen above."""
+    ``smoothing`` and ``softcap`` 0-d float32 tensors, or None for none. An op so that
+    Inductor lowers it (``lowering_soft.py``: one read of x and p); called eagerly, its ATen
+    above."""
     return _aten_statistics(x, p, weight, smoothing, smoothing is not None, softcap)
 
 
@@ -219,28 +221,28 @@ def _(x, p, weight, smoothing, softcap):
             x.new_empty(rows, dtype=torch.int64))
 
 
-def statistics(x, p, w, eps, spec: SoftSpec, fused: bool = True):
+def statistics(x, p, w, eps, cap, spec: SoftSpec, fused: bool = True):
     """Per-row (M, S', P, R, D, a) of the logits ``x`` (..., V) and probabilities ``p``:
     through ``soft_stats`` (``fused``), or as differentiable ATen (torch.func)."""
     if not fused:
-        return _aten_statistics(x, p, w, eps, spec.smooth, spec.softcap)
-    return soft_stats(x, p, w, _smoothing(eps, spec, x), spec.softcap)
+        return _aten_statistics(x, p, w, eps, spec.smooth, cap if spec.capped else None)
+    return soft_stats(x, p, w, _smoothing(eps, spec, x), _softcap(cap, spec, x))
 
 
-def forward(x, p, w, eps, zl, spec: SoftSpec, fused: bool = True):
+def forward(x, p, w, eps, zl, cap, spec: SoftSpec, fused: bool = True):
     """(reduced loss, lse, M, S', P, R, a): the loss and the backward's statistics."""
-    m, s, total, rest, d, a = statistics(x, p, w, eps, spec, fused)
+    m, s, total, rest, d, a = statistics(x, p, w, eps, cap, spec, fused)
     loss, lse = _finish(m, s, total, d, zl, spec)
     return _reduce(loss, spec.reduction), lse, m, s, total, rest, a
 
 
-def _aten_grads(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
+def _aten_grads(x, p, w, eps, cap, m, s, total, rest, a, g, k, spec: SoftSpec, want_x: bool,
                 want_p: bool):
     """``_grad_rows`` over chunks of rows (eagerly: bounded float32 temporaries)."""
     chunks = _rows(x)
     if chunks is None or len(chunks) == 1:
-        return _grad_rows(x, p, w, eps, m, s, total, rest, a, g, k, spec, want_x, want_p)
-    parts = [_grad_rows(x[i:j], p[i:j], w, eps, m[i:j], s[i:j], total[i:j], rest[i:j],
+        return _grad_rows(x, p, w, eps, cap, m, s, total, rest, a, g, k, spec, want_x, want_p)
+    parts = [_grad_rows(x[i:j], p[i:j], w, eps, cap, m[i:j], s[i:j], total[i:j], rest[i:j],
                         a[i:j], g[i:j], k[i:j], spec, want_x, want_p) for i, j in chunks]
     return tuple(None if v[0] is None else torch.cat(v) for v in zip(*parts))
 
@@ -248,12 +250,12 @@ def _aten_grads(x, p, w, eps, m, s, total, rest, a, g, k, spec: SoftSpec, want_x
 @torch.library.custom_op(f"{LIB}::soft_grad", mutates_args=())
 def soft_grad(x: Tensor, p: Tensor, weight: Optional[Tensor], smoothing: Optional[Tensor],
               m: Tensor, s: Tensor, total: Tensor, rest: Tensor, a: Tensor, g: Tensor,
-              k: Tensor, softcap: Optional[float]) -> Tensor:
+              k: Tensor, softcap: Optional[Tensor]) -> Tensor:
     """dL/dx of probability targets (``_grad_rows``), g and k per row. An op so that Inductor
     lowers it (``lowering_soft.py``: tiled by rows and columns); called eagerly, its ATen."""
-    spec = SoftSpec("none", smoothing is not None, False, softcap)
-    return _aten_grads(x, p, weight, smoothing, m, s, total, rest, a, g, k, spec, True,
-                       False)[0]
+    spec = SoftSpec("none", smoothing is not None, False, softcap is not None)
+    return _aten_grads(x, p, weight, smoothing, softcap, m, s, total, rest, a, g, k, spec,
+                       True, False)[0]
 
 
 @soft_grad.register_fake
@@ -264,14 +266,23 @@ def _(x, p, weight, smoothing, m, s, total, rest, a, g, k, softcap):
 
 def _smoothing(eps, spec: SoftSpec, x: Tensor) -> Optional[Tensor]:
     """The ops' ``smoothing``: eps as a 0-d float32 tensor, None without smoothing."""
-    if not spec.smooth:
-        return None
-    if isinstance(eps, Tensor):
-        return eps
-    return torch.full((), float(eps), dtype=torch.float32, device=x.device)
+    return _as_tensor(eps, x) if spec.smooth else None
 
 
-def backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, spec: SoftSpec,
+def _softcap(cap, spec: SoftSpec, x: Tensor) -> Optional[Tensor]:
+    """The ops' ``softcap``: cap as a 0-d float32 tensor, None without a softcap."""
+    return _as_tensor(cap, x) if spec.capped else None
+
+
+def _as_tensor(value, x: Tensor) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    # (a product: a float that Dynamo made symbolic stays an input of the graph, where
+    # torch.full((), float(value)) would make it a constant again, a compile per value)
+    return torch.ones((), dtype=torch.float32, device=x.device) * value
+
+
+def backward(x, p, w, eps, zl, cap, m, s, total, rest, a, lse, g, g_lse, spec: SoftSpec,
              want_x: bool = True, want_p: bool = False):
     """(dL/dx, dL/dp) for the upstream gradients ``g`` of the reduced loss (a scalar, or per
     row for "none") and ``g_lse`` (per row, or None); each None where not wanted."""
@@ -285,56 +296,57 @@ def backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, spec: SoftSp
     dx = dp = None
     if want_x:
         dx = soft_grad(x, p, w, _smoothing(eps, spec, x), m, s, total, rest, a, g, k,
-                       spec.softcap)
+                       _softcap(cap, spec, x))
     if want_p:   # (rare: a teacher's gradient) one ATen pointwise pass of its own
-        dp = _aten_grads(x, p, w, eps, m, s, total, rest, a, g, k, spec, False, True)[1]
+        dp = _aten_grads(x, p, w, eps, cap, m, s, total, rest, a, g, k, spec, False, True)[1]
     return dx, dp
 
 
 # --- autograd ------------------------------------------------------------------------------------
 
 class SoftCrossEntropy(torch.autograd.Function):
-    """(reduced loss, lse) of probability targets with the backward above. ``eps``, ``zl``: the
-    label smoothing and z-loss, numbers or 0-d float32 tensors (graph inputs under
-    torch.compile). Traced by Dynamo as it is; eagerly its ATen runs (``eager/soft.py``
+    """(reduced loss, lse) of probability targets with the backward above. ``eps``, ``zl``,
+    ``cap``: the label smoothing, z-loss and softcap, numbers or 0-d float32 tensors (graph
+    inputs under torch.compile). Traced by Dynamo as it is; eagerly its ATen runs (``eager/soft.py``
     has the compiled counterpart)."""
 
     @staticmethod
-    def forward(x, p, w, eps, zl, spec):
-        return forward(x, p, w, eps, zl, spec)
+    def forward(x, p, w, eps, zl, cap, spec):
+        return forward(x, p, w, eps, zl, cap, spec)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        x, p, w, eps, zl, spec = inputs
+        x, p, w, eps, zl, cap, spec = inputs
         _, lse, m, s, total, rest, a = output
         ctx.save_for_backward(x, p, w, m, s, total, rest, a, lse,
-                              *(v for v in (eps, zl) if isinstance(v, Tensor)))
-        ctx.spec, ctx.eps, ctx.zl = spec, eps, zl
+                              *(v for v in (eps, zl, cap) if isinstance(v, Tensor)))
+        ctx.spec, ctx.eps, ctx.zl, ctx.cap = spec, eps, zl, cap
         ctx.mark_non_differentiable(m, s, total, rest, a)
         ctx.set_materialize_grads(False)
 
     @staticmethod
     def backward(ctx, g, g_lse, *_):
         x, p, w, m, s, total, rest, a, lse, *opts = ctx.saved_tensors
-        eps, zl = ctx.eps, ctx.zl
+        eps, zl, cap = ctx.eps, ctx.zl, ctx.cap
         if opts:   # the tensor options, in order
             opts = iter(opts)
             eps = next(opts) if isinstance(eps, Tensor) else eps
             zl = next(opts) if isinstance(zl, Tensor) else zl
+            cap = next(opts) if isinstance(cap, Tensor) else cap
         if g is None:
             g = torch.zeros((), device=x.device) if ctx.spec.reduction != "none" else \
                 torch.zeros_like(m)
         with torch.no_grad():
-            grads = backward(x, p, w, eps, zl, m, s, total, rest, a, lse, g, g_lse, ctx.spec,
-                             ctx.needs_input_grad[0], ctx.needs_input_grad[1])
+            grads = backward(x, p, w, eps, zl, cap, m, s, total, rest, a, lse, g, g_lse,
+                             ctx.spec, ctx.needs_input_grad[0], ctx.needs_input_grad[1])
         return (*no_double_backward("inductor_ce.cross_entropy", (x, p), *grads), None, None,
-                None, None)
+                None, None, None)
 
 
-def cross_entropy(x, p, w, eps, zl, spec: SoftSpec):
+def cross_entropy(x, p, w, eps, zl, cap, spec: SoftSpec):
     """(reduced loss, lse) through ``SoftCrossEntropy``; under torch.func transforms or
     forward-mode AD (which an autograd.Function without vmap and jvp rules refuses) the
     forward itself, which autograd differentiates in every mode."""
     if runtime.functorch_transforms_active() or runtime.forward_ad_active():
-        return forward(x, p, w, eps, zl, spec, fused=False)[:2]
-    return SoftCrossEntropy.apply(x, p, w, eps, zl, spec)[:2]
+        return forward(x, p, w, eps, zl, cap, spec, fused=False)[:2]
+    return SoftCrossEntropy.apply(x, p, w, eps, zl, cap, spec)[:2]

@@ -1,14 +1,14 @@
 # backward of ce(x, t, softcap=30.0)
 def call(args):
-    primals_1, primals_2, getitem, ne, sum_2, mul_5, tangents_1 = args
-    assert_size_stride(mul_5, (4096, ), (1, ), 'input')
+    primals_1, primals_2, getitem, ne, sum_2, mul_6, tangents_1 = args
+    assert_size_stride(mul_6, (4096, ), (1, ), 'input')
     assert_size_stride(ne, (4096, ), (1, ), 'input')
     assert_size_stride(tangents_1, (), (), 'input')
     assert_size_stride(sum_2, (), (), 'input')
     assert_size_stride(primals_1, (4096, 128256), (128256, 1), 'input')
     assert_size_stride(primals_2, (4096, ), (1, ), 'input')
     assert_size_stride(getitem, (4096, ), (1, ), 'input')
-    buf1 = mul_5; del mul_5  # reuse
+    buf1 = mul_6; del mul_6  # reuse
     buf2 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf3 = empty_strided_cpu((4096, ), (1, ), torch.float32)
     buf4 = empty_strided_cpu((4096, 128256), (128256, 1), torch.bfloat16)
@@ -90,54 +90,54 @@ extern "C"  void  cpp_fused_ce_bwd_0(float* in_out_ptr0,
                         if(C10_LIKELY(x1 >= static_cast<int64_t>(0) && x1 < static_cast<int64_t>(128256L)))
                         {
                             auto tmp0 = at::vec::Vectorized<at::BFloat16>::loadu(in_ptr4 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
-                            auto tmp9 = in_ptr5[static_cast<int64_t>(x0)];
+                            auto tmp10 = in_ptr5[static_cast<int64_t>(x0)];
                             auto tmp25 = in_ptr6[static_cast<int64_t>(x0)];
                             auto tmp26 = out_ptr2[static_cast<int64_t>(x0)];
                             auto tmp27 = out_ptr1[static_cast<int64_t>(x0)];
                             auto tmp4 = at::vec::convert<float,2,at::BFloat16,1>(tmp0);
-                            auto tmp5 = static_cast<float>(0.03333333333333333);
-                            auto tmp6 = at::vec::VectorizedN<float,2>(tmp5);
-                            auto tmp7 = tmp4 * tmp6;
-                            auto tmp1 = tmp7.tanh();
-                            auto tmp2 = static_cast<float>(30.0);
-                            auto tmp3 = at::vec::VectorizedN<float,2>(tmp2);
-                            auto tmp8 = tmp3 * tmp1;
-                            auto tmp10 = c10::convert<int64_t>(tmp9);
-                            auto tmp11 = static_cast<int64_t>(-100);
-                            auto tmp12 = tmp10 != tmp11;
-                            auto tmp13 = static_cast<int64_t>(0);
-                            auto tmp14 = tmp10 >= tmp13;
-                            auto tmp15 = static_cast<int64_t>(128256);
-                            auto tmp16 = tmp10 < tmp15;
-                            auto tmp17 = tmp14 && tmp16;
-                            auto tmp18 = tmp12 && tmp17;
-                            auto tmp19 = c10::convert<int32_t>(tmp10);
-                            auto tmp20 = static_cast<int32_t>(-1);
-                            auto tmp21 = tmp18 ? tmp19 : tmp20;
-                            auto tmp22 = x1;
-                            auto tmp23 = c10::convert<int32_t>(tmp22);
-                            auto tmp24 = at::vec::VectorizedN<int32_t,2>::arange(tmp23, 1);
-                            auto tmp28 = at::vec::VectorizedN<int32_t,2>(tmp21);
-                            auto tmp29 = at::vec::VecMask<int32_t,2>(tmp24 == tmp28);
-                            auto tmp30 = -std::numeric_limits<float>::infinity();
-                            auto tmp31 = tmp25 == tmp30;
-                            auto tmp32 = static_cast<float>(0.0);
-                            auto tmp33 = tmp31 ? tmp32 : tmp25;
-                            auto tmp34 = at::vec::VectorizedN<float,2>(tmp33);
-                            auto tmp35 = tmp8 - tmp34;
-                            auto tmp36 = static_cast<float>(1.4426950408889634);
-                            auto tmp37 = at::vec::VectorizedN<float,2>(tmp36);
-                            auto tmp38 = tmp35 * tmp37;
-                            auto tmp39 = tmp38.exp2();
-                            auto tmp40 = at::vec::VectorizedN<float,2>(tmp27);
-                            auto tmp41 = tmp40 * tmp39;
-                            auto tmp42 = at::vec::VectorizedN<float,2>(tmp26);
-                            auto tmp43 = decltype(tmp42)::blendv(tmp41, tmp42, tmp29.template cast<float,2>());
-                            auto tmp44 = tmp1 * tmp1;
-                            auto tmp45 = static_cast<float>(1.0);
-                            auto tmp46 = at::vec::VectorizedN<float,2>(tmp45);
-                            auto tmp47 = tmp46 - tmp44;
-                            auto tmp48 = tmp43 * tmp47;
+                            auto tmp5 = static_cast<float>(1.0);
+                            auto tmp6 = static_cast<float>(30.0);
+                            auto tmp7 = tmp5 / tmp6;
+                            auto tmp1 = at::vec::VectorizedN<float,2>(tmp7);
+                            auto tmp2 = tmp4 * tmp1;
+                            auto tmp3 = tmp2.tanh();
+                            auto tmp8 = at::vec::VectorizedN<float,2>(tmp6);
+                            auto tmp9 = tmp8 * tmp3;
+                            auto tmp11 = c10::convert<int64_t>(tmp10);
+                            auto tmp12 = static_cast<int64_t>(-100);
+                            auto tmp13 = tmp11 != tmp12;
+                            auto tmp14 = static_cast<int64_t>(0);
+                            auto tmp15 = tmp11 >= tmp14;
+                            auto tmp16 = static_cast<int64_t>(128256);
+                            auto tmp17 = tmp11 < tmp16;
+                            auto tmp18 = tmp15 && tmp17;
+                            auto tmp19 = tmp13 && tmp18;
+                            auto tmp20 = c10::convert<int32_t>(tmp11);
+                            auto tmp21 = static_cast<int32_t>(-1);
+                            auto tmp22 = tmp19 ? tmp20 : tmp21;
+                            auto tmp23 = x1;
+                            auto tmp24 = c10::convert<int32_t>(tmp23);
+                            auto tmp28 = at::vec::VectorizedN<int32_t,2>::arange(tmp24, 1);
+                            auto tmp29 = at::vec::VectorizedN<int32_t,2>(tmp22);
+                            auto tmp30 = at::vec::VecMask<int32_t,2>(tmp28 == tmp29);
+                            auto tmp31 = -std::numeric_limits<float>::infinity();
+                            auto tmp32 = tmp25 == tmp31;
+                            auto tmp33 = static_cast<float>(0.0);
+                            auto tmp34 = tmp32 ? tmp33 : tmp25;
+                            auto tmp35 = at::vec::VectorizedN<float,2>(tmp34);
+                            auto tmp36 = tmp9 - tmp35;
+                            auto tmp37 = static_cast<float>(1.4426950408889634);
+                            auto tmp38 = at::vec::VectorizedN<float,2>(tmp37);
+                            auto tmp39 = tmp36 * tmp38;
+                            auto tmp40 = tmp39.exp2();
+                            auto tmp41 = at::vec::VectorizedN<float,2>(tmp27);
+                            auto tmp42 = tmp41 * tmp40;
+                            auto tmp43 = at::vec::VectorizedN<float,2>(tmp26);
+                            auto tmp44 = decltype(tmp43)::blendv(tmp42, tmp43, tmp30.template cast<float,2>());
+                            auto tmp45 = tmp3 * tmp3;
+                            auto tmp46 = at::vec::VectorizedN<float,2>(tmp5);
+                            auto tmp47 = tmp46 - tmp45;
+                            auto tmp48 = tmp44 * tmp47;
                             auto tmp49 = at::vec::convert<at::BFloat16,1,float,2>(tmp48);
                             tmp49.store(out_ptr3 + static_cast<int64_t>(x1 + 128256L*x0), static_cast<int64_t>(16));
                         }

@@ -48,41 +48,42 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp3 = tmp1 < tmp2
     tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, eviction_policy='evict_first', other=0.0).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
-    tmp6 = tl.full([1], 0.03333333333333333, tl.float32)
-    tmp7 = tmp5 * tmp6
-    tmp8 = libdevice.tanh(tmp7)
-    tmp9 = tl.full([1], 30.0, tl.float32)
-    tmp10 = tmp9 * tmp8
-    tmp11 = tl.full(tmp10.shape, float("-inf"), tmp10.dtype)
-    tmp12 = tl.where(tmp3, tmp10, tmp11)
-    tmp13 = tmp0.to(tl.int64)
-    tmp14 = tl.full([1], -100, tl.int64)
-    tmp15 = tmp13 != tmp14
-    tmp16 = tl.full([1], 0, tl.int64)
-    tmp17 = tmp13 >= tmp16
-    tmp18 = tl.full([1], 128256, tl.int64)
-    tmp19 = tmp13 < tmp18
-    tmp20 = tmp17 & tmp19
-    tmp21 = tmp15 & tmp20
-    tmp22 = tmp13.to(tl.int32)
-    tmp23 = tl.full([1], -1, tl.int32)
-    tmp24 = tl.where(tmp21, tmp22, tmp23)
-    tmp25 = tmp1 == tmp24
-    tmp26 = tl.full([1], float("-inf"), tl.float32)
-    tmp27 = tl.where(tmp25, tmp26, tmp12)
-    tmp28 = tl.broadcast_to(tmp27, [R0_BLOCK])
-    tmp29 = triton_helpers.promote_to_tensor(tl.max(tmp28, 0)).to(tl.float32)
-    tmp30 = tmp29 == tmp26
-    tmp31 = tl.full([1], 0.0, tl.float32)
-    tmp32 = tl.where(tmp30, tmp31, tmp29)
-    tmp33 = tmp27 - tmp32
-    tmp34 = tl.full([1], 1.4426950408889634, tl.float32)
-    tmp35 = tmp33 * tmp34
-    tmp36 = libdevice.exp2(tmp35)
-    tmp37 = tl.broadcast_to(tmp36, [R0_BLOCK])
-    tmp38 = triton_helpers.promote_to_tensor(tl.sum(tmp37, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp29, None)
-    tl.store(out_ptr1 + (x3), tmp38, None)
+    tmp6 = tl.full([1], 1.0, tl.float32)
+    tmp7 = tl.full([1], 30.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp9 = tmp5 * tmp8
+    tmp10 = libdevice.tanh(tmp9)
+    tmp11 = tmp7 * tmp10
+    tmp12 = tl.full(tmp11.shape, float("-inf"), tmp11.dtype)
+    tmp13 = tl.where(tmp3, tmp11, tmp12)
+    tmp14 = tmp0.to(tl.int64)
+    tmp15 = tl.full([1], -100, tl.int64)
+    tmp16 = tmp14 != tmp15
+    tmp17 = tl.full([1], 0, tl.int64)
+    tmp18 = tmp14 >= tmp17
+    tmp19 = tl.full([1], 128256, tl.int64)
+    tmp20 = tmp14 < tmp19
+    tmp21 = tmp18 & tmp20
+    tmp22 = tmp16 & tmp21
+    tmp23 = tmp14.to(tl.int32)
+    tmp24 = tl.full([1], -1, tl.int32)
+    tmp25 = tl.where(tmp22, tmp23, tmp24)
+    tmp26 = tmp1 == tmp25
+    tmp27 = tl.full([1], float("-inf"), tl.float32)
+    tmp28 = tl.where(tmp26, tmp27, tmp13)
+    tmp29 = tl.broadcast_to(tmp28, [R0_BLOCK])
+    tmp30 = triton_helpers.promote_to_tensor(tl.max(tmp29, 0)).to(tl.float32)
+    tmp31 = tmp30 == tmp27
+    tmp32 = tl.full([1], 0.0, tl.float32)
+    tmp33 = tl.where(tmp31, tmp32, tmp30)
+    tmp34 = tmp28 - tmp33
+    tmp35 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp36 = tmp34 * tmp35
+    tmp37 = libdevice.exp2(tmp36)
+    tmp38 = tl.broadcast_to(tmp37, [R0_BLOCK])
+    tmp39 = triton_helpers.promote_to_tensor(tl.sum(tmp38, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp30, None)
+    tl.store(out_ptr1 + (x3), tmp39, None)
 
 
 @triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32, out_ptr3: *fp32
@@ -152,23 +153,23 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
     tmp45 = tl.where(tmp44, tmp43, tmp41)
     tmp46 = tl.load(in_ptr3 + (tmp45 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
     tmp47 = tmp46.to(tl.float32)
-    tmp48 = tl.full([1, 1], 0.03333333333333333, tl.float32)
-    tmp49 = tmp47 * tmp48
-    tmp50 = libdevice.tanh(tmp49)
-    tmp51 = tl.full([1, 1], 30.0, tl.float32)
-    tmp52 = tmp51 * tmp50
-    tmp53 = tl.where(tmp40, tmp52, tmp6)
-    tmp54 = tl.where(tmp33, tmp53, tmp8)
-    tmp55 = tl.where(tmp33, tmp19, tmp8)
-    tmp56 = triton_helpers.maximum(tmp54, tmp8)
-    tmp57 = tmp56 * tmp8
-    tmp58 = tmp55 + tmp57
-    tmp59 = tmp58 - tmp54
-    tmp60 = tl.full([1, 1], 1.0, tl.float32)
-    tmp61 = tmp59 * tmp60
+    tmp48 = tl.full([1, 1], 1.0, tl.float32)
+    tmp49 = tl.full([1, 1], 30.0, tl.float32)
+    tmp50 = (tmp48 / tmp49)
+    tmp51 = tmp47 * tmp50
+    tmp52 = libdevice.tanh(tmp51)
+    tmp53 = tmp49 * tmp52
+    tmp54 = tl.where(tmp40, tmp53, tmp6)
+    tmp55 = tl.where(tmp33, tmp54, tmp8)
+    tmp56 = tl.where(tmp33, tmp19, tmp8)
+    tmp57 = triton_helpers.maximum(tmp55, tmp8)
+    tmp58 = tmp57 * tmp8
+    tmp59 = tmp56 + tmp58
+    tmp60 = tmp59 - tmp55
+    tmp61 = tmp60 * tmp48
     tl.store(in_out_ptr0 + (x0), tmp19, None)
     tl.store(out_ptr1 + (x0), tmp33, None)
-    tl.store(out_ptr2 + (x0), tmp54, None)
+    tl.store(out_ptr2 + (x0), tmp55, None)
     tl.store(out_ptr3 + (x0), tmp61, None)
 
 
