@@ -1,19 +1,19 @@
 # backward of ce(x, t, softcap=30.0)
 def call(args):
-    primals_1, primals_2, getitem, ne, sum_2, mul_5, tangents_1 = args
+    primals_1, primals_2, getitem, ne, sum_2, mul_6, tangents_1 = args
     assert_size_stride(primals_1, (4096, 128256), (128256, 1))
     assert_size_stride(primals_2, (4096, ), (1, ))
     assert_size_stride(getitem, (4096, ), (1, ))
     assert_size_stride(ne, (4096, ), (1, ))
     assert_size_stride(sum_2, (), ())
-    assert_size_stride(mul_5, (4096, ), (1, ))
+    assert_size_stride(mul_6, (4096, ), (1, ))
     assert_size_stride(tangents_1, (), ())
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf0 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf1 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_poi_fused_0.run(ne, mul_5, tangents_1, sum_2, buf0, buf1, 4096)
-        del mul_5
+        triton_poi_fused_0.run(ne, mul_6, tangents_1, sum_2, buf0, buf1, 4096)
+        del mul_6
         del ne
         del sum_2
         del tangents_1
@@ -81,38 +81,38 @@ def triton_poi_fused_ce_bwd_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_p
     tmp3 = tl.load(in_ptr3 + (y0), None, eviction_policy='evict_last')
     tmp4 = tl.load(in_ptr4 + (y0), None, eviction_policy='evict_last')
     tmp5 = tmp0.to(tl.float32)
-    tmp6 = tl.full([1, 1], 0.03333333333333333, tl.float32)
-    tmp7 = tmp5 * tmp6
-    tmp8 = libdevice.tanh(tmp7)
-    tmp9 = tl.full([1, 1], 30.0, tl.float32)
-    tmp10 = tmp9 * tmp8
-    tmp11 = tmp1.to(tl.int64)
-    tmp12 = tl.full([1, 1], -100, tl.int64)
-    tmp13 = tmp11 != tmp12
-    tmp14 = tl.full([1, 1], 0, tl.int64)
-    tmp15 = tmp11 >= tmp14
-    tmp16 = tl.full([1, 1], 128256, tl.int64)
-    tmp17 = tmp11 < tmp16
-    tmp18 = tmp15 & tmp17
-    tmp19 = tmp13 & tmp18
-    tmp20 = tmp11.to(tl.int32)
-    tmp21 = tl.full([1, 1], -1, tl.int32)
-    tmp22 = tl.where(tmp19, tmp20, tmp21)
-    tmp23 = x1
-    tmp24 = tmp23 == tmp22
-    tmp25 = tl.full([1, 1], float("-inf"), tl.float32)
-    tmp26 = tmp2 == tmp25
-    tmp27 = tl.full([1, 1], 0.0, tl.float32)
-    tmp28 = tl.where(tmp26, tmp27, tmp2)
-    tmp29 = tmp10 - tmp28
-    tmp30 = tl.full([1, 1], 1.4426950408889634, tl.float32)
-    tmp31 = tmp29 * tmp30
-    tmp32 = libdevice.exp2(tmp31)
-    tmp33 = tmp4 * tmp32
-    tmp34 = tl.where(tmp24, tmp3, tmp33)
-    tmp35 = tmp8 * tmp8
-    tmp36 = tl.full([1, 1], 1.0, tl.float32)
-    tmp37 = tmp36 - tmp35
-    tmp38 = tmp34 * tmp37
+    tmp6 = tl.full([1, 1], 1.0, tl.float32)
+    tmp7 = tl.full([1, 1], 30.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp9 = tmp5 * tmp8
+    tmp10 = libdevice.tanh(tmp9)
+    tmp11 = tmp7 * tmp10
+    tmp12 = tmp1.to(tl.int64)
+    tmp13 = tl.full([1, 1], -100, tl.int64)
+    tmp14 = tmp12 != tmp13
+    tmp15 = tl.full([1, 1], 0, tl.int64)
+    tmp16 = tmp12 >= tmp15
+    tmp17 = tl.full([1, 1], 128256, tl.int64)
+    tmp18 = tmp12 < tmp17
+    tmp19 = tmp16 & tmp18
+    tmp20 = tmp14 & tmp19
+    tmp21 = tmp12.to(tl.int32)
+    tmp22 = tl.full([1, 1], -1, tl.int32)
+    tmp23 = tl.where(tmp20, tmp21, tmp22)
+    tmp24 = x1
+    tmp25 = tmp24 == tmp23
+    tmp26 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp27 = tmp2 == tmp26
+    tmp28 = tl.full([1, 1], 0.0, tl.float32)
+    tmp29 = tl.where(tmp27, tmp28, tmp2)
+    tmp30 = tmp11 - tmp29
+    tmp31 = tl.full([1, 1], 1.4426950408889634, tl.float32)
+    tmp32 = tmp30 * tmp31
+    tmp33 = libdevice.exp2(tmp32)
+    tmp34 = tmp4 * tmp33
+    tmp35 = tl.where(tmp25, tmp3, tmp34)
+    tmp36 = tmp10 * tmp10
+    tmp37 = tmp6 - tmp36
+    tmp38 = tmp35 * tmp37
     tmp39 = tmp38.to(tl.float32)
     tl.store(out_ptr0 + (x1 + 128256*y0), tmp39, xmask)

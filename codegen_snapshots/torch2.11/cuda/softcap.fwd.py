@@ -11,18 +11,18 @@ def call(args):
         buf3 = empty_strided_cuda((4096, ), (1, ), torch.float32)
         buf5 = buf3; del buf3  # reuse
         buf6 = empty_strided_cuda((4096, ), (1, ), torch.bool)
-        buf8 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        buf10 = buf8; del buf8  # reuse
-        buf13 = empty_strided_cuda((4096, ), (1, ), torch.float32)
-        triton_per_fused_ce_fwd_1.run(buf5, buf10, buf1, buf2, primals_2, primals_1, buf6, buf13, 4096, 63)
+        buf7 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        buf8 = buf7; del buf7  # reuse
+        buf11 = empty_strided_cuda((4096, ), (1, ), torch.float32)
+        triton_per_fused_ce_fwd_1.run(buf5, buf8, buf1, buf2, primals_2, primals_1, buf6, buf11, 4096, 63)
         del buf1
         del buf2
-        buf11 = empty_strided_cuda((), (), torch.float32)
-        buf12 = empty_strided_cuda((), (), torch.float32)
-        buf14 = buf11; del buf11  # reuse
-        triton_red_fused_2.run(buf14, buf6, buf10, buf12, 1, 4096)
-        del buf10
-    return (buf14, primals_1, primals_2, buf5, buf6, buf12, buf13, )
+        buf9 = empty_strided_cuda((), (), torch.float32)
+        buf10 = empty_strided_cuda((), (), torch.float32)
+        buf12 = buf9; del buf9  # reuse
+        triton_red_fused_2.run(buf12, buf6, buf8, buf10, 1, 4096)
+        del buf8
+    return (buf12, primals_1, primals_2, buf5, buf6, buf10, buf11, )
 
 
 @triton_heuristics.fixed_config(config={'XBLOCK': 1, 'num_warps': 1, 'num_stages': 1})  # in_ptr0: *bf16, in_ptr1: *i64, out_ptr0: *fp32, out_ptr1: *fp32
@@ -52,46 +52,47 @@ def triton_unk_fused_ce_fwd_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_n
     tmp3 = tmp1 < tmp2
     tmp4 = tl.load(in_ptr0 + (r0_2 + 2048*x0 + 128256*x1), tmp3, other=0.0).to(tl.float32)
     tmp5 = tmp4.to(tl.float32)
-    tmp6 = tl.full([1], 0.03333333333333333, tl.float32)
-    tmp7 = tmp5 * tmp6
-    tmp8 = libdevice.tanh(tmp7)
-    tmp9 = tl.full([1], 30.0, tl.float32)
-    tmp10 = tmp9 * tmp8
-    tmp11 = tl.full(tmp10.shape, float("-inf"), tmp10.dtype)
-    tmp12 = tl.where(tmp3, tmp10, tmp11)
-    tmp13 = tmp0.to(tl.int64)
-    tmp14 = tl.full([1], -100, tl.int64)
-    tmp15 = tmp13 != tmp14
-    tmp16 = tl.full([1], 0, tl.int64)
-    tmp17 = tmp13 >= tmp16
-    tmp18 = tl.full([1], 128256, tl.int64)
-    tmp19 = tmp13 < tmp18
-    tmp20 = tmp17 & tmp19
-    tmp21 = tmp15 & tmp20
-    tmp22 = tmp13.to(tl.int32)
-    tmp23 = tl.full([1], -1, tl.int32)
-    tmp24 = tl.where(tmp21, tmp22, tmp23)
-    tmp25 = tmp1 == tmp24
-    tmp26 = tl.full([1], float("-inf"), tl.float32)
-    tmp27 = tl.where(tmp25, tmp26, tmp12)
-    tmp28 = tl.broadcast_to(tmp27, [R0_BLOCK])
-    tmp29 = triton_helpers.promote_to_tensor(tl.max(tmp28, 0)).to(tl.float32)
-    tmp30 = tmp29 == tmp26
-    tmp31 = tl.full([1], 0.0, tl.float32)
-    tmp32 = tl.where(tmp30, tmp31, tmp29)
-    tmp33 = tmp27 - tmp32
-    tmp34 = tl.full([1], 1.4426950408889634, tl.float32)
-    tmp35 = tmp33 * tmp34
-    tmp36 = libdevice.exp2(tmp35)
-    tmp37 = tl.broadcast_to(tmp36, [R0_BLOCK])
-    tmp38 = triton_helpers.promote_to_tensor(tl.sum(tmp37, 0)).to(tl.float32)
-    tl.store(out_ptr0 + (x3), tmp29, None)
-    tl.store(out_ptr1 + (x3), tmp38, None)
+    tmp6 = tl.full([1], 1.0, tl.float32)
+    tmp7 = tl.full([1], 30.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp9 = tmp5 * tmp8
+    tmp10 = libdevice.tanh(tmp9)
+    tmp11 = tmp7 * tmp10
+    tmp12 = tl.full(tmp11.shape, float("-inf"), tmp11.dtype)
+    tmp13 = tl.where(tmp3, tmp11, tmp12)
+    tmp14 = tmp0.to(tl.int64)
+    tmp15 = tl.full([1], -100, tl.int64)
+    tmp16 = tmp14 != tmp15
+    tmp17 = tl.full([1], 0, tl.int64)
+    tmp18 = tmp14 >= tmp17
+    tmp19 = tl.full([1], 128256, tl.int64)
+    tmp20 = tmp14 < tmp19
+    tmp21 = tmp18 & tmp20
+    tmp22 = tmp16 & tmp21
+    tmp23 = tmp14.to(tl.int32)
+    tmp24 = tl.full([1], -1, tl.int32)
+    tmp25 = tl.where(tmp22, tmp23, tmp24)
+    tmp26 = tmp1 == tmp25
+    tmp27 = tl.full([1], float("-inf"), tl.float32)
+    tmp28 = tl.where(tmp26, tmp27, tmp13)
+    tmp29 = tl.broadcast_to(tmp28, [R0_BLOCK])
+    tmp30 = triton_helpers.promote_to_tensor(tl.max(tmp29, 0)).to(tl.float32)
+    tmp31 = tmp30 == tmp27
+    tmp32 = tl.full([1], 0.0, tl.float32)
+    tmp33 = tl.where(tmp31, tmp32, tmp30)
+    tmp34 = tmp28 - tmp33
+    tmp35 = tl.full([1], 1.4426950408889634, tl.float32)
+    tmp36 = tmp34 * tmp35
+    tmp37 = libdevice.exp2(tmp36)
+    tmp38 = tl.broadcast_to(tmp37, [R0_BLOCK])
+    tmp39 = triton_helpers.promote_to_tensor(tl.sum(tmp38, 0)).to(tl.float32)
+    tl.store(out_ptr0 + (x3), tmp30, None)
+    tl.store(out_ptr1 + (x3), tmp39, None)
 
 
-@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr4: *fp32
+@triton_heuristics.persistent_reduction(size_hints={'x': 4096, 'r0_': 64}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_out_ptr1: *fp32, in_ptr0: *fp32, in_ptr1: *fp32, in_ptr2: *i64, in_ptr3: *bf16, out_ptr1: *i1, out_ptr2: *fp32
 @triton.jit
-def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 4096
     r0_numel = 63
     R0_BLOCK: tl.constexpr = 64
@@ -142,45 +143,40 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp32 = tmp22 | tmp31
     tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
     tmp33 = tmp2 != tmp24
-    tmp34 = tl.where(tmp33, tmp19, tmp8)
-    tmp35 = tmp23 != tmp24
-    tmp36 = tmp35 & tmp30
-    tmp37 = tmp23.to(tl.int32)
-    tmp38 = tl.full([1, 1], -1, tl.int32)
-    tmp39 = tl.where(tmp36, tmp37, tmp38)
-    tmp40 = tl.full([1, 1], 0, tl.int32)
-    tmp41 = tmp39 >= tmp40
-    tmp42 = tl.where(tmp41, tmp39, tmp40)
-    tmp43 = tl.full([1, 1], 128256, tl.int32)
-    tmp44 = tmp42 + tmp43
-    tmp45 = tmp42 < 0
-    tmp46 = tl.where(tmp45, tmp44, tmp42)
-    tmp47 = tl.load(in_ptr3 + (tmp46 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
-    tmp48 = tmp47.to(tl.float32)
-    tmp49 = tl.full([1, 1], 0.03333333333333333, tl.float32)
-    tmp50 = tmp48 * tmp49
-    tmp51 = libdevice.tanh(tmp50)
-    tmp52 = tl.full([1, 1], 30.0, tl.float32)
-    tmp53 = tmp52 * tmp51
-    tmp54 = tl.where(tmp41, tmp53, tmp6)
+    tmp34 = tmp23 != tmp24
+    tmp35 = tmp34 & tmp30
+    tmp36 = tmp23.to(tl.int32)
+    tmp37 = tl.full([1, 1], -1, tl.int32)
+    tmp38 = tl.where(tmp35, tmp36, tmp37)
+    tmp39 = tl.full([1, 1], 0, tl.int32)
+    tmp40 = tmp38 >= tmp39
+    tmp41 = tl.where(tmp40, tmp38, tmp39)
+    tmp42 = tl.full([1, 1], 128256, tl.int32)
+    tmp43 = tmp41 + tmp42
+    tmp44 = tmp41 < 0
+    tmp45 = tl.where(tmp44, tmp43, tmp41)
+    tmp46 = tl.load(in_ptr3 + (tmp45 + 128256*x0), None, eviction_policy='evict_last').to(tl.float32)
+    tmp47 = tmp46.to(tl.float32)
+    tmp48 = tl.full([1, 1], 1.0, tl.float32)
+    tmp49 = tl.full([1, 1], 30.0, tl.float32)
+    tmp50 = (tmp48 / tmp49)
+    tmp51 = tmp47 * tmp50
+    tmp52 = libdevice.tanh(tmp51)
+    tmp53 = tmp49 * tmp52
+    tmp54 = tl.where(tmp40, tmp53, tmp6)
     tmp55 = tl.where(tmp33, tmp54, tmp8)
     tmp56 = triton_helpers.maximum(tmp55, tmp8)
-    tmp57 = tmp56 * tmp8
-    tmp58 = tmp34 + tmp57
-    tmp59 = tmp58 - tmp55
-    tmp60 = tl.full([1, 1], 20.0, tl.float32)
-    tmp61 = tmp59 > tmp60
-    tmp62 = libdevice.exp(tmp59)
-    tmp63 = libdevice.log1p(tmp62)
-    tmp64 = tl.where(tmp61, tmp59, tmp63)
-    tmp65 = tl.full([1, 1], 1.0, tl.float32)
-    tmp66 = tmp59 * tmp65
+    tmp57 = tl.where(tmp33, tmp19, tmp8)
+    tmp58 = tmp56 * tmp8
+    tmp59 = tmp57 + tmp58
+    tmp60 = tmp59 - tmp55
+    tmp61 = tmp60 * tmp48
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp19, None)
     tl.store(out_ptr1 + (x0), tmp33, None)
     tl.debug_barrier()
-    tl.store(in_out_ptr1 + (x0), tmp64, None)
-    tl.store(out_ptr4 + (x0), tmp66, None)
+    tl.store(in_out_ptr1 + (x0), tmp60, None)
+    tl.store(out_ptr2 + (x0), tmp61, None)
 
 
 @triton_heuristics.reduction(size_hints={'x': 1, 'r0_': 4096}, reduction_hint=ReductionHint.INNER)  # in_out_ptr0: *fp32, in_ptr0: *i1, in_ptr1: *fp32, out_ptr0: *fp32
@@ -208,18 +204,23 @@ def triton_red_fused_2(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel
         tmp2 = tmp0.to(tl.float32)
         tmp3 = tl.full([1, 1], 1.0, tl.float32)
         tmp4 = tmp2 * tmp3
-        tmp5 = tmp4 * tmp1
-        tmp6 = tl.full([1, 1], 0.0, tl.float32)
-        tmp7 = tl.where(tmp0, tmp5, tmp6)
-        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
-        tmp9 = _tmp0 + tmp8
-        _tmp0 = tl.where(r0_mask, tmp9, _tmp0)
-        tmp10 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
-        tmp11 = _tmp1 + tmp10
-        _tmp1 = tl.where(r0_mask, tmp11, _tmp1)
-    tmp12 = tl.sum(_tmp0, 1)[:, None]
-    tmp13 = tl.sum(_tmp1, 1)[:, None]
-    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp13, None)
-    tmp14 = (tmp12 / tmp13)
+        tmp5 = tl.full([1, 1], 20.0, tl.float32)
+        tmp6 = tmp1 > tmp5
+        tmp7 = libdevice.exp(tmp1)
+        tmp8 = libdevice.log1p(tmp7)
+        tmp9 = tl.where(tmp6, tmp1, tmp8)
+        tmp10 = tmp4 * tmp9
+        tmp11 = tl.full([1, 1], 0.0, tl.float32)
+        tmp12 = tl.where(tmp0, tmp10, tmp11)
+        tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
+        tmp14 = _tmp0 + tmp13
+        _tmp0 = tl.where(r0_mask, tmp14, _tmp0)
+        tmp15 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+        tmp16 = _tmp1 + tmp15
+        _tmp1 = tl.where(r0_mask, tmp16, _tmp1)
+    tmp17 = tl.sum(_tmp0, 1)[:, None]
+    tmp18 = tl.sum(_tmp1, 1)[:, None]
+    tl.store(out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp18, None)
+    tmp19 = (tmp17 / tmp18)
     tl.debug_barrier()
-    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp14, None)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp19, None)
