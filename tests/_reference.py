@@ -229,3 +229,27 @@ def assert_within_one_rounding(actual: Tensor, other: Tensor, msg: str = "") -> 
         tol = tol + ulp(b, actual.dtype)
     err = (actual.double() - b).abs()
     assert bool((err <= tol).all()), f"{msg} max err/tol {(err / tol.clamp_min(1e-300)).max():.3g}"
+
+
+def check_a_new_softcap_every_call(call, x0: Tensor, caps, check) -> None:
+    """``call(x, cap)`` for each of ``caps``, eagerly, then under torch.compile (Inductor,
+    fullgraph): forward and backward of a fresh leaf copy of ``x0``, then ``check(cap, loss,
+    x)`` (the leaf holds its gradient). Asserts that eagerly nothing compiles after the first
+    call, and that torch.compile recompiles once, at the second value (error_on_recompile from
+    the third)."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+    from inductor_ce.eager import kernels
+    torch._dynamo.reset()
+    counter = CompileCounterWithBackend("inductor")
+    compiled = torch.compile(call, backend=counter, fullgraph=True)
+    for fn in (call, compiled):
+        for i, cap in enumerate(caps):
+            x = x0.clone().requires_grad_()
+            before = kernels.compiles
+            with torch._dynamo.config.patch(error_on_recompile=fn is compiled and i >= 2):
+                loss = fn(x, cap)
+            loss.backward()
+            if fn is call and i > 0:
+                assert kernels.compiles == before, cap
+            check(cap, loss, x)
+    assert counter.frame_count == 2, counter.frame_count

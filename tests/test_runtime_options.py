@@ -18,8 +18,8 @@ import torch.nn.functional as F
 import inductor_ce
 from inductor_ce.eager import kernels as eager
 from inductor_ce.eager import loss as eager_loss
-from _reference import (assert_grad_close, assert_loss_close, collapse_safe_reference,
-                        gemm_rounding, reference)
+from _reference import (assert_grad_close, assert_loss_close, check_a_new_softcap_every_call,
+                        collapse_safe_reference, gemm_rounding, reference)
 from test_core import MARGINS, collapse_logits, run_reference
 
 
@@ -383,7 +383,6 @@ def test_compiled_softcap_recompiles_once(op):
     (error_on_recompile from the third call; the ops' schemas took the softcap as a float, a
     guard and a compile per value); each value's loss and gradient against float64. Eagerly
     the same calls compile nothing after the first."""
-    from torch._dynamo.testing import CompileCounterWithBackend
     gen = torch.Generator().manual_seed(11)
     x0 = torch.randn(12, 40, generator=gen) * 8
     w0 = torch.randn(40, 8, generator=gen)
@@ -404,26 +403,16 @@ def test_compiled_softcap_recompiles_once(op):
             return F.cross_entropy(cap * torch.tanh(z / cap), p.double()), z
         return reference(z, t, softcap=cap), z
 
+    def check(cap, loss, x):
+        x64 = x_in.double().requires_grad_()
+        want, z64 = ref(x64, cap)
+        want.backward()
+        extra = gemm_rounding(z64.grad, w0) if op == "linear_cross_entropy" else None
+        assert_loss_close(loss, want, msg=f"{op}, {cap}")
+        assert_grad_close(x.grad, x64.grad, extra_tol=extra, msg=f"{op}, {cap}")
+
     x_in = x0[:, :8].contiguous() if op == "linear_cross_entropy" else x0
-    torch._dynamo.reset()
-    counter = CompileCounterWithBackend("inductor")
-    compiled = torch.compile(call, backend=counter, fullgraph=True)
-    for fn in (call, compiled):
-        for i, cap in enumerate((30.0, 20.0, 15.0, 12.5, 7.0)):
-            x = x_in.clone().requires_grad_()
-            before = eager.compiles
-            with torch._dynamo.config.patch(error_on_recompile=fn is compiled and i >= 2):
-                loss = fn(x, cap)
-            loss.backward()
-            if fn is call and i > 0:
-                assert eager.compiles == before, (op, cap)
-            x64 = x_in.double().requires_grad_()
-            want, z64 = ref(x64, cap)
-            want.backward()
-            extra = gemm_rounding(z64.grad, w0) if op == "linear_cross_entropy" else None
-            assert_loss_close(loss, want, msg=f"{op}, {cap}")
-            assert_grad_close(x.grad, x64.grad, extra_tol=extra, msg=f"{op}, {cap}")
-    assert counter.frame_count == 2, counter.frame_count
+    check_a_new_softcap_every_call(call, x_in, (30.0, 20.0, 15.0, 12.5, 7.0), check)
 
 
 def test_compiled_probability_targets_smoothing_recompiles_once():

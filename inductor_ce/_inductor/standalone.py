@@ -88,11 +88,10 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
     offset symbolic where they do not follow from the sizes), ``outputs`` tensors ``outs`` of
     the logits' shape and dtype, contiguous (what ``fn`` writes, with ``copy_``), ``rowwise``
     tensors of shape rows, or of the logits' shape (a target of class probabilities; both
-    contiguous, sharing the logits' row symbols), ``static`` tensors
-    (or None) of fixed shape, except that with ``columns`` those of one dimension are of
-    shape (V,) and share its symbol. The result is called with real tensors of the same kinds, in the same
-    order; it computes
-    no gradient, but ``fn`` may call ``torch.autograd.grad`` (of a part it makes
+    contiguous, sharing the logits' row symbols), ``static`` tensors (or None) of fixed shape,
+    except that with ``columns`` those of one dimension are of shape (V,) and share its
+    symbol. The result is called with real tensors of the same kinds, in the same order; it
+    computes no gradient, but ``fn`` may call ``torch.autograd.grad`` (of a part it makes
     differentiable itself): the graph is traced at the ATen level (``make_fx``), where a
     backward is ops like any other."""
     from torch._guards import TracingContext, tracing

@@ -258,8 +258,8 @@ def _drop_oldest() -> None:
     warn_bound(f"the eager path's cache of compiled functions (kernels._CACHE, {MAX_COMPILED} "
                "keys)", "a constant of the compiled code is new call after call: a "
                "temperature or ignore_index value (label_smoothing's, z_loss's and softcap's "
-               "values are inputs, not constants), or the V, dtype or layout of the logits. Each new one compiles "
-               "(seconds); the oldest compiled function is dropped")
+               "values are inputs, not constants), or the V, dtype or layout of the logits. "
+               "Each new one compiles (seconds); the oldest compiled function is dropped")
     dropped = _CACHE.pop(next(iter(_CACHE)))
     for forget in ON_DROP:
         forget(dropped or [])

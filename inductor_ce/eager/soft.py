@@ -9,7 +9,8 @@ symbolic (``compile_rows_dynamic``: no Dynamo, one compile for every row count) 
 them (``lowering_soft.py``'s kernels), instead of ~30 ATen kernels and float32 temporaries of
 the logits' size per call.
 ``label_smoothing``, ``z_loss`` and ``softcap`` are values of an options tensor, not
-constants: a new value compiles nothing. Elsewhere the ATen functions run as they are (chunked over rows).
+constants: a new value compiles nothing. Elsewhere the ATen functions run as they are
+(chunked over rows).
 Not done for these calls: the index targets' few-rows variant, CUDA graphs and kept calls
 (``loss.py``).
 """
