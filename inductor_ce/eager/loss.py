@@ -438,7 +438,7 @@ class LossSpec(NamedTuple):
     def backward(self, per_row_g: bool, with_lse: bool, with_entropy: bool = False):
         """The backward graph's function of (x, out, t, lse_nt, the loss's coefficients[,
         lse's][, the entropy's], g if per_row_g, g_lse if with_lse, g_entropy if
-        with_entropy, w, g if not per_row_g, opts): the gradient,
+        with_entropy, w, g if not per_row_g, opts (None without a softcap)): the gradient,
         written into ``out`` (a tensor of x's shape and dtype, contiguous; Inductor stores
         into it from the gradient's kernel), then the rows-wise inputs, then the fixed-shape
         ones, as ``compile_rows_dynamic`` takes them. (A gradient written into the caller's
@@ -544,15 +544,16 @@ class _Plan:
     their CUDA-graph runners. (At a few rows the host sets the pace: a nested cache key hashed
     per backward cost more than the rest of its Python.)"""
 
-    __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "entropy", "accuracy", "fn",
-                 "run", "bwd", "bwd_sizes", "replays", "bwd_replays", "options")
+    __slots__ = ("entry", "key", "n", "per_row_g", "return_lse", "entropy", "accuracy",
+                 "capped", "fn", "run", "bwd", "bwd_sizes", "replays", "bwd_replays",
+                 "options")
 
     def __init__(self, entry, key):
         spec = key.spec
         self.entry, self.key = entry, key
         self.n = spec.outputs()
         self.per_row_g, self.return_lse = spec.reduction == "none", spec.return_lse
-        self.entropy, self.accuracy = spec.entropy, spec.accuracy
+        self.entropy, self.accuracy, self.capped = spec.entropy, spec.accuracy, spec.capped
         self.fn = spec.backward(self.per_row_g, self.return_lse, self.entropy)
         self.run = functools.partial(run_compiled, entry)
         self.bwd = self.bwd_sizes = self.replays = self.bwd_replays = None
@@ -577,8 +578,10 @@ class _Plan:
             rowwise.append(g_lse.reshape(x.shape[:-1]).contiguous())
         if self.entropy:
             rowwise.append(g_ent.reshape(x.shape[:-1]).float().contiguous())
-        # (the options tensor last: a replay reads it from a buffer of its own)
-        static = [w, ctx.opts] if self.per_row_g else [w, g, ctx.opts]
+        # (the options tensor last, for the softcap alone: a replay reads it from a buffer of
+        # its own)
+        opts = ctx.opts if self.capped else None
+        static = [w, opts] if self.per_row_g else [w, g, opts]
         if runtime.under_vmap(g, g_lse, g_ent):
             # Upstream gradients batched by vmap (torch.autograd.grad(is_grads_batched=True),
             # jacobian(vectorize=True)): the compiled function takes plain tensors, and no
@@ -602,7 +605,7 @@ class _Plan:
             self.bwd_sizes = sizes
         if ctx.graphed:
             if self.bwd_replays is None:
-                self.bwd_replays = _graph_replays(entry, False, ctx.opts is not None)
+                self.bwd_replays = _graph_replays(entry, False, self.capped)
             self.bwd_replays(x, grad, *rowwise, *static)
         else:
             run_compiled(entry, x, grad, *rowwise, *static)
