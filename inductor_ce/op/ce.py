@@ -12,7 +12,9 @@ and their full form, for a temperature and the entropy / accuracy statistics:
 
 The full form is the same lowering with two more reductions in the same pass (and one more
 term in the gradient); the plain ops stay as they are so that a loss that asks for neither
-pays for neither, not even an empty buffer.
+pays for neither, not even an empty buffer. ``softcap`` is None or a float32 0-d tensor
+(``softcap_tensor``): its value is an input of the compiled kernels, so one compile serves
+every value; ``temperature`` is a float, a constant of their code.
 
 Both are functional (``mutates_args=()``): they never write into their inputs, so
 functionalization, AOTAutograd and torch.export see plain data flow. Under torch.compile the

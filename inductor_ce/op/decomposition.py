@@ -6,6 +6,7 @@ Notation (one row i of the logits; the class dimension is the last one):
 
     x_j      input logits, any float dtype, loaded once and upcast to float32
     z_j      s(x_j): the softcapped logit, ``cap * tanh(x_j / cap)``, or x_j when no softcap
+             (cap: the ops' 0-d tensor, or a number: the arithmetic is the same)
     t        the row's target column; a row whose target is ``ignore_index`` has none
     w_j      class weight (1 when no weight is given)
 
