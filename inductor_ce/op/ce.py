@@ -111,18 +111,24 @@ def softcap_tensor(softcap) -> Optional[Tensor]:
     """The ops' ``softcap`` argument for the option's value: None for None, a Python number
     as a float32 0-d CPU tensor, which a compiled kernel reads as an argument (a GPU kernel
     as a scalar): one compile serves every value. Under torch.compile it is made in the
-    traced graph from the number, so that a float Dynamo made symbolic stays an input of
-    the graph (read into a new tensor's constructor, it would become a constant again)."""
+    traced graph (``traced_scalar``)."""
     if softcap is None:
         return None
     if torch.compiler.is_compiling():
-        return torch.ones((), dtype=torch.float32) * softcap
+        return traced_scalar(softcap, None)
     cap = _SOFTCAPS.get(softcap)
     if cap is None:
         if len(_SOFTCAPS) >= _RECENT_SOFTCAPS:
             _SOFTCAPS.pop(next(iter(_SOFTCAPS)))
         cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32)
     return cap
+
+
+def traced_scalar(value, device: Optional[torch.device]) -> Tensor:
+    """A float32 0-d tensor of a Python number, as a product: a float that Dynamo made
+    symbolic stays an input of the graph, where a tensor constructor taking float(value)
+    would make it a constant again, a compile per value. (``device`` None: the default.)"""
+    return torch.ones((), dtype=torch.float32, device=device) * value
 
 
 # An input of ``no_double_backward`` that the backward does not have (see there).

@@ -69,7 +69,7 @@ import torch
 from torch import Tensor
 
 from .._inductor import runtime
-from .ce import LIB, _on_trace, no_double_backward
+from .ce import LIB, _on_trace, no_double_backward, traced_scalar
 from .checks import check_logits, check_weight
 from .decomposition import _capped_tanh, _chunks, _tempered
 
@@ -275,11 +275,7 @@ def _softcap(cap, spec: SoftSpec, x: Tensor) -> Optional[Tensor]:
 
 
 def _as_tensor(value, x: Tensor) -> Tensor:
-    if isinstance(value, Tensor):
-        return value
-    # (a product: a float that Dynamo made symbolic stays an input of the graph, where
-    # torch.full((), float(value)) would make it a constant again, a compile per value)
-    return torch.ones((), dtype=torch.float32, device=x.device) * value
+    return value if isinstance(value, Tensor) else traced_scalar(value, x.device)
 
 
 def backward(x, p, w, eps, zl, cap, m, s, total, rest, a, lse, g, g_lse, spec: SoftSpec,
