@@ -977,6 +977,11 @@ def test_compiled_model_fullgraph(name, backend):
     assert o.logits is None
     assert_loss_close(o.loss, r.loss)
     assert_grads_close(ours, ref, f"compiled {name}")
+    # Later calls reuse the graph (a thread's running call was an attribute the first call
+    # created, and Dynamo's guard on it recompiled the second call).
+    with torch._dynamo.config.patch(error_on_recompile=True):
+        for seed in (1, 2):
+            compiled(**make_batch(seed), num_items_in_batch=torch.tensor(11)).loss.backward()
 
 
 @pytest.mark.gpu
@@ -1184,3 +1189,16 @@ def test_a_hook_on_the_head_is_honoured_not_bypassed():
         assert o.logits is not None, name
         assert_loss_close(o.loss, r.loss, msg=name)
     assert ours(**batch).logits is None          # no hook left: fused again
+
+
+def test_a_model_cast_to_float64_after_apply_runs_unfused():
+    """apply() refuses a float64 head; a model cast to float64 after it computes its loss as
+    the unpatched model does (with a warning), as a float32 one again fuses."""
+    ref, ours = make_pair("llama")
+    batch = make_batch()
+    ours.double()
+    with pytest.warns(UserWarning, match="float64"):
+        o = ours(**batch)
+    assert o.logits is not None
+    torch.testing.assert_close(o.loss, ref(**batch).loss, rtol=1e-12, atol=0)
+    assert ours.float()(**batch).logits is None

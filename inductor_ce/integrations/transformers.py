@@ -356,6 +356,15 @@ class _Request:
         self.used = False         # set by the loss function
 
 
+class _Calls(threading.local):
+    """A thread's running call (``request``), None in every thread until one starts. Why not
+    ``getattr(local, "request", None)``: Dynamo guards on whether the attribute exists, which
+    the first call changes, so a compiled model recompiled at its second call."""
+
+    def __init__(self):
+        self.request = None
+
+
 class _Patch:
     """Stored on the model and on its head (the same object). The patched forwards are
     methods bound to them that find everything here, so ``copy.deepcopy(model)`` gives a
@@ -369,7 +378,7 @@ class _Patch:
         self.spec, self.labels_pos, self.head = spec, labels_pos, head
         self.memory_budget = memory_budget
         self.old_forward = old_forward
-        self.calls = threading.local()   # .request: the thread's running _Request
+        self.calls = _Calls()     # .request: the thread's running _Request
         self.trl = None           # TRL's fused LM head, adopted: _TrlHead
 
     def __getstate__(self):   # (copies and pickles: a thread's running call is not state)
@@ -377,11 +386,11 @@ class _Patch:
 
     def __setstate__(self, state):
         vars(self).update(state)
-        self.calls = threading.local()
+        self.calls = _Calls()
 
     @property
     def request(self):
-        return getattr(self.calls, "request", None)
+        return self.calls.request
 
     @request.setter
     def request(self, request):
@@ -609,8 +618,12 @@ def _value_hooks(head) -> list:
 
 def _unfused_because(model, patch) -> Optional[str]:
     """Why a training call of the patched model runs unfused (None: it fuses): hooks of the
-    head that would not see its logits, or a loss function set since apply(), which takes
-    logits."""
+    head that would not see its logits, a loss function set since apply(), which takes
+    logits, or a model cast to float64 since (apply() refuses one)."""
+    if patch.head.weight.dtype == torch.float64:
+        return (f"{type(model).__name__}'s lm_head weight is float64 (cast after apply()); "
+                "inductor_ce computes in float32, so this call computes the logits and "
+                "transformers' loss (revert(model) to train unfused without this warning)")
     hooks = _value_hooks(patch.head)
     if hooks:
         return _hooks_reason(model, hooks)
