@@ -569,6 +569,8 @@ BAD_OPTIONS = [
     (dict(softcap="5"), TypeError, None),
     (dict(softcap=True), TypeError, None),
     (dict(softcap=float("inf")), ValueError, None),
+    (dict(softcap=1e39), ValueError, None),        # (inf in float32: every loss would be nan)
+    (dict(softcap=1e-39), ValueError, None),       # (its reciprocal inf in float32)
     (dict(return_lse=1), TypeError, None),
     (dict(return_lse=None), TypeError, None),
 ]
@@ -595,6 +597,20 @@ def test_bad_option_raises_naming_it(kw, exc, stock_same):
     from inductor_ce.parallel import vocab_parallel_cross_entropy
     with pytest.raises(exc, match=name):   # (checked before any collective)
         vocab_parallel_cross_entropy(x, target, **kw)
+
+
+def test_a_numpy_array_for_a_tensor_argument_is_named_as_one():
+    """An array where a tensor belongs: the error names its class, not its dtype (an int64
+    array's 'got int64' read as if int64 targets were refused)."""
+    x, t = torch.randn(3, 5), torch.tensor([1, 2, 3])
+    with pytest.raises(TypeError, match="target must be .* got numpy.ndarray"):
+        inductor_ce.cross_entropy(x, t.numpy())
+    with pytest.raises(TypeError, match="input must be .* got numpy.ndarray"):
+        inductor_ce.cross_entropy(x.numpy(), t)
+    with pytest.raises(TypeError, match="linear_weight must be .* got numpy.ndarray"):
+        inductor_ce.linear_cross_entropy(torch.randn(3, 4), torch.randn(5, 4).numpy(), t)
+    with pytest.raises(TypeError, match="input must be .* got numpy.ndarray"):
+        inductor_ce.linear_cross_entropy(torch.randn(3, 4).numpy(), torch.randn(5, 4), t)
 
 
 @pytest.mark.parametrize("kw", [dict(label_smoothing=True), dict(label_smoothing=1),
@@ -1006,6 +1022,51 @@ def test_cross_entropy_zero_kept_class_weight_with_smoothing_like_stock(path, mo
                                label_smoothing=0.1)
         assert got.isnan().item() == (reduction == "mean")
         torch.testing.assert_close(got.double(), want, equal_nan=True)
+
+
+@pytest.mark.parametrize("rows", [6, 1100], ids=["few", "many"])
+@pytest.mark.parametrize("path", ["decomposition", "compiled_kernels"])
+def test_ignored_rows_get_zero_gradient_under_an_infinite_upstream_gradient(path, rows,
+                                                                           monkeypatch):
+    """A sum over no kept target divided by a num_items_in_batch of 0 (an all-padded
+    micro-batch) sends g = inf back; stock's gradient of an ignored row is still exactly 0
+    (never 0 * inf = nan, which would poison the weights), its kept rows' not finite. The
+    same for a per-row upstream gradient that is inf or nan at ignored rows, also with the
+    entropy asked for."""
+    from inductor_ce.eager import kernels as eager
+    monkeypatch.setattr(eager, "MODE", "decomposition" if path == "decomposition"
+                        else "compiled")
+    g = _gen("infinite-upstream", rows)
+    x0 = torch.randn(rows, 16, generator=g)
+    some = torch.randint(0, 16, (rows,), generator=g).masked_fill(torch.arange(rows) % 3 == 0,
+                                                                  -100)
+    every = torch.full((rows,), -100)
+    go = torch.randn(rows, generator=g).masked_fill(some == -100, float("inf"))
+    go[3] = float("nan")
+
+    def grads(fn, t, scale):
+        x = x0.clone().requires_grad_()
+        scale(fn(x, t)).backward()
+        return x.grad
+
+    sum_over_0 = (lambda loss: loss / 0.0)
+    per_row = (lambda loss: (loss * go).sum())
+    cases = [(every, "sum", sum_over_0), (some, "mean", sum_over_0),
+             (some, "none", per_row), (every, "none", per_row)]
+    for t, reduction, scale in cases:
+        want = grads(lambda x, t: F.cross_entropy(x.double(), t, reduction=reduction), t, scale)
+        for extra in ({}, {"return_entropy": True}):
+            def ours(x, t):
+                out = inductor_ce.cross_entropy(x, t, reduction=reduction, **extra)
+                return out.loss if extra else out
+            got = grads(ours, t, scale)
+            assert (got[t == -100] == 0).all(), (reduction, extra)
+            # (A kept row's gradient times an inf or nan g is inf or nan, in an order of
+            # operations that differs from stock's: where each is finite is compared.)
+            finite = want.isfinite()
+            assert (got.isfinite() == finite).all(), (reduction, extra)
+            torch.testing.assert_close(got[finite], want[finite],
+                                       msg=lambda m: f"{reduction} {extra}: {m}")
 
 
 @pytest.mark.parametrize("path", ["decomposition", "compiled_kernels", "torch_compile"])

@@ -461,7 +461,9 @@ class LossSpec(NamedTuple):
             if not per_row_g:
                 g, *rest = rest
             opts, = rest
-            a, b, *c = (g * k for k in coefs)
+            # (An ignored row's coefficients are 0, and its gradient 0 whatever g, as stock's:
+            # g is inf for a sum over no kept target divided by a num_items_in_batch of 0.)
+            a, b, *c = (times(k, g) for k in coefs)
             # An output that is not differentiated gets an upstream gradient of zeros (the
             # autograd.Function's): its terms must add nothing, also where its coefficients
             # are nan (an ignored row of -inf logits has a nan entropy and lse).

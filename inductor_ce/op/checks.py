@@ -99,12 +99,22 @@ def check_compiled_transform(what: str) -> None:
             "wrongly at some shapes): apply the transform outside torch.compile, or upgrade")
 
 
+def _kind(x) -> str:
+    """What an argument is, for an error: a tensor's dtype, else its class (a numpy array's
+    dtype would read as a tensor's)."""
+    if isinstance(x, Tensor):
+        return str(x.dtype)
+    kind = type(x)
+    return kind.__name__ if kind.__module__ == "builtins" else \
+        f"{kind.__module__}.{kind.__qualname__}"
+
+
 def check_logits(input) -> None:
     """The logits of every loss: float32, bfloat16 or float16, of shape (..., V), V >= 1."""
     if not isinstance(input, Tensor) or str(input.dtype) not in (
             "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of logits, "
-                        f"got {getattr(input, 'dtype', type(input).__name__)}")
+                        f"got {_kind(input)}")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., V) with V >= 1, got {tuple(input.shape)}")
 
@@ -123,7 +133,7 @@ def check_target(target, input, dtype_note: str, shape_note: str = "") -> None:
     ``input.shape[:-1]``, on input's device. The notes end the dtype's and the shape's errors."""
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, got "
-                        f"{getattr(target, 'dtype', type(target).__name__)}{dtype_note}")
+                        f"{_kind(target)}{dtype_note}")
     if target.shape != input.shape[:-1]:
         raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
                          f"{shape_note}, got {tuple(target.shape)}")
@@ -155,12 +165,13 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
     if not isinstance(input, Tensor) or str(input.dtype) not in (
             "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of hidden "
-                        f"states, got {getattr(input, 'dtype', type(input).__name__)}")
+                        f"states, got {_kind(input)}")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., D) with D >= 1, got {tuple(input.shape)}")
-    if not isinstance(linear_weight, Tensor) or linear_weight.dim() != 2:
-        raise ValueError("linear_weight must be a (V, D) tensor, got "
-                         f"{tuple(getattr(linear_weight, 'shape', ()))}")
+    if not isinstance(linear_weight, Tensor):
+        raise TypeError(f"linear_weight must be a (V, D) tensor, got {_kind(linear_weight)}")
+    if linear_weight.dim() != 2:
+        raise ValueError(f"linear_weight must be a (V, D) tensor, got {tuple(linear_weight.shape)}")
     if linear_weight.shape[1] != input.shape[-1] or linear_weight.shape[0] < 1:
         raise ValueError(f"linear_weight must have shape (V, {input.shape[-1]}) with V >= 1, "
                          f"got {tuple(linear_weight.shape)}")

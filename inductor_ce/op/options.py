@@ -5,6 +5,13 @@ from __future__ import annotations
 
 import operator
 
+# The kernels take the softcap and the temperature in float32 and divide by them: each must be
+# a finite float32 whose reciprocal is finite too (a normal number: FLOAT32_TINY to
+# FLOAT32_MAX, written as literals in the checks), else a cap of 1e39 would be inf there and
+# every loss nan.
+FLOAT32_MAX = 3.4028234663852886e38
+FLOAT32_TINY = 1.1754943508222875e-38
+
 # Under torch.compile Dynamo re-checks, on every call, each module global and builtin that the
 # traced path reads, and a step of few rows is bound by the host. So the checks below compare
 # literals with the values, not module-level tuples.
@@ -64,8 +71,9 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
         softcap = _real(softcap)
         if softcap is True or softcap is False or not isinstance(softcap, (int, float)):
             raise TypeError(f"softcap must be None or a float, got {type(softcap).__name__}")
-    if softcap is not None and not (-inf < softcap < inf and softcap > 0.0):
-        raise ValueError(f"softcap must be None or a finite number > 0, got {softcap}")
+    if softcap is not None and not (1.1754943508222875e-38 <= softcap <= 3.4028234663852886e38):
+        raise ValueError(f"softcap must be None or a number in [{FLOAT32_TINY:.4g}, "
+                         f"{FLOAT32_MAX:.4g}] (finite and > 0 in float32), got {softcap}")
     if return_lse is not True and return_lse is not False:
         raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
     return ignore_index, reduction, label_smoothing, z_loss, softcap
@@ -124,9 +132,9 @@ def check_full_options(temperature, return_entropy, return_accuracy):
         temperature = _real(temperature)
     if temperature is True or temperature is False or not isinstance(temperature, (int, float)):
         raise TypeError(f"temperature must be a float, got {type(temperature).__name__}")
-    inf = float("inf")
-    if not (0.0 < temperature < inf):
-        raise ValueError(f"temperature must be a finite number > 0, got {temperature}")
+    if not (1.1754943508222875e-38 <= temperature <= 3.4028234663852886e38):
+        raise ValueError(f"temperature must be a number in [{FLOAT32_TINY:.4g}, "
+                         f"{FLOAT32_MAX:.4g}] (finite and > 0 in float32), got {temperature}")
     for name, flag in (("return_entropy", return_entropy), ("return_accuracy", return_accuracy)):
         if flag is not True and flag is not False:
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
