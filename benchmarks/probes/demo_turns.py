@@ -5,7 +5,8 @@
 The demo trains its two models one after the other, so a drift of the machine (clocks, a
 neighbour, the power cap) between the runs reads as a difference of the code. Here both
 compiled models live at once and take turns: rounds of ``--steps`` training steps each,
-stock first in odd rounds, ours first in even ones. The step is the demo's
+who goes first rotating from round to round (``--unfused`` adds a third contender, the loss
+routed with the logits kept). The step is the demo's
 (``gpt.train_steps``: bf16 autocast on CUDA, gradient clipping, fused AdamW, one
 ``loss.item()``), on the demo's preset model and batch shape; the tokens are random, with
 the labels after a random end of file in a seventh of the rows set to -100, as the demo's
@@ -14,8 +15,9 @@ step, the median over rounds of ours / stock (each round's median steps), and on
 peak memory above what is allocated when the contender's round starts.
 
 Each model's compiled frame is its own code object (a copy of ``GPT.forward``), so Dynamo
-cannot serve one contender's graph to the other; the script checks that ours' steps call
-inductor_ce's ops and stock's do not, and raises on any recompile once both are compiled.
+cannot serve one contender's graph to the other; the script checks what enable() routed in
+each contender's compile (nothing for stock; the loss, and for ours the LM head fused) and
+raises on any recompile once all are compiled.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import statistics
 import sys
 import time
 import types
+from collections import Counter
 
 import torch
 
@@ -33,21 +36,27 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import inductor_ce  # noqa: E402
 from inductor_ce.demo import gpt  # noqa: E402
 from inductor_ce.demo import job as demo  # noqa: E402
+from inductor_ce.integrations import routing  # noqa: E402
 
 
 class Contender:
     """One compiled copy of the model with its optimizer: ``step()`` runs one training step
     and returns its wall time (synchronized on CUDA)."""
 
-    def __init__(self, name: str, base, routed: bool, amp: bool, lr: float, first):
+    def __init__(self, name: str, base, routed: bool, amp: bool, lr: float, first,
+                 fuse: bool = True):
         self.name, self.amp, self.times, self.peaks = name, amp, [], []
         model = copy.deepcopy(base)
         forward = type(model).forward
-        code = forward.__code__.replace(co_name=f"forward_{name}")
+        code = forward.__code__.replace(co_name=f"forward_{name.replace(' ', '_')}")
         model.forward = types.MethodType(types.FunctionType(
             code, forward.__globals__, code.co_name, forward.__defaults__,
             forward.__closure__), model)
-        (inductor_ce.enable if routed else inductor_ce.disable)()
+        if routed:
+            inductor_ce.enable(fuse_linear=fuse)
+        else:
+            inductor_ce.disable()
+        before = Counter(routing.counters)
         try:
             self.model = torch.compile(model)
             self.device = next(model.parameters()).device
@@ -58,6 +67,12 @@ class Contender:
             self.step(*first)                             # compiles, routing as asked
         finally:
             inductor_ce.disable()
+        made = Counter(routing.counters)
+        made.subtract(before)
+        # (The compiled graphs that call our ops, also when loaded from Inductor's cache,
+        # where the routing pass does not run again.)
+        self.routed = sum(n for k, n in made.items() if k.startswith("graph: "))
+        self.fused = sum(n for k, n in made.items() if k.startswith("graph: linear_"))
 
     def step(self, idx, labels) -> float:
         cuda = self.device.type == "cuda"
@@ -75,12 +90,6 @@ class Contender:
         if cuda:
             torch.cuda.synchronize()
         return time.perf_counter() - t0
-
-    def calls_ours(self, idx, labels) -> bool:
-        """Whether a step runs one of inductor_ce's ops (the profiler's CPU events)."""
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-            self.step(idx, labels)
-        return any(e.name.startswith("inductor_ce::") for e in prof.events())
 
 
 def make_batches(preset, device: str, n: int):
@@ -104,27 +113,31 @@ def main():
     p.add_argument("--preset", default=None, help="the demo's preset (default: the device's)")
     p.add_argument("--rounds", type=int, default=15)
     p.add_argument("--steps", type=int, default=10, help="steps per contender and round")
+    p.add_argument("--unfused", action="store_true",
+                   help="a third contender: enable(fuse_linear=False) (the loss routed, the "
+                        "logits kept)")
     args = p.parse_args()
     preset = demo.PRESETS[args.preset or args.device]
     cuda = args.device == "cuda"
     torch.manual_seed(0)
     base = gpt.GPT(demo.model_config(preset)).to(args.device)
     batches = make_batches(preset, args.device, 8)
-    contenders = []
-    for name, routed in (("stock", False), ("ours", True)):
-        contenders.append(Contender(name, base, routed, cuda, preset.lr, batches[0]))
-    stock, ours = contenders
+    plan = [("stock", False, True), ("ours", True, True)]
+    if args.unfused:
+        plan.append(("ours unfused", True, False))
+    contenders = [Contender(name, base, routed, cuda, preset.lr, batches[0], fuse)
+                  for name, routed, fuse in plan]
     torch._dynamo.config.error_on_recompile = True       # each serves its own graph from now
-    for c, want in ((stock, False), (ours, True)):
-        got = c.calls_ours(*batches[0])
-        if got != want:
-            sys.exit(f"{c.name}'s step {'calls' if got else 'does not call'} inductor_ce's ops")
+    for c, (_, routed, fuse) in zip(contenders, plan):
+        if (c.routed > 0, c.fused > 0) != (routed, routed and fuse):
+            sys.exit(f"{c.name}'s graphs call inductor_ce's ops {c.routed} times, its fused "
+                     f"head {c.fused} times")
     for c in contenders:                                  # warm-up, not timed
         for s in range(3):
             c.step(*batches[s % len(batches)])
-    ratios = []
+    ratios = {c.name: [] for c in contenders[1:]}
     for r in range(args.rounds):
-        order = contenders if r % 2 == 0 else contenders[::-1]
+        order = contenders[r % len(contenders):] + contenders[:r % len(contenders)]
         medians = {}
         for c in order:
             if cuda:
@@ -136,7 +149,8 @@ def main():
                 c.peaks.append(torch.cuda.max_memory_allocated() - start)
             c.times += times
             medians[c.name] = statistics.median(times)
-        ratios.append(medians["ours"] / medians["stock"])
+        for name in ratios:
+            ratios[name].append(medians[name] / medians["stock"])
     dev = torch.cuda.get_device_name() if cuda else f"{torch.get_num_threads()} CPU threads"
     print(f"{dev}, torch {torch.__version__}; demo preset {args.preset or args.device}: "
           f"{preset.batch} x {preset.block} tokens, V {preset.vocab}, {preset.layers} x "
@@ -144,11 +158,12 @@ def main():
     for c in contenders:
         ts = sorted(c.times)
         peak = f", peak above resident {max(c.peaks) / 2**30:.2f} GiB" if c.peaks else ""
-        print(f"{c.name:>6}: median {1e3 * statistics.median(ts):7.2f} ms per step, 10th "
+        print(f"{c.name:>12}: median {1e3 * statistics.median(ts):7.2f} ms per step, 10th "
               f"percentile {1e3 * ts[len(ts) // 10]:7.2f}{peak}")
-    ratios.sort()
-    print(f"ours / stock, median over rounds {statistics.median(ratios):.3f} (rounds "
-          f"{ratios[0]:.3f} to {ratios[-1]:.3f})")
+    for name, rs in ratios.items():
+        rs.sort()
+        print(f"{name} / stock, median over rounds {statistics.median(rs):.3f} (rounds "
+              f"{rs[0]:.3f} to {rs[-1]:.3f})")
 
 
 if __name__ == "__main__":
