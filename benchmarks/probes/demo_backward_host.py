@@ -5,7 +5,8 @@
 The demo's "cuda" preset model on random tokens (as demo_phases.py), compiled once per
 contender; after a warm-up, one backward under torch.profiler (CPU and CUDA activity): the
 host's wall time of the backward, the number of kernel launches (cudaLaunchKernel,
-cuLaunchKernel(Ex)) and the CPU events by self time, per contender.
+cuLaunchKernel(Ex)), the CUDA calls that may wait or allocate, and the CPU events by self
+time, per contender.
 """
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ import inductor_ce  # noqa: E402
 from inductor_ce.demo import gpt  # noqa: E402
 from inductor_ce.demo import job as demo  # noqa: E402
 
+# CUDA runtime and driver calls that may wait for the GPU or allocate.
+WAITS = ("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+         "cudaMalloc", "cudaFree", "cudaMemcpy", "cudaMemcpyAsync", "cudaHostAlloc",
+         "cudaStreamWaitEvent", "cuMemAlloc_v2", "cuMemFree_v2")
 LAUNCHES = ("cudaLaunchKernel", "cuLaunchKernel", "cuLaunchKernelEx", "cudaLaunchKernelExC",
             "cudaGraphLaunch")
 
@@ -63,6 +68,9 @@ def main():
             calls[e.name] += 1
         print(f"{name}: backward host {1e3 * host:.2f} ms (profiled), {launches} launches, "
               f"{len(events)} CPU events")
+        waits = [(n, calls[n], selfs[n]) for n in WAITS if calls[n]]
+        print("    waits and allocations: " + (", ".join(
+            f"{n} x{c} {us / 1e3:.3f} ms" for n, c, us in waits) or "none"))
         for n, us in selfs.most_common(args.top):
             print(f"    {us / 1e3:8.3f} ms self  {calls[n]:5d} x  {n[:90]}")
         inductor_ce.disable()
