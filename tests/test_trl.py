@@ -186,6 +186,20 @@ def test_fused_lm_head_call_in_eval_mode_and_without_grad(monkeypatch):
     close(o.log_probs, t.log_probs, "log_probs")
 
 
+def test_fused_lm_head_call_of_a_model_cast_to_float64_after_apply(monkeypatch):
+    """A model cast to float64 after apply(): TRL's head serves its fused_lm_head calls (with
+    a warning), as TRL's float64 model's; inductor_ce's op is never called."""
+    theirs, ours = trl_pair(temperature=0.7)
+    theirs.double()
+    ours.double()
+    calls = count_calls(monkeypatch)
+    with pytest.warns(UserWarning, match="float64"):
+        o = ours(**make_batch(), fused_lm_head=True)
+    assert calls["ours"] == 0
+    t = theirs(**make_batch(), fused_lm_head=True)
+    torch.testing.assert_close(o.log_probs, t.log_probs, rtol=1e-12, atol=0)
+
+
 def test_apply_before_and_after_trls_head_and_revert(monkeypatch):
     """apply() before TRL's trainer patched the model: TRL's head sits on top of ours; apply()
     again takes its calls over. revert(): TRL's head again, with the trainer's settings.

@@ -535,8 +535,9 @@ def _fused_model_forward(self, *args, **kwargs):
                              "(add_fused_lm_head), which was not on the model when apply() "
                              "patched it: apply() after creating TRL's trainer")
         hooks = _value_hooks(patch.head)
-        if hooks:
-            _warn_unfused(self, _hooks_reason(self, hooks))
+        why = _hooks_reason(self, hooks) if hooks else _float64_reason(self, patch)
+        if why is not None:      # (TRL's own head serves the call)
+            _warn_unfused(self, why)
             return patch.trl.forward(*args, fused_lm_head=True, **kwargs)
         return _trl_forward(self, patch, forward, args, kwargs)
     skip_logits = kwargs.pop("skip_logits", None)
@@ -620,10 +621,9 @@ def _unfused_because(model, patch) -> Optional[str]:
     """Why a training call of the patched model runs unfused (None: it fuses): hooks of the
     head that would not see its logits, a loss function set since apply(), which takes
     logits, or a model cast to float64 since (apply() refuses one)."""
-    if patch.head.weight.dtype == torch.float64:
-        return (f"{type(model).__name__}'s lm_head weight is float64 (cast after apply()); "
-                "inductor_ce computes in float32, so this call computes the logits and "
-                "transformers' loss (revert(model) to train unfused without this warning)")
+    why = _float64_reason(model, patch)
+    if why is not None:
+        return why
     hooks = _value_hooks(patch.head)
     if hooks:
         return _hooks_reason(model, hooks)
@@ -633,6 +633,14 @@ def _unfused_because(model, patch) -> Optional[str]:
                 f"{loss!r}); it takes logits, so this call computes them and runs it "
                 "(revert(model) to train unfused without this warning)")
     return None
+
+
+def _float64_reason(model, patch) -> Optional[str]:
+    if patch.head.weight.dtype != torch.float64:
+        return None
+    return (f"{type(model).__name__}'s lm_head weight is float64 (cast after apply()); "
+            "inductor_ce computes in float32, so this call runs unfused (revert(model) to "
+            "train unfused without this warning)")
 
 
 def _hooks_reason(model, hooks) -> str:
