@@ -636,6 +636,7 @@ def _unfused_because(model, patch) -> Optional[str]:
 
 
 def _float64_reason(model, patch) -> Optional[str]:
+    """Why a call runs unfused if the model was cast to float64 after apply(), else None."""
     if patch.head.weight.dtype != torch.float64:
         return None
     return (f"{type(model).__name__}'s lm_head weight is float64 (cast after apply()); "
