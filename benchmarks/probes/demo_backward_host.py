@@ -11,7 +11,6 @@ time, per contender.
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import sys
 import time
@@ -23,7 +22,7 @@ from torch.profiler import ProfilerActivity, profile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
 from inductor_ce.demo import gpt  # noqa: E402
-from inductor_ce.demo import job as demo  # noqa: E402
+from _demo_model import CONTENDERS, compiled, model_and_batch  # noqa: E402
 
 # CUDA runtime and driver calls that may wait for the GPU or allocate.
 WAITS = ("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
@@ -37,16 +36,10 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--top", type=int, default=14)
     args = p.parse_args()
-    preset = demo.PRESETS["cuda"]
-    torch.manual_seed(0)
-    base = gpt.GPT(demo.model_config(preset)).cuda()
-    idx = torch.randint(0, preset.vocab, (preset.batch, preset.block), device="cuda")
-    labels = idx.clone()
+    _, base, idx, labels = model_and_batch()
     num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
-    for name, routed in (("stock", False), ("ours", True)):
-        torch.compiler.reset()
-        (inductor_ce.enable if routed else inductor_ce.disable)()
-        model = torch.compile(copy.deepcopy(base))
+    for name, routed in CONTENDERS:
+        model = compiled(base, routed)
         for _ in range(4):
             with torch.autocast("cuda", dtype=torch.bfloat16):
                 model(idx, labels, num_items).backward()

@@ -10,7 +10,6 @@ host time per call against its GPU time.
 """
 from __future__ import annotations
 
-import copy
 import os
 import statistics
 import sys
@@ -20,7 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce.demo import job as demo  # noqa: E402
+from _demo_model import CONTENDERS, compiled, model_and_batch  # noqa: E402
 from inductor_ce.demo import gpt  # noqa: E402
 
 
@@ -29,17 +28,11 @@ def med(xs):
 
 
 def main():
-    preset = demo.PRESETS["cuda"]
-    torch.manual_seed(0)
-    base = gpt.GPT(demo.model_config(preset)).cuda()
-    idx = torch.randint(0, preset.vocab, (preset.batch, preset.block), device="cuda")
-    labels = idx.clone()
+    _, base, idx, labels = model_and_batch()
     num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
     print(f"INDUCTOR_CE_EAGER={os.environ.get('INDUCTOR_CE_EAGER', 'auto')}")
-    for name, routed in (("stock", False), ("ours", True)):
-        torch.compiler.reset()
-        (inductor_ce.enable if routed else inductor_ce.disable)()
-        model = torch.compile(copy.deepcopy(base))
+    for name, routed in CONTENDERS:
+        model = compiled(base, routed)
         for _ in range(4):
             with torch.autocast("cuda", dtype=torch.bfloat16):
                 model(idx, labels, num_items).backward()

@@ -9,7 +9,6 @@ warm-up), then one profiled step: CUDA time in total and the kernels by total ti
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import statistics
 import sys
@@ -21,7 +20,7 @@ from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import inductor_ce  # noqa: E402
-from inductor_ce.demo import job as demo  # noqa: E402
+from _demo_model import CONTENDERS, compiled, model_and_batch  # noqa: E402
 from inductor_ce.demo import gpt  # noqa: E402
 
 
@@ -32,19 +31,13 @@ def main():
     p.add_argument("--trace", default=None, help="write the profiled steps' Chrome trace "
                    "(gzipped) to this path")
     args = p.parse_args()
-    preset = demo.PRESETS["cuda"]
-    torch.manual_seed(0)
-    base = gpt.GPT(demo.model_config(preset)).cuda()
-    idx = torch.randint(0, preset.vocab, (preset.batch, preset.block), device="cuda")
-    labels = idx.clone()
+    _, base, idx, labels = model_and_batch()
     labels[:, :16] = gpt.IGNORE_INDEX
     num_items = (labels[..., 1:] != gpt.IGNORE_INDEX).sum()
-    for name, routed in (("stock", False), ("ours", True)):
+    for name, routed in CONTENDERS:
         if args.only not in (None, name):
             continue
-        torch.compiler.reset()
-        (inductor_ce.enable if routed else inductor_ce.disable)()
-        model = torch.compile(copy.deepcopy(base))
+        model = compiled(base, routed)
         opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
 
         def step():
