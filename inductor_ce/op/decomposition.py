@@ -152,8 +152,9 @@ def _entropy_nt(z_nt: Tensor):
     return ent_nt, max_nt
 
 
-TARGET_RANGE_MSG = ("inductor_ce.cross_entropy: target out of range: every target must be "
-                    "in [0, V) or equal to ignore_index")
+# (Shared by both ops and every path, the kernels' asserts included: it names no function.)
+TARGET_RANGE_MSG = ("inductor_ce: target out of range: every target must be in [0, V) or "
+                    "equal to ignore_index")
 
 
 def check_target_range(target: Tensor, ignore_index: int, num_classes: int) -> None:

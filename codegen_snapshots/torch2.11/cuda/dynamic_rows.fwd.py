@@ -135,7 +135,7 @@ def triton_per_fused_ce_fwd_1(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
     tmp30 = tmp27 & tmp29
     tmp31 = tmp25 | tmp30
     tmp32 = tmp22 | tmp31
-    tl.device_assert(tmp32, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    tl.device_assert(tmp32, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     tmp33 = tmp2 != tmp24
     tmp34 = tl.where(tmp33, tmp19, tmp8)
     tmp35 = tmp23 != tmp24

@@ -8,7 +8,7 @@ def call(args):
     buf0 = empty_strided_cpu((), (), torch.bool)
     buf1 = buf0; del buf0  # reuse
     cpp_fused_0(buf1, arg1_1, s26)
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     assert_size_stride(arg0_1, (s26, 2368), (2368, 1), 'input')
     assert_size_stride(arg2_1, (s26, ), (1, ), 'input')
@@ -463,7 +463,7 @@ def call(args):
     buf0 = empty_strided_cpu((), (), torch.bool)
     buf1 = buf0; del buf0  # reuse
     cpp_fused_0(buf1, arg1_1, s26)
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     assert_size_stride(arg0_1, (s26, 384), (384, 1), 'input')
     assert_size_stride(arg2_1, (s26, ), (1, ), 'input')

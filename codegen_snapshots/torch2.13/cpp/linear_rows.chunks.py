@@ -18,7 +18,7 @@ def call(args):
     cpp_fused_0(buf1, arg0_1, arg1_1, arg2_1, buf3, buf4, buf5, buf8, buf9, buf6, s26)
     del buf3
     del buf4
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     buf49 = buf6; del buf6  # reuse
     cpp_fused_1(buf49, arg0_1, arg1_1, buf5, buf9, buf8, arg2_1, arg0_1, s26)

@@ -15,7 +15,7 @@ def call(args):
     cpp_fused_ce_fwd_0(buf6, buf1, primals_1, primals_2, buf4, buf5, buf7, buf8, buf9, buf10)
     del buf4
     del buf5
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     buf11 = buf9; del buf9  # reuse
     cpp_fused_1(buf11, buf10)

@@ -16,7 +16,7 @@ def call(args):
     buf2 = buf1; del buf1  # reuse
     cpp_fused_ce_fwd_0(buf6, buf2, buf0, primals_3, buf5, buf7, buf8, buf9, buf10)
     del buf5
-    torch.ops.aten._assert_async.msg(buf2, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf2, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf2
     buf11 = buf9; del buf9  # reuse
     cpp_fused_1(buf11, buf10)

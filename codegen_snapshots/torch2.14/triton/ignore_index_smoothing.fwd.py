@@ -185,7 +185,7 @@ def triton_red_fused_ce_fwd_3(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, o
         tmp12 = tmp9 & tmp11
         tmp13 = tmp8 | tmp12
         tmp14 = tmp5 | tmp13
-        tl.device_assert(tmp14, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tl.device_assert(tmp14, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
         tmp15 = tmp0 != tmp7
         tmp16 = tmp6 != tmp7
         tmp17 = tmp16 & tmp12

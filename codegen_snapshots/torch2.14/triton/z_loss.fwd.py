@@ -156,7 +156,7 @@ def triton_red_fused_ce_fwd_2(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr
         tmp15 = tmp12 & tmp14
         tmp16 = tmp10 | tmp15
         tmp17 = tmp7 | tmp16
-        tl.device_assert(tmp17, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+        tl.device_assert(tmp17, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
         tmp18 = tmp2 != tmp9
         tmp19 = tmp8 != tmp9
         tmp20 = tmp19 & tmp15

@@ -8,7 +8,7 @@ def call(args):
     buf0 = empty_strided_cpu((), (), torch.bool)
     buf1 = buf0; del buf0  # reuse
     cpp_fused_0(buf1, arg1_1, s26)
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     assert_size_stride_grouped((arg0_1, arg2_1), ((s26, 2368), (s26, )), ((2368, 1), (1, )), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)
@@ -462,7 +462,7 @@ def call(args):
     buf0 = empty_strided_cpu((), (), torch.bool)
     buf1 = buf0; del buf0  # reuse
     cpp_fused_0(buf1, arg1_1, s26)
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     assert_size_stride_grouped((arg0_1, arg2_1), ((s26, 384), (s26, )), ((384, 1), (1, )), 'input')
     buf3 = empty_strided_cpu((s26, ), (1, ), torch.float32)

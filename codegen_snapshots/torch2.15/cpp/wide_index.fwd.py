@@ -13,7 +13,7 @@ def call(args):
     buf1 = buf0; del buf0  # reuse
     cpp_fused_ce_fwd_0(buf5, buf1, primals_1, primals_2, buf4, buf6, buf7, buf8, buf9)
     del buf4
-    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce.cross_entropy: target out of range: every target must be in [0, V) or equal to ignore_index')
+    torch.ops.aten._assert_async.msg(buf1, 'inductor_ce: target out of range: every target must be in [0, V) or equal to ignore_index')
     del buf1
     buf10 = buf8; del buf8  # reuse
     cpp_fused_1(buf10, buf9)
