@@ -303,6 +303,24 @@ def test_degenerate_shapes_compile_without_grad():
     assert leaves[1].grad.shape == x2.shape
 
 
+@pytest.mark.parametrize("ignored", [False, True], ids=["kept", "ignored"])
+def test_one_row_with_class_weights_is_one_graph(ignored):
+    """(V,) logits, a 0-d target and class weights: Dynamo traces the op in one graph (the
+    target's weight was picked by Python indexing, a host read of the 0-d target that
+    Dynamo cannot trace: fullgraph failed, and ``enable()`` left such calls stock), and the
+    loss and gradient are float64's."""
+    g = torch.Generator().manual_seed(5)
+    x, w = torch.randn(V, generator=g) * 3, torch.rand(V, generator=g) + 0.5
+    target = torch.tensor(-100 if ignored else 4)
+    kw = dict(label_smoothing=0.1, reduction="sum")
+    step = torch.compile(inductor_ce.cross_entropy, backend="eager", fullgraph=True)
+    loss, grad = _loss_grad(step, x, target, weight=w, **kw)
+    ref, ref_grad = _loss_grad(lambda x, t, **kw: reference(x.double(), t, **kw), x, target,
+                               weight=w.double(), **kw)
+    assert_loss_close(loss, ref)
+    assert_grad_close(grad, ref_grad)
+
+
 def test_dynamic_rows_down_to_one_and_zero():
     """dynamic=True: the last batch of an epoch has one row, or none (Dynamo specializes 0 and
     1, so each is a compile of static rows)."""

@@ -104,8 +104,10 @@ def kept_weight(keep: Tensor, target: Tensor, weight: Optional[Tensor]) -> Tenso
     # Clamped: an out-of-range target must reach the op's own range check, which raises.
     # Out of bounds here, Inductor's CPU kernel would throw inside its parallel region (which
     # ends the process) and its GPU kernel would assert on the device.
+    # Flattened: Python indexing by a 0-d tensor (one row's target) reads it as an int, a
+    # host read that a compiled graph cannot trace.
     index = target.where(keep, 0).long().clamp(0, weight.shape[0] - 1)
-    return weight.float()[index].where(keep, 0.0)
+    return weight.float()[index.reshape(-1)].view(index.shape).where(keep, 0.0)
 
 
 def entropy_and_accuracy(lse_nt: Tensor, z_t: Tensor, ent_nt: Tensor, max_nt: Tensor,
