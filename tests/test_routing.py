@@ -833,7 +833,9 @@ def test_a_hook_that_edits_the_head_s_logits_is_honoured():
 @pytest.mark.slow
 def test_routing_is_reported_on_a_warm_cache(tmp_path, monkeypatch, caplog):
     """A cache hit skips the pass: the graph it loads is still reported, once, with what it
-    calls (a routed loss's ce_fwd, a fused head's linear op), in the counters and the log."""
+    calls (a routed loss's ce_fwd, a fused head's linear op), in the counters and the log;
+    also after a graph without a loss was compiled fresh (its pass's run is closed: the
+    loaded graph is not read as compiled)."""
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
     head = torch.nn.Linear(8, 30)
 
@@ -846,9 +848,10 @@ def test_routing_is_reported_on_a_warm_cache(tmp_path, monkeypatch, caplog):
     runs = []
     with passes.patch_inductor_config(fx_graph_cache=True), \
             caplog.at_level("INFO", logger="inductor_ce"):
-        for _ in range(2):
+        for scale in (2.0, 3.0):
             routing.counters.clear()
             caplog.clear()
+            torch.compile(lambda y: y.sin() * scale)(z)     # new each time: a cache miss
             torch.compile(fn)(h, t, z).backward()
             runs.append((dict(routing.counters), caplog.text))
             torch._dynamo.reset()

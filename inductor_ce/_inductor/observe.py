@@ -19,8 +19,8 @@ _observers: list[Callable[[Counter], None]] = []
 
 
 def on_graph(observer: Callable[[Counter], None]) -> None:
-    """Call ``observer(Counter of our op names)`` for every forward graph Inductor hands out
-    that calls our ops (idempotent per observer)."""
+    """Call ``observer(Counter of our op names)`` for every forward graph Inductor hands out,
+    an empty Counter for one that calls none of our ops (idempotent per observer)."""
     if observer not in _observers:
         _observers.append(observer)
     try:
@@ -48,6 +48,5 @@ def _report(graph) -> None:
     if (getattr(graph, "fx_kwargs", None) or {}).get("is_backward"):
         return   # (one report per compiled graph: its forward)
     ops = Counter(_OP.findall(getattr(graph, "inductor_post_grad_graph_str", "") or ""))
-    if ops:
-        for observer in list(_observers):
-            observer(ops)
+    for observer in list(_observers):
+        observer(ops)

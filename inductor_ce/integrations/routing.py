@@ -724,10 +724,12 @@ _pass_ran = False
 def _report_graph(ops: Counter) -> None:
     """Every compiled graph that calls our ops, compiled or loaded from a cache, once (its
     forward): ``counters["graphs"]`` and ``counters["graph: <op>"]``, and for a loaded one
-    ``counters["cached_graphs"]`` and ``counters["cached: <op>"]``; an INFO line says which."""
+    ``counters["cached_graphs"]`` and ``counters["cached: <op>"]``; an INFO line says which.
+    Every other graph (``ops`` empty) only closes the pass's run: else a graph loaded after
+    it would read as compiled."""
     global _pass_ran
     loaded, _pass_ran = not _pass_ran, False
-    if not _enabled:
+    if not _enabled or not ops:
         return
     counters["graphs"] += 1
     counters["cached_graphs"] += loaded
