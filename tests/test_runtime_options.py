@@ -360,20 +360,44 @@ def test_compiled_functions_are_bounded(monkeypatch):
     assert len(many) == 1 and many[0].startswith("inductor_ce: temperature has taken 3 "), many
 
 
-def test_many_temperatures_warn_once(monkeypatch):
-    """note_temperature, which every forward compile calls: the MANY_VALUES-th distinct
-    temperature warns once; absent ones (None, 1) and repeated values count nothing."""
+def test_many_temperatures_or_ignore_indices_warn_once(monkeypatch):
+    """note_constants, which every forward compile calls: the MANY_VALUES-th distinct
+    temperature warns once, and so does the MANY_VALUES-th distinct ignore_index; absent ones
+    (None, 1; -100) and repeated values count nothing."""
     monkeypatch.setattr(eager, "MANY_VALUES", 3)
     monkeypatch.setattr(eager, "_TEMPERATURES", set())
+    monkeypatch.setattr(eager, "_IGNORE_INDICES", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for temperature in [1.0, None, 0.5, None, 1.0, 0.7, 0.5]:
-            eager.note_temperature(temperature)
+            eager.note_constants(temperature, -100)
+        for ignore_index in [-100, 0, -100, 5, 0]:
+            eager.note_constants(None, ignore_index)
         assert caught == []
-        eager.note_temperature(0.9)      # the third temperature
-        eager.note_temperature(0.8)      # past the count: no second warning
-    assert [str(w.message).split(" has")[0] for w in caught] == ["inductor_ce: temperature"]
+        eager.note_constants(0.9, -100)      # the third temperature
+        eager.note_constants(0.8, -100)      # past the count: no second warning
+        eager.note_constants(None, 7)        # the third ignore_index
+        eager.note_constants(1.0, 8)
+    assert [str(w.message).split(" has")[0] for w in caught] == [
+        "inductor_ce: temperature", "inductor_ce: ignore_index"]
     assert all(w.category is RuntimeWarning for w in caught)
+
+
+def test_an_ignore_index_new_every_call_warns(monkeypatch):
+    """Eagerly, on the compiled path, an ignore_index new at each call compiles each time: the
+    MANY_VALUES-th value warns once, naming it; the losses stay right."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
+    monkeypatch.setattr(eager, "MANY_VALUES", 2)
+    monkeypatch.setattr(eager, "_IGNORE_INDICES", set())
+    x = torch.randn(24, 13) * 3
+    t = torch.randint(0, 13, (24,))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for ignore_index in (3, 4):
+            loss = inductor_ce.cross_entropy(x, t, ignore_index=ignore_index)   # (no grad)
+            assert_loss_close(loss, reference(x.double(), t, ignore_index=ignore_index))
+    many = [str(w.message) for w in caught if "different values" in str(w.message)]
+    assert len(many) == 1 and many[0].startswith("inductor_ce: ignore_index has taken 2 "), many
 
 
 @pytest.mark.parametrize("op", ["cross_entropy", "linear_cross_entropy", "probabilities"])

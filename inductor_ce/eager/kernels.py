@@ -81,26 +81,29 @@ ON_DROP: list = []                   # functions of a list of dropped compiled f
 _WARNED: set = set()
 
 
-# The temperature is a constant of the compiled code (the ops' schemas take it as a float):
-# each new value compiles. The distinct values compiled so far, up to MANY_VALUES, where a
-# RuntimeWarning says so once: a value new every call (a schedule) would otherwise cost
-# seconds per call without a word until MAX_COMPILED.
+# The temperature and ignore_index are constants of the compiled code (the ops' schemas take
+# them as numbers): each new value compiles. The distinct values compiled so far, up to
+# MANY_VALUES, where a RuntimeWarning says so once per constant: a value new every call (a
+# schedule) would otherwise cost seconds per call without a word until MAX_COMPILED.
 MANY_VALUES = 8
 _TEMPERATURES: set = set()
+_IGNORE_INDICES: set = set()
 
 
-def note_temperature(temperature) -> None:
-    """Count a compile's temperature (None or 1: none); warn at the MANY_VALUES-th
-    distinct value."""
-    if temperature is None or temperature == 1.0:
-        return
-    if _log.nth_value(_TEMPERATURES, temperature, MANY_VALUES):
-        warnings.warn(
-            f"inductor_ce: temperature has taken {MANY_VALUES} different values, and each "
-            "compiled new kernels (seconds each): the temperature is a constant of the "
-            "compiled code, not an input of it as label_smoothing, z_loss and softcap are, so "
-            "a temperature that changes every call compiles every call "
-            "(docs/eager.md#options-that-change-every-call)", RuntimeWarning, stacklevel=2)
+def note_constants(temperature, ignore_index) -> None:
+    """Count a forward compile's temperature (None or 1: none) and ignore_index (-100:
+    none); warn at the MANY_VALUES-th distinct value of either."""
+    for name, value, seen in (("temperature", temperature, _TEMPERATURES),
+                              ("ignore_index", ignore_index, _IGNORE_INDICES)):
+        if value is None or value == (1.0 if seen is _TEMPERATURES else -100):
+            continue
+        if _log.nth_value(seen, value, MANY_VALUES):
+            warnings.warn(
+                f"inductor_ce: {name} has taken {MANY_VALUES} different values, and each "
+                f"compiled new kernels (seconds each): the {name} is a constant of the "
+                "compiled code, not an input of it as label_smoothing, z_loss and softcap "
+                f"are, so a {name} that changes every call compiles every call "
+                "(docs/eager.md#options-that-change-every-call)", RuntimeWarning, stacklevel=3)
 
 
 def warn_bound(what: str, consequence: str) -> None:
@@ -209,10 +212,10 @@ def compiled_rows(x: Tensor, *others):
     return merged_rows(x) if compiled_path_applies(x, *others) else None
 
 
-def compiled_function(key, build, first: Tensor, temperature=None):
+def compiled_function(key, build, first: Tensor, temperature=None, ignore_index=None):
     """The compiled function for ``key`` accepting ``first`` (compiled by ``build()`` if no
     entry does), or None (that key failed to compile: the caller uses the decomposition).
-    ``temperature``: the one a forward's key compiles in (``note_temperature``)."""
+    ``temperature``, ``ignore_index``: those a forward's key compiles in (``note_constants``)."""
     entries = _CACHE.get(key, ())
     if entries is None:
         return None
@@ -250,7 +253,7 @@ def compiled_function(key, build, first: Tensor, temperature=None):
             _STATE.busy = False
         compiles += 1
         _CACHE[key] = [*entries, entry]
-        note_temperature(temperature)
+        note_constants(temperature, ignore_index)
         return entry
 
 
@@ -320,7 +323,7 @@ def ce_fwd(x, target, weight, ignore_index, softcap, smooth, temperature=None):
     from .._inductor.standalone import compile_rows_dynamic
     entry = compiled_function(
         key, lambda: compile_rows_dynamic(fn, xm, [t], [weight, softcap], salt()), xm,
-        temperature)
+        temperature, ignore_index)
     if entry is None:
         return None
     out = run_compiled(entry, xm, t, weight, softcap)

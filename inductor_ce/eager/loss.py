@@ -127,7 +127,7 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
     entry = compiled_function(key, lambda: _compile_loss(
         spec.forward(training), xm, [t], [weight, _options_tensor(
             input.device, label_smoothing, z_loss, softcap) if spec.valued() else None], few),
-        xm, temperature)
+        xm, temperature, ignore_index)
     if entry is None:
         return None
     call = CallPath(_plan_of(entry, key), input, xm, target, t,
@@ -314,7 +314,7 @@ def loss_chunk(z, t, w, ignore_index, label_smoothing, z_loss, softcap, g, tempe
                       training=True, few=False, chunk=True)
         t = t.contiguous()
         entry = compiled_function(key, lambda: _compile_chunk(spec, z, t, w, g, opts), z,
-                                  temperature)
+                                  temperature, ignore_index)
         if entry is not None:    # (Inductor's kernels: no autograd to run)
             return run_compiled(entry, z, t, w, g, opts)
     with _autograd_inside_op():
