@@ -248,8 +248,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         memory_budget: bytes of scratch for chunks of logits, beyond the inputs, outputs and
             gradients. None (default): chunks of D rows within 512 MiB - 1 GiB of bf16
             logits, at GEMM speed. At least 64-768 rows of logits (by D, the budget and
-            the call): chunks of that many rows; fewer (``LEAN_BUDGET``, 64 MiB, at V >
-            111848 in bf16 where D >= 2048) chunk by classes: one GEMM more, little memory
+            the call): chunks of that many rows; fewer (``LEAN_BUDGET``, 64 MiB, in bf16
+            where D >= 2048: a scalar loss at V > 111848, per-token losses and lse at V >
+            43690) chunk by classes: one GEMM more, little memory
             (docs/linear.md#the-memory-budget).
         policy, chunk_size: deprecated (FutureWarning): ``policy="compact"`` is
             ``memory_budget=inductor_ce.linear.LEAN_BUDGET``, ``chunk_size=R`` is
@@ -423,7 +424,13 @@ def _check_torch_options(options) -> None:
 
 class LinearCrossEntropyLoss(nn.Module):
     """``nn.LinearCrossEntropyLoss`` counterpart (torch 2.13): owns the ``nn.Linear`` head
-    (``self.linear``) and computes :func:`linear_cross_entropy` of it (float32 loss)."""
+    (``self.linear``) and computes :func:`linear_cross_entropy` of it (float32 loss).
+
+    Args: as torch's (``in_features``, ``num_classes``; ``bias``, ``device`` and ``dtype``
+    of the ``nn.Linear``; ``out_features`` only ``()``, the class loss: else a
+    NotImplementedError; ``options`` accepted and not used, as in
+    :func:`linear_cross_entropy`), and that function's ``weight``, ``ignore_index``,
+    ``reduction``, ``label_smoothing``, ``z_loss``, ``softcap`` and ``memory_budget``."""
 
     def __init__(self, in_features: int, num_classes: int, *, out_features: tuple = (),
                  bias: bool = False, device=None, dtype=None, reduction: str = "mean",

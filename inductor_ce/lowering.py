@@ -52,8 +52,8 @@ from .op.decomposition import TARGET_RANGE_MSG
 # persistent reduction (in registers, one load): a loop over the chunk would re-read it for
 # the dependent sum-exp; _pin_chunk_kernel fixes that launch. The kernel is bound by
 # instructions per element: more warps per program add cross-warp reductions, a longer chunk
-# spreads the per-program work over more elements. 2048 x 1 warp measured fastest of 1024-8192
-# columns x 1-4 warps (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max).
+# spreads the per-program work over more elements. 2048 columns and one warp: the fastest of
+# the lengths and warps measured (docs/lowering.md#the-pinned-chunk-kernel-and-the-hardware-max).
 CHUNK = 2048
 CHUNK_WARPS = 1
 
@@ -264,9 +264,8 @@ def ce_fwd(logits, target, weight, ignore_index, softcap, smooth, temperature=1.
 
     # The vocabulary is specialized (a guard: another V recompiles). It never changes while
     # a model trains, and a symbolic V costs every element: no 16-byte vector loads (the row
-    # stride is unknown), a tail mask, and in the backward a division by a runtime value.
-    # Under dynamic=True a symbolic V made the step 3.5x slower
-    # (docs/lowering.md#dynamic-shapes-and-caches).
+    # stride is unknown), a tail mask, and in the backward a division by a runtime value
+    # (what a symbolic V cost under dynamic=True: docs/lowering.md#dynamic-shapes-and-caches).
     # (The C++ backend keeps V as it is: it runs whole rows, see the module docstring.)
     on_triton, vocab, single, chunk, n_chunks, has_tail, wide, ranges = _plan(logits)
     one_partial = not single and not full and _few_static_rows(rows)  # see below
@@ -539,9 +538,8 @@ def ce_bwd(logits, target, weight, lse_nt, a, b, c, ignore_index, softcap, e=Non
 
     # Tiled by rows and columns (register), its launch left to Inductor's heuristics: a flat
     # kernel masks every element by rows x V whenever its block does not divide that (always
-    # with symbolic rows) and reloads the per-row values per element, up to 1.5x slower; a
-    # fixed block dividing V, which needs no mask, was 2x slower
-    # (docs/lowering.md#backward-one-pointwise-kernel).
+    # with symbolic rows) and reloads the per-row values per element; a fixed block dividing
+    # V, which needs no mask, was slower still (docs/lowering.md#backward-one-pointwise-kernel).
     return ir.gradient(device, out_dtype, grad, ir.size(logits))
 
 

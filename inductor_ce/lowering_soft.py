@@ -48,8 +48,8 @@ from .lowering import (LOG2E, _NEG_INF, _exp, _f32, _index_bound, _int32, _logit
                        _safe, softcap_of, softcap_slope)
 
 # Warps of the chunk kernel. It holds x and p (two values per column where ce_fwd holds one):
-# with one warp a thread keeps 128 of them in about 200 registers, and two warps measured
-# fastest of 1, 2 and 4 (docs/lowering.md#probability-targets).
+# with one warp a thread keeps 128 of them in about 200 registers; two warps were the fastest
+# of 1, 2 and 4 (docs/lowering.md#probability-targets).
 SOFT_WARPS = 2
 
 

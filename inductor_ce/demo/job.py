@@ -251,7 +251,7 @@ PRESETS = {
     "cuda": Preset(vocab=32768, block=1024, layers=12, heads=12, width=768, batch=8,
                    steps=2000, eval_every=100, eval_batches=4, corpus_mb=None, lr=6e-4,
                    warmup=100, memorize=300, memorize_lr=1e-3),
-    # Seconds: a smoke test of the whole path on any device, and what the tests run.
+    # Under a minute: a smoke test of the whole path on any device, and what the tests run.
     "tiny": Preset(vocab=512, block=32, layers=1, heads=2, width=32, batch=4, steps=6,
                    eval_every=3, eval_batches=1, corpus_mb=0.3, lr=3e-3, warmup=2,
                    memorize=600, memorize_lr=3e-2),
@@ -773,7 +773,7 @@ def parse_args(argv=None):
                                 epilog=f"presets:\n{presets}")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--preset", choices=sorted(PRESETS), default=None,
-                   help="sizes (default: the device's; 'tiny' is a smoke test of seconds)")
+                   help="sizes (default: the device's; 'tiny': a smoke test, under a minute)")
     for name, kind, what in (("steps", int, "training steps"), ("batch", int, "sequences per "
                              "batch"), ("eval-every", int, "steps between evaluations"),
                              ("eval-batches", int, "held-out batches per evaluation"),

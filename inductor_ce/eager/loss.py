@@ -256,7 +256,7 @@ class CallSignature(NamedTuple):
     few_rows: int             # FEW_ROWS
 
 
-_new_signature = tuple.__new__     # (NamedTuple's own __new__ is a Python call: ~0.5 us)
+_new_signature = tuple.__new__     # (NamedTuple's own __new__ is one more Python call)
 # The option classes of a call that may be kept: (ignore_index, reduction, label_smoothing,
 # z_loss, softcap, return_lse) of Python's own immutable classes.
 _KEPT_CLASSES = frozenset((int, str, smoothing, z_loss, softcap, bool)
@@ -652,7 +652,7 @@ class _Loss(torch.autograd.Function):
         out = plan.forward_runner(graphed)(x, t, w, opts)
         n = plan.n
         # The per-row statistics are this node's own (no caller sees them): kept on ctx, not
-        # saved (a saved tensor costs ~1-2 us to pack and unpack).
+        # saved (a saved tensor is packed and unpacked: host time per call).
         ctx.save_for_backward(x, t, w)
         ctx.plan, ctx.graphed, ctx.stats, ctx.opts = plan, graphed, out[n:], opts
         if plan.accuracy:

@@ -225,7 +225,7 @@ def losses_without_grad(input, weight, bias, target, class_weight, ignore_index,
     and the same rounding as with a gradient: the logits rounded to the input's dtype, then
     divided by the temperature in float32. (Folded into the GEMM, z / T rounded once to
     bfloat16, a policy's log-probabilities without and with a gradient would differ by the
-    logits' rounding: an RL importance ratio off 1 by up to 3% where it should be 1.)"""
+    logits' rounding: an RL importance ratio off 1 where it should be exactly 1.)"""
     h, t = chunks.flat(input), target.reshape(-1)
     rows, vocab = h.shape[0], weight.shape[0]
     step = chunk_rows(rows, vocab, h.shape[1], h.element_size(), budget)

@@ -27,17 +27,16 @@ MIN_CHUNK = 256
 ALIGN_ROWS = 4
 # A budget of fewer rows of logits than this chunks by classes where D >= CLASSES_MIN_HIDDEN,
 # and of fewer than min(ROWS_MIN, ROWS_MIN_NARROW) where D is smaller: each row chunk after
-# the first reads and writes dW once more, ~100 / R of its three GEMMs' time at R rows on an
-# H200 (bandwidth / FLOP rate), and its GEMMs get narrow; class chunks pay a fourth GEMM and
-# the host time of their chunks, which binds where D is small (at D = 2048 and 216 rows,
-# class chunks measured faster than row chunks: docs/linear.md#the-memory-budget).
+# the first reads and writes dW once more (a share of its three GEMMs' time that goes as
+# 1 / R at R rows: the GPU's FLOP rate over its bandwidth), and its GEMMs get narrow; class
+# chunks pay a fourth GEMM and the host time of their chunks, which binds where D is small
+# (docs/linear.md#the-memory-budget).
 ROWS_MIN = 256
 ROWS_MIN_NARROW = 64
 CLASSES_MIN_HIDDEN = 2048
 # Where D x budget >= CLASSES_MIN_WORK (and D >= CLASSES_MIN_HIDDEN) the thresholds rise:
-# - a scalar loss chunks by classes below ROWS_MIN_SCALAR rows of logits: at 261 rows class
-#   chunks measured 3-15% faster (D = 2048, 4096, 8192), at 310 level (within 2.5%), at
-#   359-408 rows 1-16% slower;
+# - a scalar loss chunks by classes below ROWS_MIN_SCALAR rows of logits, where they
+#   measured faster than row chunks (and slower above it);
 # - a per-row call (its gradient in the backward: 4 GEMMs either way) below ROWS_MIN_PER_ROW:
 #   its row chunks' only gain is the kept last chunk, and each reads and writes dW once more,
 #   where a block of class chunks holds budget / (8 D) rows, more than a bf16 row chunk's
