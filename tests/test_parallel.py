@@ -701,8 +701,8 @@ def misuse(f):
     return f
 
 
-def _raises_everywhere(ctx, call, match):
-    with pytest.raises(ValueError, match=match):
+def _raises_everywhere(ctx, call, match, error=ValueError):
+    with pytest.raises(error, match=match):
         call()
     # and the group still works: the next, correct call gives the reference
     x, t, w = make_data(ctx.world, v=6 * ctx.world)
@@ -891,6 +891,34 @@ def misuse_dtensor_shards_that_refuse_on_one_rank(ctx):
     from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
     with pytest.raises(TypeError, match="local_logits is a DTensor.*to_local"):
         vpce(logits, t)
+
+
+@misuse
+def misuse_arguments_checked_before_the_exchange_on_one_rank(ctx):
+    # The fused head's deprecated chunk_size and a DTensor where a shard belongs, refused on
+    # one rank: checked with the other arguments, so every rank raises (before, the rank that
+    # refused it raised alone and its peers waited in the exchange until the timeout).
+    import warnings
+    from torch.distributed.tensor import Shard, distribute_tensor
+    from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
+    from inductor_ce.parallel import vocab_parallel_linear_cross_entropy as vplce
+    last = ctx.rank == ctx.world - 1
+    others = r"rank\(s\) \[%d\]" % (ctx.world - 1)
+    h, w, t = torch.randn(4, 3), torch.randn(6, 3), torch.zeros(4, dtype=torch.int64)
+    span = dict(vocab_start=6 * ctx.rank, num_classes=6 * ctx.world)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)     # (chunk_size is deprecated)
+        _raises_everywhere(ctx, lambda: vplce(h, w, t, chunk_size=0 if last else 4, **span),
+                           "chunk_size must be" if last else others)
+    mesh = _mesh(ctx)
+    whole_w = distribute_tensor(torch.randn(6 * ctx.world, 3), mesh, [Shard(0)])
+    whole_x = distribute_tensor(torch.randn(4, 6 * ctx.world), mesh, [Shard(1)])
+    _raises_everywhere(ctx, lambda: vplce(h, whole_w if last else w, t, **span),
+                       "local_weight is a DTensor" if last else others,
+                       TypeError if last else ValueError)
+    _raises_everywhere(ctx, lambda: vpce(whole_x if last else torch.randn(4, 6), t, **span),
+                       "local_logits is a DTensor" if last else others,
+                       TypeError if last else ValueError)
 
 
 @misuse
