@@ -88,7 +88,7 @@ def main():
     small = torch.zeros(16, device="cuda")
     print(f"host us per call: graph.replay {loop_us(g.replay):.1f}, the outputs' buffer "
           f"{loop_us(lambda: packing.empty('cuda')):.1f}, its views "
-          f"{loop_us(lambda: packing.views(small)):.1f}, is_current_stream_capturing "
+          f"{loop_us(lambda: packing.outputs(small)):.1f}, is_current_stream_capturing "
           f"{loop_us(torch.cuda.is_current_stream_capturing):.1f}, torch.empty 65 MB "
           f"{loop_us(lambda: torch.empty(rows, vocab, dtype=torch.bfloat16, device='cuda')):.1f}"
           f", small add_ {loop_us(lambda: small.add_(1)):.1f}")

@@ -72,7 +72,7 @@ def main():
     def forward_replay():
         flat = packing.empty(x.device)   # (the graph writes where it was captured: timing only)
         fg.replay()
-        return packing.views(flat)
+        return packing.outputs(flat)
     kept = torch.empty_like(x)
 
     class GraphsOnly(torch.autograd.Function):
@@ -125,8 +125,8 @@ def main():
         "ours-unkept": lambda: eager_loss.cross_entropy(
             xs["ours-unkept"], t, None, -100, "mean", 0.0, 0.0, None,
             False).backward(),
-        "ours-_Loss.apply": lambda: eager_loss._apply_loss(xs["ours-_Loss.apply"], t, None, plan,
-                                                      True).backward(),
+        "ours-_Loss.apply": lambda: eager_loss._apply_loss(xs["ours-_Loss.apply"], t, None,
+                                                           None, plan, True).backward(),
         "both-in-forward": lambda: BothInForward.apply(xs["both-in-forward"]).backward(),
         "graphs-only-C-apply": lambda: c_apply(xs["graphs-only-C-apply"]).backward(),
         "stock": lambda: F.cross_entropy(xs["stock"], t).backward(),
@@ -194,7 +194,7 @@ def main():
         "no_grad enter/exit": no_grad,
         "graphs-only forward alone": lambda: GraphsOnly.apply(xs["graphs-only"]),
         "graphs-only forward alone, C apply": lambda: c_apply(xs["graphs-only"]),
-        "_Loss.apply forward alone": lambda: eager_loss._apply_loss(xo, t, None, plan, True),
+        "_Loss.apply forward alone": lambda: eager_loss._apply_loss(xo, t, None, None, plan, True),
         "x.new_empty(x.shape)": lambda: x.new_empty(x.shape),
         "torch.empty_like(x)": lambda: torch.empty_like(x),
         "gc.collect(0)": lambda: gc.collect(0),
