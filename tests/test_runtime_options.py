@@ -337,27 +337,33 @@ def test_class_weights_never_recompile():
     assert sum(compiled[1:]) == 0, compiled
 
 
-def test_compiled_functions_are_bounded(monkeypatch):
-    """kernels._CACHE keeps at most MAX_COMPILED keys: a temperature new at every call (a
-    constant of the op's code) compiles each time, drops the oldest and warns once, naming the
-    cause; the values stay right. Before that bound, the MANY_VALUES-th distinct temperature
-    compiled warns once that the temperature compiles per value."""
+@pytest.mark.parametrize("constant", ["temperature", "ignore_index"])
+def test_compiled_functions_are_bounded(monkeypatch, constant):
+    """kernels._CACHE keeps at most MAX_COMPILED keys: a temperature or an ignore_index new at
+    every call (a constant of the op's code) compiles each time, drops the oldest and warns
+    once, naming the cause; the values stay right. Before that bound, the MANY_VALUES-th
+    distinct value compiled warns once that the constant compiles per value."""
+    monkeypatch.setattr(eager, "MODE", "compiled")
     monkeypatch.setattr(eager, "_WARNED", set())
     monkeypatch.setattr(eager, "MAX_COMPILED", 2)
     monkeypatch.setattr(eager, "MANY_VALUES", 3)
     monkeypatch.setattr(eager, "_TEMPERATURES", set())
+    monkeypatch.setattr(eager, "_IGNORE_INDICES", set())
     x = torch.randn(24, 13) * 3
     t = torch.randint(0, 13, (24,))
+    values = (0.5, 0.7, 0.9, 1.3) if constant == "temperature" else (3, 4, 5, 6)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for temperature in (0.5, 0.7, 0.9, 1.3):
-            loss = inductor_ce.cross_entropy(x, t, temperature=temperature)   # (no grad)
-            assert_loss_close(loss, reference(x.double() / temperature, t))
+        for value in values:
+            loss = inductor_ce.cross_entropy(x, t, **{constant: value})   # (no grad)
+            ref = reference(x.double() / value, t) if constant == "temperature" else \
+                reference(x.double(), t, ignore_index=value)
+            assert_loss_close(loss, ref)
             assert len(eager._CACHE) <= 2
     bound = [str(w.message) for w in caught if "kernels._CACHE" in str(w.message)]
-    assert len(bound) == 1 and "temperature" in bound[0], bound
+    assert len(bound) == 1 and constant in bound[0], bound
     many = [str(w.message) for w in caught if "different values" in str(w.message)]
-    assert len(many) == 1 and many[0].startswith("inductor_ce: temperature has taken 3 "), many
+    assert len(many) == 1 and many[0].startswith(f"inductor_ce: {constant} has taken 3 "), many
 
 
 def test_many_temperatures_or_ignore_indices_warn_once(monkeypatch):
@@ -381,23 +387,6 @@ def test_many_temperatures_or_ignore_indices_warn_once(monkeypatch):
     assert [str(w.message).split(" has")[0] for w in caught] == [
         "inductor_ce: temperature", "inductor_ce: ignore_index"]
     assert all(w.category is RuntimeWarning for w in caught)
-
-
-def test_an_ignore_index_new_every_call_warns(monkeypatch):
-    """Eagerly, on the compiled path, an ignore_index new at each call compiles each time: the
-    MANY_VALUES-th value warns once, naming it; the losses stay right."""
-    monkeypatch.setattr(eager, "MODE", "compiled")
-    monkeypatch.setattr(eager, "MANY_VALUES", 2)
-    monkeypatch.setattr(eager, "_IGNORE_INDICES", set())
-    x = torch.randn(24, 13) * 3
-    t = torch.randint(0, 13, (24,))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for ignore_index in (3, 4):
-            loss = inductor_ce.cross_entropy(x, t, ignore_index=ignore_index)   # (no grad)
-            assert_loss_close(loss, reference(x.double(), t, ignore_index=ignore_index))
-    many = [str(w.message) for w in caught if "different values" in str(w.message)]
-    assert len(many) == 1 and many[0].startswith("inductor_ce: ignore_index has taken 2 "), many
 
 
 @pytest.mark.parametrize("op", ["cross_entropy", "linear_cross_entropy", "probabilities"])
