@@ -187,14 +187,13 @@ def vocab_parallel_cross_entropy(local_logits: Tensor, target: Tensor, group=Non
             "inductor_ce.cross_entropy of the gathered logits supports them.")
     group = _process_group(group)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
+    if byte_target(target):
+        target = target.int()    # Byte class indices, as F.cross_entropy takes them
     options = []
 
     def check():    # (every check of the arguments: one rank's error raises on every rank)
-        nonlocal target
         _local("local_logits", local_logits, "inductor_ce.cross_entropy, which takes logits "
                                              "sharded on the classes as a DTensor")
-        if byte_target(target):
-            target = target.int()    # Byte class indices, as F.cross_entropy takes them
         options.append(_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                                 return_lse, temperature, return_entropy, return_accuracy, full))
         _class_indices(target)
@@ -566,10 +565,12 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
     from .op.checks import check_linear
     group = _process_group(group)
     full = asks_full_form(temperature, return_entropy, return_accuracy)
+    if byte_target(target):
+        target = target.int()    # Byte class indices, as F.cross_entropy takes them
     options = []
 
     def check():    # (every check of the arguments: one rank's error raises on every rank)
-        nonlocal input, local_weight, linear_bias, memory_budget, target
+        nonlocal input, local_weight, linear_bias, memory_budget
         _local("local_weight", local_weight, "inductor_ce.linear_cross_entropy, which takes "
                                              "a weight sharded over the vocabulary as a DTensor")
         # (Under autocast as linear_cross_entropy: the ops cast a float32 weight themselves.)
@@ -579,8 +580,6 @@ def vocab_parallel_linear_cross_entropy(input: Tensor, local_weight: Tensor, tar
             from .linear.plan import deprecated_budget
             memory_budget = deprecated_budget(memory_budget, None, chunk_size, local_weight,
                                               input)
-        if byte_target(target):
-            target = target.int()    # Byte class indices, as F.cross_entropy takes them
         options.append(_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
                                 return_lse, temperature, return_entropy, return_accuracy, full))
         check_linear(input, local_weight, linear_bias, target, None, memory_budget, wide)
