@@ -93,11 +93,9 @@ _IGNORE_INDICES: set = set()
 def note_constants(temperature, ignore_index) -> None:
     """Count a forward compile's temperature (None or 1: none) and ignore_index (-100:
     none); warn at the MANY_VALUES-th distinct value of either."""
-    for name, value, seen in (("temperature", temperature, _TEMPERATURES),
-                              ("ignore_index", ignore_index, _IGNORE_INDICES)):
-        if value is None or value == (1.0 if seen is _TEMPERATURES else -100):
-            continue
-        if _log.nth_value(seen, value, MANY_VALUES):
+    for name, value, absent, seen in (("temperature", temperature, 1.0, _TEMPERATURES),
+                                      ("ignore_index", ignore_index, -100, _IGNORE_INDICES)):
+        if value is not None and value != absent and _log.nth_value(seen, value, MANY_VALUES):
             warnings.warn(
                 f"inductor_ce: {name} has taken {MANY_VALUES} different values, and each "
                 f"compiled new kernels (seconds each): the {name} is a constant of the "
