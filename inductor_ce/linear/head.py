@@ -62,7 +62,7 @@ from ..eager import kernels as eager
 from ..eager import loss as eager_loss
 from ..op import ce as ops
 from ..op.decomposition import check_target_range
-from ..op.finish import finish
+from ..op.finish import finish, kept_weight
 from . import chunks, class_chunks
 from . import scaling  # noqa: F401  (the scale_ op)
 from .plan import (by_classes, chunk_rows, class_blocks, classes_words, grad_classes, log_plan,
@@ -572,8 +572,7 @@ def linear_ce_fast(input: Tensor, weight: Tensor, bias: Optional[Tensor], target
         # (By rows without class weights, loss_chunk's kernels assert the range themselves.)
         check_target_range(t, ignore_index, vocab)
     keep = t != ignore_index
-    w_t = keep.float() if class_weight is None else \
-        class_weight.float()[t.where(keep, 0)].where(keep, 0.0)
+    w_t = kept_weight(keep, t, class_weight)
     # "mean" with no kept weight (every target ignored, or 0 rows) is nan, as F.cross_entropy's
     # (below); its gradient is 0 there, as stock's, where 1 / 0 would make it nan.
     total = w_t.sum()
