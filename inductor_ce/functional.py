@@ -88,7 +88,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         sig = call_signature(input, target, weight, ignore_index, reduction, label_smoothing,
                              z_loss, softcap, return_lse)
         if sig is not None:
-            out = loss_of_seen_call(sig, input, target, label_smoothing, z_loss, softcap)
+            out = loss_of_seen_call(sig, input, target, weight, label_smoothing, z_loss,
+                                        softcap)
             if out is not None:
                 return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks

@@ -521,6 +521,39 @@ def test_calls_seen_before(monkeypatch):
     assert eager.compiles == before + 1
 
 
+def test_weighted_calls_seen_before(monkeypatch):
+    """A call with class weights is kept too: its weight's layout is part of the signature,
+    its values are read per call (changed in place between steps, against float64), and a
+    weight of another shape, device or asking for a gradient meets the checks again."""
+    from inductor_ce import functional
+    checked = []
+    real = functional.check_tensors
+    monkeypatch.setattr(functional, "check_tensors", lambda *a: (checked.append(1), real(*a)))
+    x = torch.randn(24, 40, requires_grad=True)
+    t = torch.randint(0, 40, (24,))
+    w = torch.rand(40) + 0.5
+    for step in range(3):
+        with torch.no_grad():
+            x.copy_(torch.randn(x.shape) * (step + 1))
+        w.copy_(torch.rand(40) * (step + 1) + 0.1)
+        x.grad = None
+        loss = inductor_ce.cross_entropy(x, t, w, label_smoothing=0.1)
+        loss.backward()
+        ref, ref_grad = run_reference(x, lambda v: v, t, weight=w, label_smoothing=0.1)
+        assert_loss_close(loss, ref)
+        assert_grad_close(x.grad, ref_grad)
+    assert len(checked) == 1
+    with pytest.raises(ValueError, match="weight must have shape"):
+        inductor_ce.cross_entropy(x, t, w[:20])
+    with pytest.raises(ValueError, match="gradient with respect to weight"):
+        inductor_ce.cross_entropy(x, t, w.clone().requires_grad_())
+    with pytest.raises(ValueError, match="weight is on meta"):
+        inductor_ce.cross_entropy(x, t, w.to("meta"))
+    with pytest.raises(TypeError, match="weight must be a floating-point"):
+        inductor_ce.cross_entropy(x, t, w.long())
+    assert len(checked) == 5
+
+
 def test_kept_calls_are_bounded(monkeypatch):
     """At most MAX_SEEN_CALLS signatures are kept (then the oldest is dropped, without a
     warning: unpadded batches fill it in normal use); an ignore_index outside int32 (whose

@@ -203,7 +203,7 @@ _SEEN_CALLS: dict = {}       # CallSignature -> KeptCall
 def call_signature(input, target, weight, ignore_index, reduction, label_smoothing, z_loss,
                    softcap, return_lse):
     """The signature of a ``cross_entropy`` call (unchecked arguments), or None where calls
-    are not kept: a weight, a tensor subclass, an option of a class other than Python's own
+    are not kept: a tensor subclass, an option of a class other than Python's own
     (``_KEPT_CLASSES``: a tensor or numpy ``ignore_index``, ``label_smoothing``, ... may
     change in place, and a tensor hashes by identity, an array not at all), or under
     torch.compile (where this is one guard). The options' classes come first: a tuple
@@ -211,9 +211,15 @@ def call_signature(input, target, weight, ignore_index, reduction, label_smoothi
     ``label_smoothing`` / ``z_loss`` enters as whether it is non-zero, a number ``softcap``
     as True (what the compiled code depends on; the values are read per call), or as None
     where it is invalid (the checks raise: never kept)."""
-    if _is_compiling() or weight is not None or input.__class__ is not Tensor or \
-            target.__class__ is not Tensor:
+    if _is_compiling() or input.__class__ is not Tensor or target.__class__ is not Tensor:
         return None
+    if weight is not None:
+        # Its values are read per call (a kernel input); what its checks and the path read
+        # is its layout, and whether a gradient is asked of it (refused).
+        if weight.__class__ is not Tensor:
+            return None
+        weight = (weight.shape, weight.stride(), weight.dtype, weight.device,
+                  weight.requires_grad and torch.is_grad_enabled())
     classes = (ignore_index.__class__, reduction.__class__, label_smoothing.__class__,
                z_loss.__class__, softcap.__class__, return_lse.__class__)
     if classes not in _KEPT_CLASSES:
@@ -228,7 +234,7 @@ def call_signature(input, target, weight, ignore_index, reduction, label_smoothi
         classes, ignore_index, reduction, label_smoothing, z_loss, softcap, return_lse,
         input.shape,
         input.stride(), input.storage_offset(), input.dtype, input.device, target.shape,
-        target.stride(), target.dtype, target.device,
+        target.stride(), target.dtype, target.device, weight,
         input.requires_grad and torch.is_grad_enabled(), kernels.MODE, FEW_ROWS))
 
 
@@ -251,6 +257,8 @@ class CallSignature(NamedTuple):
     target_stride: tuple
     target_dtype: torch.dtype
     target_device: torch.device
+    weight: object            # None, or the class weight's (shape, stride, dtype, device,
+                              # whether a gradient is asked of it)
     training: bool
     mode: str                 # kernels.MODE
     few_rows: int             # FEW_ROWS
@@ -265,14 +273,15 @@ _KEPT_CLASSES = frozenset((int, str, smoothing, z_loss, softcap, bool)
 _INF = float("inf")
 
 
-def loss_of_seen_call(sig, input, target, label_smoothing, z_loss, softcap):
+def loss_of_seen_call(sig, input, target, weight, label_smoothing, z_loss, softcap):
     """The loss of a call of call_signature ``sig`` along the path kept for it, or None (none
     kept, or the per-call state sends it elsewhere: see compiled_path_applies)."""
     found = _SEEN_CALLS.get(sig)
     if found is None or found.cache is not kernels._CACHE or _functorch_active() or \
-            is_functorch_wrapped(input) or is_functorch_wrapped(target) or op_path_forced():
+            is_functorch_wrapped(input) or is_functorch_wrapped(target) or op_path_forced() \
+            or weight is not None and is_functorch_wrapped(weight):
         return None
-    return found.path(input, target, None, label_smoothing, z_loss, softcap)
+    return found.path(input, target, weight, label_smoothing, z_loss, softcap)
 
 
 _functorch_active = runtime.functorch_transforms_active
