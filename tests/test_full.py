@@ -308,6 +308,74 @@ def test_torch_func_runs_the_decomposition():
     assert_grad_close(got, xr.grad)
 
 
+def _entropy_grad64(x: torch.Tensor) -> torch.Tensor:
+    """dH/dz of each row's entropy in float64, in closed form: -p (log p + H)."""
+    logp = torch.log_softmax(x.double(), -1)
+    p = logp.exp()
+    h = -(p * logp).sum(-1, keepdim=True)
+    return -p * (logp + h)
+
+
+@pytest.mark.parametrize("transform", ["grad", "vmap_grad", "jvp", "forward_ad"])
+def test_entropy_gradient_under_transforms_where_a_non_target_dominates(transform):
+    """torch.func and forward-mode AD differentiate the decomposition, whose non-target
+    entropy has the op's derivative q_j (lse_nt - z_j - ent_nt), not autograd's of
+    log S + U / S (which lost the dominant column's derivative, -U, from a gap of ~20: off by
+    the row's largest derivative at gaps 30-40). Rows: a wrong target, an ignored row, the
+    target dominant; each row against float64 on its own scale."""
+    from torch.autograd import forward_ad as fwAD
+    V = 1000
+    g = torch.Generator().manual_seed(0)
+    target = torch.tensor([0, -100, 1])
+    tangent = torch.randn(3, V, generator=g)
+
+    def entropy(x):
+        return inductor_ce.cross_entropy(x, target, reduction="none",
+                                         return_entropy=True).entropy.sum()
+    for gap in (12.0, 20.0, 30.0, 40.0):
+        x = torch.randn(3, V, generator=g)
+        x[:, 1] = x.amax(-1) + gap
+        want = _entropy_grad64(x)
+        if transform == "grad":
+            got = torch.func.grad(entropy)(x)
+        elif transform == "vmap_grad":
+            got = torch.func.vmap(torch.func.grad(entropy))(x.unsqueeze(0))[0]
+        else:
+            if transform == "jvp":
+                dot = torch.func.jvp(entropy, (x,), (tangent,))[1]
+            else:
+                with fwAD.dual_level():
+                    dot = fwAD.unpack_dual(entropy(fwAD.make_dual(x, tangent))).tangent
+            per_row = (want * tangent.double()).sum(-1)
+            # (one number: within the tolerance of the terms' sizes)
+            torch.testing.assert_close(dot.double(), per_row.sum(), rtol=1e-5,
+                                       atol=1e-6 * (want * tangent.double()).abs().max().item())
+            continue
+        for row in range(3):
+            assert_grad_close(got[row], want[row], f"gap {gap}, row {row}")
+
+
+@pytest.mark.parametrize("second", ["hessian", "grad_of_grad", "jvp_of_grad"])
+def test_entropy_refuses_second_derivatives(second):
+    """The entropy's first derivatives are closed forms, not differentiable again: a second
+    derivative raises (it was ~1% off, silently) and names the argument; the loss's own
+    second derivative, asked without the entropy, is float64's."""
+    x, target = torch.randn(2, 30, dtype=torch.float64).float(), torch.tensor([0, 3])
+
+    def entropy(x):
+        return inductor_ce.cross_entropy(x, target, return_entropy=True).entropy.sum()
+    run = {"hessian": lambda: torch.func.hessian(entropy)(x),
+           "grad_of_grad": lambda: torch.func.grad(
+               lambda x: torch.func.grad(entropy)(x).square().sum())(x),
+           "jvp_of_grad": lambda: torch.func.jvp(torch.func.grad(entropy), (x,), (x,))}
+    with pytest.raises(NotImplementedError, match=r"return_entropy=True\) has first deriv"):
+        run[second]()
+    got = torch.func.hessian(lambda x: inductor_ce.cross_entropy(x, target))(x)
+    want = torch.func.hessian(lambda x: torch.nn.functional.cross_entropy(x, target))(
+        x.double())
+    torch.testing.assert_close(got.double(), want, rtol=1e-5, atol=1e-7)
+
+
 @pytest.mark.parametrize("kw, error, match", [
     (dict(temperature=0.0), ValueError, r"temperature must be a number in .* \(finite and > 0"),
     (dict(temperature=1e-39), ValueError, "temperature must be a number in"),

@@ -215,6 +215,31 @@ def test_few_rows_replay_cuda_graphs():
     assert eager.compiles == before
 
 
+def test_few_rows_replay_with_class_weights_changed_in_place():
+    """A few-row call with class weights is a kept call (its weight's layout in the
+    signature) and replays CUDA graphs: each step's loss and gradient against float64 while
+    the logits and the weight change their values in place."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    gen = torch.Generator(device=DEV).manual_seed(9)
+    rows, vocab = 256, 4096
+    leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+    t[::5] = -100
+    w = torch.empty(vocab, device=DEV)
+    before = _replayed(True), _replayed(False)
+    for i in range(6):
+        with torch.no_grad():
+            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * (1 + i))
+            w.copy_(torch.rand(vocab, device=DEV, generator=gen) * (1 + i) + 0.1)
+        loss = inductor_ce.cross_entropy(leaf, t, w, label_smoothing=0.1)
+        loss.backward()
+        grad, leaf.grad = leaf.grad, None
+        _check(loss.detach(), grad, leaf.detach(), t, dict(weight=w, label_smoothing=0.1),
+               None)
+    assert _replayed(True) - before[0] >= 3 and _replayed(False) - before[1] >= 3
+
+
 def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
     """What a replay hands out is never overwritten by a later replay, whoever still reads
     it: a kept ``untyped_storage()`` (no tensor), and another stream with work queued on a

@@ -355,6 +355,16 @@ def test_torch_func_and_double_backward():
     assert_grad_close(gp, rp)
     per_row = torch.func.vmap(lambda x, p: inductor_ce.cross_entropy(x, p, **kw))(x, p)
     assert_loss_close(per_row, reference(x, p, reduction="none", **kw))
+    # A sparse teacher (classes of probability 0, no smoothing): the derivative in p there is
+    # lse - z_j too, not 0.
+    sparse = p * (torch.rand(p.shape, generator=_gen("sparse")) < 0.5)
+    gp = torch.func.grad(lambda p: inductor_ce.cross_entropy(x, p), 0)(sparse)
+    _, _, rp = reference_grads(x, sparse, None)
+    assert (sparse == 0).any() and (rp[sparse == 0].abs() > 0.1).all()
+    assert_grad_close(gp, rp)
+    tangent = torch.rand(p.shape, generator=_gen("sparse-tangent"))
+    dot = torch.func.jvp(lambda p: inductor_ce.cross_entropy(x, p), (sparse,), (tangent,))[1]
+    torch.testing.assert_close(dot.double(), (rp * tangent.double()).sum(), rtol=1e-5, atol=0)
     xl = x.clone().requires_grad_()
     (g,) = torch.autograd.grad(inductor_ce.cross_entropy(xl, p), xl, create_graph=True)
     with pytest.raises(RuntimeError, match="torch.func"):

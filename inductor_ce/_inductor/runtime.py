@@ -11,6 +11,8 @@ from torch.autograd import forward_ad as _forward_ad
 # --- torch.func, dispatch modes, forward AD ------------------------------------------------
 
 is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+_TransformType = torch._C._functorch.TransformType
+_interpreters = torch._functorch.pyfunctorch.retrieve_all_functorch_interpreters
 functorch_transforms_active = torch._C._are_functorch_transforms_active
 # The batched tensors of torch.autograd's own vmap (torch._vmap_internals: autograd.grad(
 # is_grads_batched=True), jacobian(vectorize=True)), which neither of the above sees.
@@ -32,6 +34,17 @@ def unwrap_functorch(t: torch.Tensor) -> torch.Tensor:
     while is_functorch_wrapped(t):
         t = torch._C._functorch.get_unwrapped(t)
     return t
+
+
+def derivative_levels() -> int:
+    """How many derivatives are being taken of what runs now: torch.func's grad and jvp
+    transforms on its stack (vmap's are not derivatives), or 1 for a forward-mode AD level
+    alone. (Eager only: under torch.compile the stack is not read.)"""
+    if torch.compiler.is_compiling():
+        return 0
+    kinds = (_TransformType.Grad, _TransformType.Jvp)
+    levels = sum(i.key() in kinds for i in _interpreters())
+    return levels or int(forward_ad_active())
 
 
 def forward_ad_active() -> bool:

@@ -140,16 +140,29 @@ def _fwd_rows(x: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index:
 
 def _entropy_nt(z_nt: Tensor):
     """(ent_nt, max_nt) of the non-target logits (-inf at the target), see the module doc:
-    ent_nt = log S + U / S, differentiable (M a constant: the value does not depend on it)."""
-    max_nt = z_nt.detach().amax(-1)
+    ent_nt = log S + U / S, its value from the detached logits, and its derivative (under
+    torch.func and forward-mode AD, which differentiate this decomposition) the module doc's
+
+        d ent_nt / d z_j = q_j (lse_nt - z_j - ent_nt),  lse_nt - z_j = (M - z_j) + log S
+
+    one product per column, given as a slope times z - z.detach() (which is 0): autograd of
+    log S + U / S would form it as (1 / S - U / S**2 + (M - z_j) / S) e_j - e_j / S, whose
+    two terms near 1 cancel where one non-target logit dominates (the dominant column's
+    derivative, -U, lost under float32 rounding). A closed form has no second derivative:
+    ``finish.check_entropy_order`` refuses those."""
+    z = z_nt.detach()
+    max_nt = z.amax(-1)
     m = torch.where(torch.isneginf(max_nt), 0.0, max_nt).unsqueeze(-1)
-    e = torch.exp(z_nt - m)
-    gap = torch.where(e > 0, m - z_nt, 0.0)          # (-inf logits: e = 0, no inf * 0)
+    e = torch.exp(z - m)
+    gap = torch.where(e > 0, m - z, 0.0)          # (-inf logits: e = 0, no inf * 0)
     big_s, u = e.sum(-1), (e * gap).sum(-1)
     empty = big_s == 0
-    safe_s = torch.where(empty, 1.0, big_s)
-    ent_nt = torch.where(empty, 0.0, torch.log(safe_s) + u / safe_s)
-    return ent_nt, max_nt
+    safe_s = torch.where(empty, 1.0, big_s).unsqueeze(-1)
+    log_s = torch.log(safe_s)
+    ent_nt = torch.where(empty, 0.0, log_s.squeeze(-1) + u / safe_s.squeeze(-1))
+    slope = torch.where(e > 0, e / safe_s * (gap + log_s - ent_nt.unsqueeze(-1)), 0.0)
+    moved = torch.where(e > 0, z_nt, 0.0)         # (-inf - -inf would be nan)
+    return ent_nt + (slope * (moved - moved.detach())).sum(-1), max_nt
 
 
 # (Shared by both ops and every path, the kernels' asserts included: it names no function.)

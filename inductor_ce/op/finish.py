@@ -27,6 +27,8 @@ import torch.nn.functional as F
 from torch import Tensor
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
+from .._inductor import runtime
+
 
 # Up to this many rows (a static count) a training step is bound by the host, not the GPU: its
 # kernels take a fraction of its time (docs/lowering.md#few-static-rows). There every buffer
@@ -172,9 +174,23 @@ def full_outputs(loss, lse, lse_nt, z_t, ent_nt, max_nt, target, ignore_index, r
     form's without the two flags, else a LossOutput."""
     if not return_entropy and not return_accuracy:
         return (loss, lse) if return_lse else loss
+    if return_entropy:
+        check_entropy_order()
     entropy, accuracy = entropy_and_accuracy(lse_nt, z_t, ent_nt, max_nt, target, ignore_index)
     return LossOutput(loss, lse if return_lse else None, entropy if return_entropy else None,
                       accuracy if return_accuracy else None)
+
+
+def check_entropy_order() -> None:
+    """Refuses a second derivative of the entropy (torch.func.hessian, grad of grad, jvp of
+    grad, ...): its first derivatives are closed forms (``entropy_and_accuracy``, the
+    decomposition's ent_nt), whose own derivatives are not the entropy's second ones."""
+    if (runtime.functorch_transforms_active() or runtime.forward_ad_active()) and \
+            runtime.derivative_levels() >= 2:
+        raise NotImplementedError(
+            "inductor_ce: the entropy (return_entropy=True) has first derivatives only: its "
+            "gradient is a closed form, so a second derivative (torch.func.hessian, nested "
+            "grad or jvp) would be wrong; the loss's: without return_entropy")
 
 
 def reduce(loss: Tensor, w_t: Optional[Tensor], reduction: str,

@@ -135,7 +135,9 @@ def _stats_rows(x, p, w, eps, smooth: bool, softcap):
     # P from R: under torch.compile R is then a statistic of the forward, which AOTAutograd
     # saves; computed for the backward only, it would be recomputed there (a second read of p).
     total = rest + c.gather(-1, a.unsqueeze(-1)).squeeze(-1)
-    d = torch.where(at_a | (c == 0.0), 0.0, c * (m - z)).sum(-1)
+    # (0 * inf where a class of no mass has a -inf logit: 0, as the value; elsewhere a class
+    # of no mass keeps its derivative in c, m - z, for torch.func's derivatives in p.)
+    d = torch.where(at_a | ((c == 0.0) & torch.isneginf(z)), 0.0, c * (m - z)).sum(-1)
     return m.squeeze(-1), s, total, rest, d, a
 
 
