@@ -215,31 +215,6 @@ def test_few_rows_replay_cuda_graphs():
     assert eager.compiles == before
 
 
-def test_few_rows_replay_with_class_weights_changed_in_place():
-    """A few-row call with class weights is a kept call (its weight's layout in the
-    signature) and replays CUDA graphs: each step's loss and gradient against float64 while
-    the logits and the weight change their values in place."""
-    if DEV != "cuda":
-        pytest.skip("CUDA graphs")
-    gen = torch.Generator(device=DEV).manual_seed(9)
-    rows, vocab = 256, 4096
-    leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
-    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
-    t[::5] = -100
-    w = torch.empty(vocab, device=DEV)
-    before = _replayed(True), _replayed(False)
-    for i in range(6):
-        with torch.no_grad():
-            leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * (1 + i))
-            w.copy_(torch.rand(vocab, device=DEV, generator=gen) * (1 + i) + 0.1)
-        loss = inductor_ce.cross_entropy(leaf, t, w, label_smoothing=0.1)
-        loss.backward()
-        grad, leaf.grad = leaf.grad, None
-        _check(loss.detach(), grad, leaf.detach(), t, dict(weight=w, label_smoothing=0.1),
-               None)
-    assert _replayed(True) - before[0] >= 3 and _replayed(False) - before[1] >= 3
-
-
 def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
     """What a replay hands out is never overwritten by a later replay, whoever still reads
     it: a kept ``untyped_storage()`` (no tensor), and another stream with work queued on a
@@ -287,12 +262,14 @@ def test_few_rows_replays_never_overwrite_what_a_caller_still_reads():
     assert _replayed(True) - before >= 8, "the forward did not replay: the test saw nothing"
 
 
-def test_few_rows_replays_take_options_new_every_call():
+@pytest.mark.parametrize("weighted", [False, True], ids=["w=None", "w=in_place"])
+def test_few_rows_replays_take_options_new_every_call(weighted):
     """Few rows on CUDA with label_smoothing, z_loss and softcap new at every step (an
-    annealed smoothing, a z-loss warm-up, a softcap sweep): the values are an input of the
-    compiled forward and backward, whose CUDA graphs read them from a buffer of their own;
-    each step's loss and gradient against float64 (a replay reading a stale value fails
-    here), nothing compiled after the first step, and the forward and backward replayed."""
+    annealed smoothing, a z-loss warm-up, a softcap sweep), and class weights changed in
+    place (a weighted call is kept too): the values are an input of the compiled forward
+    and backward, whose CUDA graphs read them from a buffer of their own; each step's loss
+    and gradient against float64 (a replay reading a stale value fails here), nothing
+    compiled after the first step, and the forward and backward replayed."""
     if DEV != "cuda":
         pytest.skip("CUDA graphs")
     from inductor_ce.eager import kernels as eager
@@ -301,6 +278,7 @@ def test_few_rows_replays_take_options_new_every_call():
     leaf = torch.empty(rows, vocab, device=DEV, dtype=torch.bfloat16, requires_grad=True)
     t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
     t[::7] = -100
+    w = torch.empty(vocab, device=DEV)
 
     before, compiled = (_replayed(True), _replayed(False)), []
     for i in range(10):
@@ -308,6 +286,9 @@ def test_few_rows_replays_take_options_new_every_call():
                     softcap=30.0 - 2.0 * i)
         with torch.no_grad():
             leaf.copy_(torch.randn(rows, vocab, device=DEV, generator=gen) * 8)
+            if weighted:
+                w.copy_(torch.rand(vocab, device=DEV, generator=gen) * (1 + i) + 0.1)
+                opts["weight"] = w
         start = eager.compiles
         loss = inductor_ce.cross_entropy(leaf, t, **opts)
         loss.backward()
