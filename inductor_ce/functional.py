@@ -89,7 +89,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                              z_loss, softcap, return_lse)
         if sig is not None:
             out = loss_of_seen_call(sig, input, target, weight, label_smoothing, z_loss,
-                                        softcap)
+                                    softcap)
             if out is not None:
                 return out
     # The class name first: `type(input) is not Tensor` costs a Python guard (Dynamo checks
