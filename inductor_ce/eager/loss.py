@@ -643,7 +643,7 @@ def _forget(dropped) -> None:
         replays = _REPLAYS.pop(entry, None)
         if replays is not None:
             replays.release()
-    for plan in _PLANS.values():
+    for plan in list(_PLANS.values()):   # (another thread may add a plan meanwhile)
         if plan.bwd in dropped:
             plan.bwd = plan.bwd_replays = None
     _SEEN_CALLS.clear()
