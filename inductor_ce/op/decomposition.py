@@ -155,14 +155,15 @@ def _entropy_nt(z_nt: Tensor):
     m = torch.where(torch.isneginf(max_nt), 0.0, max_nt).unsqueeze(-1)
     e = torch.exp(z - m)
     gap = torch.where(e > 0, m - z, 0.0)          # (-inf logits: e = 0, no inf * 0)
-    big_s, u = e.sum(-1), (e * gap).sum(-1)
+    big_s = e.sum(-1, keepdim=True)
     empty = big_s == 0
-    safe_s = torch.where(empty, 1.0, big_s).unsqueeze(-1)
+    safe_s = torch.where(empty, 1.0, big_s)
     log_s = torch.log(safe_s)
-    ent_nt = torch.where(empty, 0.0, log_s.squeeze(-1) + u / safe_s.squeeze(-1))
-    slope = torch.where(e > 0, e / safe_s * (gap + log_s - ent_nt.unsqueeze(-1)), 0.0)
+    ent_nt = torch.where(empty, 0.0, log_s + (e * gap).sum(-1, keepdim=True) / safe_s)
+    slope = torch.where(e > 0, e / safe_s * (gap + log_s - ent_nt), 0.0)
     moved = torch.where(e > 0, z_nt, 0.0)         # (-inf - -inf would be nan)
-    return ent_nt + (slope * (moved - moved.detach())).sum(-1), max_nt
+    return (ent_nt + (slope * (moved - moved.detach())).sum(-1, keepdim=True)).squeeze(-1), \
+        max_nt
 
 
 # (Shared by both ops and every path, the kernels' asserts included: it names no function.)
