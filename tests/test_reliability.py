@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 import zlib
 
 import pytest
@@ -1165,6 +1166,65 @@ def test_checkpointed_loss_runs_its_region_once_in_the_forward(loss, selective):
     torch.testing.assert_close(out.double(), want.detach(), rtol=1e-5, atol=1e-6)
     _close(h.grad, h64.grad)
     _close(w.grad, w64.grad)
+
+
+# Compiled autograd (TorchTitan's option): Dynamo traces the backward of an eager call,
+# fullgraph and dynamic, so the backward must not call what Dynamo cannot trace (our compiled
+# kernels' runners, torch's C state queries); it runs the ops, which Inductor lowers.
+_COMPILED_AUTOGRAD = {
+    "cross_entropy": lambda h, w, t, p: inductor_ce.cross_entropy(
+        h @ w.T, t, label_smoothing=0.1),
+    "cross_entropy_lse": lambda h, w, t, p: sum(inductor_ce.cross_entropy(
+        h @ w.T, t, reduction="none", return_lse=True)) @ p,
+    "soft_targets": lambda h, w, t, p: inductor_ce.cross_entropy(
+        h @ w.T, torch.softmax(h.detach() @ w.detach().T / 2, -1)),
+    "linear_rows": lambda h, w, t, p: inductor_ce.linear_cross_entropy(h, w, t),
+    "linear_classes": lambda h, w, t, p: inductor_ce.linear_cross_entropy(
+        h, w, t, reduction="none", memory_budget=4096) @ p,
+}
+
+
+def _compiled_autograd_reference(loss, h, w, t, p):
+    z = h @ w.T
+    if loss == "cross_entropy":
+        return F.cross_entropy(z, t, label_smoothing=0.1)
+    if loss == "cross_entropy_lse":
+        return (F.cross_entropy(z, t, reduction="none") + z.logsumexp(-1)) @ p
+    if loss == "soft_targets":
+        return F.cross_entropy(z, torch.softmax(h.detach() @ w.detach().T / 2, -1))
+    if loss == "linear_rows":
+        return F.cross_entropy(z, t)
+    return F.cross_entropy(z, t, reduction="none") @ p
+
+
+@pytest.mark.parametrize("loss", list(_COMPILED_AUTOGRAD))
+def test_compiled_autograd_traces_the_backward_of_eager_calls(loss, monkeypatch):
+    """TorchTitan's compiled autograd (maybe_enable_compiled_autograd: fullgraph, dynamic)
+    around the backward of eager calls on our compiled kernels: float64's gradients, no
+    warning; a plain backward afterwards still runs its compiled kernels."""
+    from torch._dynamo.utils import counters, maybe_enable_compiled_autograd
+    from inductor_ce.eager import kernels
+    monkeypatch.setattr(kernels, "MODE", "compiled")
+    h0, w0, t = _head_case(6, 16, 300)
+    t[1] = -100
+    p = torch.linspace(-1.0, 2.0, 6)
+    h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+    _compiled_autograd_reference(loss, h64, w64, t, p.double()).backward()
+    torch._dynamo.reset()
+    counters.clear()
+    for compiled_autograd in (True, False):
+        h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = _COMPILED_AUTOGRAD[loss](h, w, t, p)
+            with maybe_enable_compiled_autograd(compiled_autograd):
+                out.backward()
+        assert not [c for c in caught if "inductor_ce" in str(c.message)]
+        _close(h.grad, h64.grad)
+        _close(w.grad, w64.grad)
+        if compiled_autograd:
+            assert counters["compiled_autograd"]["captures"] == 1
+    torch._dynamo.reset()
 
 
 def _rows_reference(z, t):

@@ -593,11 +593,13 @@ class _Plan:
         # its own)
         opts = ctx.opts if self.capped else None
         static = [w, opts] if self.per_row_g else [w, g, opts]
-        if runtime.under_vmap(g, g_lse, g_ent):
-            # Upstream gradients batched by vmap (torch.autograd.grad(is_grads_batched=True),
+        if torch.compiler.is_compiling() or runtime.under_vmap(g, g_lse, g_ent):
+            # Traced by Dynamo (compiled autograd traces the backward of an eager forward), or
+            # upstream gradients batched by vmap (torch.autograd.grad(is_grads_batched=True),
             # jacobian(vectorize=True)): the compiled function takes plain tensors, and no
-            # plain tensor holds the gradient. The same function out of place, through the
-            # ops (which run their decomposition under a transform).
+            # plain tensor holds the gradient (nor can a trace run it). The same function
+            # out of place, through the ops (which Inductor lowers, or which run their
+            # decomposition under a transform).
             return self.fn(x, None, *rowwise, *static)[0]
         grad = torch.empty_like(x, memory_format=torch.contiguous_format)
         entry = self.bwd

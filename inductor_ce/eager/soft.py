@@ -156,9 +156,10 @@ class _Compiled(torch.autograd.Function):
         static = [w, opts] + ([] if spec.reduction == "none" else [g])
         key = SoftBackwardKey(ctx.key, g.dtype, g_lse is not None, want_x, want_p)
         fn = _backward_fn(spec, g_lse is not None, want_x, want_p)
-        # (Batched upstream gradients, see loss._Plan.backward: fn through the ops, which
-        # returns its gradients.)
-        entry = None if runtime.under_vmap(g, g_lse) else compiled_function(
+        # (Traced, or batched upstream gradients, see loss._Plan.backward: fn through the
+        # ops, which returns its gradients.)
+        traced = torch.compiler.is_compiling() or runtime.under_vmap(g, g_lse)
+        entry = None if traced else compiled_function(
             key, lambda: _compile(fn, x, rowwise, static), x)
         with torch.no_grad():
             grads = iter(fn(x, *rowwise, *static) if entry is None else

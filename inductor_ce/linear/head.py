@@ -81,9 +81,11 @@ def _by_classes(input: Tensor, weight: Tensor, budget: int, per_row: bool = Fals
 
 
 def _traced(t: Tensor) -> bool:
-    """Whether a backward runs traced (AOTAutograd's fake/functional tensors, or under a
-    dispatch mode) rather than eagerly on the real saved buffers."""
-    return type(t) is not Tensor or bool(runtime.dispatch_modes())
+    """Whether a backward runs traced (Dynamo's trace of it under compiled autograd,
+    AOTAutograd's fake/functional tensors, or under a dispatch mode) rather than eagerly on
+    the real saved buffers. (Dynamo first: it cannot trace the others' C calls.)"""
+    return torch.compiler.is_compiling() or type(t) is not Tensor or \
+        bool(runtime.dispatch_modes())
 
 
 def _keeps_graph() -> bool:
