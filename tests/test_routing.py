@@ -830,6 +830,31 @@ def test_a_hook_that_edits_the_head_s_logits_is_honoured():
     torch.testing.assert_close(loss.double(), ref, rtol=1e-5, atol=0)
 
 
+def test_the_fused_head_s_own_compiles_are_no_graphs_of_the_user_s(monkeypatch):
+    """The fused head compiles its chunk kernels at its first call, when the user's compiled
+    graph first runs: our compile, not a graph of the user's (nor one loaded from a cache)."""
+    from inductor_ce.eager import kernels
+    monkeypatch.setattr(kernels, "MODE", "compiled")
+    monkeypatch.setattr(kernels, "_CACHE", {})    # (compiled here, whatever other tests did)
+    head = torch.nn.Linear(8, 30, bias=False)
+
+    def fn(h, t):
+        return F.cross_entropy(head(h).flatten(0, 1), t.flatten(), reduction="sum")
+
+    h, t = torch.randn(2, 9, 8), torch.randint(0, 30, (2, 9))
+    inductor_ce.enable()
+    routing.counters.clear()
+    with cache.no_compile_caches():
+        loss = torch.compile(fn, fullgraph=True)(h, t)
+    assert len(kernels._CACHE) >= 1                 # (the head's own compile ran)
+    assert dict(routing.counters) == {"linear_fused": 1, "routed": 1, "graphs": 1,
+                                      "cached_graphs": 0, "graph: linear_ce_fast": 1,
+                                      "cached: linear_ce_fast": 0}, dict(routing.counters)
+    ref = F.cross_entropy(h.double().flatten(0, 1) @ head.weight.double().T, t.flatten(),
+                          reduction="sum")
+    assert_loss_close(loss, ref)
+
+
 @pytest.mark.slow
 def test_routing_is_reported_on_a_warm_cache(tmp_path, monkeypatch, caplog):
     """A cache hit skips the pass: the graph it loads is still reported, once, with what it

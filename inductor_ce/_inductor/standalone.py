@@ -22,6 +22,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
 from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP  # noqa: F401  (guard eval)
 
+from . import observe
 from .cache import SaltPass
 
 
@@ -135,7 +136,7 @@ def compile_rows_dynamic(fn: Callable, logits: torch.Tensor, rowwise: Sequence[t
         # inputs as copy_ (make_fx finds our fake mode, and with it our ShapeEnv, on the
         # inputs). Calling the compiled graph directly skips AOTAutograd's runtime wrappers
         # and Dynamo's "disable" frame: most of a small call's host time.
-        with _own_config(salt, logits.device.type):
+        with _own_config(salt, logits.device.type), observe.unobserved():
             gm = make_fx(traced, tracing_mode="fake", decomposition_table=select_decomp_table())(
                 *args)
             with tracing(TracingContext(fake_mode)), warnings.catch_warnings():
