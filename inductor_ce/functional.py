@@ -19,7 +19,6 @@ import torch
 from torch import Tensor, nn
 
 from ._inductor.runtime import forward_ad_active as _forward_ad_active
-from ._inductor.runtime import legacy_reduction as _legacy_reduction
 from ._inductor.runtime import functorch_transforms_active as _functorch_transform
 from .eager.kernels import compiled_path_applies
 from .eager.loss import call_signature, loss_of_seen_call
@@ -32,7 +31,7 @@ from .op.checks import (byte_target, check_budget, check_compiled_transform, che
                         check_options, check_tensors, exporting, probability_target)
 from .op.finish import LossOutput, finish, full_outputs, kept_weight
 from .op.finish import reduce as _reduce
-from .op.options import asks_full_form, check_full_options
+from .op.options import asks_full_form, check_full_options, legacy_reduction as _legacy_reduction
 
 # The op's overload itself: called through ops.ce_fwd (a CustomOpDef) Dynamo would guard
 # three more objects on every call.
@@ -77,7 +76,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         :class:`LossOutput` (fields not asked for are None).
     """
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+        reduction = _legacy_reduction(size_average, reduce, not torch.compiler.is_compiling())
     full = asks_full_form(temperature, return_entropy, return_accuracy)
     sig = None
     if full:

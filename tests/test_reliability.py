@@ -649,7 +649,8 @@ def test_f_cross_entropys_legacy_arguments():
     """F.cross_entropy's deprecated size_average / reduce (keyword-only here) and reduction
     "elementwise_mean" give stock's reduction, with its warning; a one-element integer
     tensor ignore_index is taken as stock takes it; F.cross_entropy's positional order
-    (size_average 4th) raises, naming the order."""
+    (size_average 4th) raises, naming the order. The legacy arguments compile fullgraph, as
+    stock's do."""
     x, t = torch.randn(6, V), torch.tensor([0, 1, 2, 3, 4, 5])
     cases = [(dict(size_average=False), "sum"), (dict(reduce=False), "none"),
              (dict(size_average=True, reduce=True), "mean"),
@@ -657,10 +658,16 @@ def test_f_cross_entropys_legacy_arguments():
     for kw, reduction in cases:
         with pytest.warns(UserWarning, match="deprecated"):
             stock = F.cross_entropy(x, t, **kw)
-        with pytest.warns(UserWarning, match="deprecated"):
+        with pytest.warns(UserWarning, match="deprecated") as caught:
             ours = inductor_ce.cross_entropy(x, t, **kw)
+        assert caught[0].filename == __file__      # (the caller's line)
         assert ours.shape == stock.shape
         assert_loss_close(ours, reference(x.double(), t, reduction=reduction))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = torch.compile(lambda x, t: inductor_ce.cross_entropy(x, t, size_average=False),
+                             fullgraph=True)(x, t)
+    assert_loss_close(ours, reference(x.double(), t, reduction="sum"))
     loss = inductor_ce.cross_entropy(x, t, ignore_index=torch.tensor(2))
     assert_loss_close(loss, reference(x.double(), t, ignore_index=2))
     assert_loss_close(loss, F.cross_entropy(x.double(), t, ignore_index=torch.tensor(2)))

@@ -1,6 +1,6 @@
 """torch's private runtime state and entry points that the eager paths read: functorch
 transforms, dispatch modes, forward-mode AD, autograd's running graph task and its C entry
-points, CUDA stream capture, nn.Module's global hooks and legacy reduction arguments,
+points, CUDA stream capture, nn.Module's global hooks,
 functional collectives. Each name is resolved here, once, at import."""
 from __future__ import annotations
 
@@ -83,13 +83,6 @@ current_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
 # --- nn.Module -----------------------------------------------------------------------------
-
-def legacy_reduction(size_average, reduce) -> str:
-    """The reduction of torch's deprecated ``size_average`` / ``reduce`` arguments, with
-    torch's deprecation warning (what its loss modules call)."""
-    from torch.nn import _reduction
-    return _reduction.legacy_get_string(size_average, reduce)
-
 
 def global_module_hooks(attr: str):
     """nn.Module's global hooks of kind ``attr`` ("_forward_hooks", ...), a dict or None."""

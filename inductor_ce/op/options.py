@@ -79,6 +79,24 @@ def check_options(ignore_index, reduction, label_smoothing, z_loss, softcap,
     return ignore_index, reduction, label_smoothing, z_loss, softcap
 
 
+def legacy_reduction(size_average, reduce, warn: bool = True) -> str:
+    """The reduction of torch's deprecated ``size_average`` / ``reduce`` arguments (None:
+    True), with torch's deprecation warning if ``warn`` (which Dynamo cannot trace):
+    torch.nn._reduction.legacy_get_string's rule, written here (Dynamo, tracing a call of
+    torch's from our code, would put it in the graph, where a string cannot be; fullgraph=True
+    then fails)."""
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    if warn:
+        import warnings
+        warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                      f"reduction='{reduction}' instead.", stacklevel=3)
+    return reduction
+
+
 # A None or bool where ignore_index stands: likely F.cross_entropy's positional order.
 _POSITIONAL = (" (the positional order is (input, target, weight, ignore_index, reduction, "
                "label_smoothing), F.cross_entropy's without its deprecated size_average and "
