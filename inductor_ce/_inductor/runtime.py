@@ -1,7 +1,7 @@
 """torch's private runtime state and entry points that the eager paths read: functorch
 transforms, dispatch modes, forward-mode AD, autograd's running graph task and its C entry
-points, CUDA stream capture, nn.Module's global hooks,
-functional collectives. Each name is resolved here, once, at import."""
+points, CUDA stream capture, nn.Module's global hooks, functional collectives. Each name is
+resolved here, once, at import."""
 from __future__ import annotations
 
 import torch
