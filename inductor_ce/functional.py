@@ -357,9 +357,11 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                             False, return_entropy, return_accuracy)
     # A temperature alone (no entropy, no accuracy): each chunk's compiled forward as below.
     tempered = full and not (return_entropy or return_accuracy)
-    if not grad and (tempered or not full) and not transformed and \
+    if not grad and (tempered or not full) and not transformed and not exporting() and \
             not torch.compiler.is_compiling() and compiled_path_applies(input, any_size=True):
-        # Eagerly without gradient: each row chunk's loss and lse in one graph call.
+        # Eagerly without gradient: each row chunk's loss and lse in one graph call. (Not
+        # when a graph is recorded: torch.jit.trace's check re-runs the call without
+        # gradient, and must record the ops the trace did.)
         loss, lse = linear.losses_without_grad(input, linear_weight, linear_bias, target,
                                                weight, ignore_index, label_smoothing, z_loss,
                                                softcap, budget,

@@ -1234,6 +1234,92 @@ def test_compiled_autograd_traces_the_backward_of_eager_calls(loss, monkeypatch)
     torch._dynamo.reset()
 
 
+@pytest.mark.parametrize("pass_kind", ["meta_device", "fake_mode"])
+def test_a_shape_pass_leaves_later_calls_their_softcap(pass_kind, monkeypatch):
+    """A shape pass (a model built under torch.device("meta"), a memory estimator's
+    FakeTensorMode) with a softcap, then real calls with the same softcap: float64's loss and
+    gradients (the softcap's 0-d tensor, kept per value, was made on the meta device or as a
+    fake tensor and read by every later call: garbage, or an error)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from inductor_ce.op import ce
+    monkeypatch.setattr(ce, "_SOFTCAPS", {})      # (made here, whatever other tests did)
+    cap = 7.0
+    context = torch.device("meta") if pass_kind == "meta_device" else FakeTensorMode()
+    for _ in range(2):
+        with context:
+            h, w = torch.randn(6, 16), torch.randn(300, 16)
+            t = torch.randint(0, 300, (6,))
+            assert inductor_ce.cross_entropy(h @ w.T, t, softcap=cap).shape == ()
+            assert inductor_ce.linear_cross_entropy(h, w, t, softcap=cap).shape == ()
+    h0, w0, t = _head_case(6, 16, 300)
+    for loss in ("cross_entropy", "linear_cross_entropy"):
+        h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+        if loss == "cross_entropy":
+            out = inductor_ce.cross_entropy(h @ w.T, t, softcap=cap)
+        else:
+            out = inductor_ce.linear_cross_entropy(h, w, t, softcap=cap)
+        out.backward()
+        h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+        z = h64 @ w64.T
+        want = F.cross_entropy(cap * torch.tanh(z / cap), t)
+        want.backward()
+        assert_loss_close(out, want)
+        _close(h.grad, h64.grad)
+        _close(w.grad, w64.grad)
+
+
+def test_jit_trace_records_a_loss_that_trains():
+    """torch.jit.trace of both ops (its check re-runs them; the row count is a traced tensor
+    there), the fused head traced with a hidden state that needs no gradient and trained with
+    one that does: float64's loss and gradients (the trace kept the example's requires_grad
+    flags as constants: the hidden state's gradient was None)."""
+    h0, w0, t = _head_case(6, 16, 300)
+
+    class Head(torch.nn.Module):
+        def __init__(self, fused):
+            super().__init__()
+            self.w, self.fused = torch.nn.Parameter(w0.clone()), fused
+
+        def forward(self, h, t):
+            if self.fused:
+                return inductor_ce.linear_cross_entropy(h, self.w, t)
+            return inductor_ce.cross_entropy(h @ self.w.T, t)
+
+    for fused in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # (the tracer's notes on Python values)
+            traced = torch.jit.trace(Head(fused), (torch.randn(6, 16), t))
+        h = h0.clone().requires_grad_()
+        loss = traced(h, t)
+        loss.backward()
+        h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+        want = F.cross_entropy(h64 @ w64.T, t)
+        want.backward()
+        assert_loss_close(loss, want)
+        _close(h.grad, h64.grad)
+        _close(traced.w.grad, w64.grad)
+
+
+def test_nested_and_sparse_tensors_are_refused_by_name():
+    """Jagged nested logits (their class dimension dense) and sparse tensors: a TypeError
+    naming the argument (and, for nested ones, what to pass), not the op's missing kernel."""
+    x = torch.nested.nested_tensor([torch.randn(3, 64), torch.randn(5, 64)], layout=torch.jagged)
+    t = torch.nested.nested_tensor_from_jagged(torch.randint(0, 64, (8,)), offsets=x.offsets())
+    with pytest.raises(TypeError, match=r"input must be a dense tensor, got a nested one .*"
+                                        r"x\.values\(\)"):
+        inductor_ce.cross_entropy(x, t, reduction="none")
+    x, t, w = torch.randn(4, 64), torch.randint(0, 64, (4,)), torch.rand(64)
+    h, hw = torch.randn(4, 8), torch.randn(64, 8)
+    calls = {"input": lambda: inductor_ce.cross_entropy(x.to_sparse(), t),
+             "target": lambda: inductor_ce.cross_entropy(x, t.to_sparse()),
+             "weight": lambda: inductor_ce.cross_entropy(x, t, weight=w.to_sparse()),
+             "linear_weight": lambda: inductor_ce.linear_cross_entropy(h, hw.to_sparse(), t)}
+    for name, call in calls.items():
+        with pytest.raises(TypeError, match=f"^{name} must be a dense \\(strided\\) tensor, "
+                                            "got layout torch.sparse_coo"):
+            call()
+
+
 def _rows_reference(z, t):
     return F.cross_entropy(z.double(), t)
 

@@ -359,12 +359,14 @@ def _keep_logits(input, weight, bias, budget) -> bool:
     """Whether a forward by row chunks hands its last chunk of logits to the backward: where
     a gradient will be wanted and the backward runs eagerly (it takes them in place of
     recomputing them, then frees them: ``_take_kept``). Under torch.compile or another
-    tracer the backward is a graph whose saved tensors it may not overwrite: no. Nor on meta
-    tensors (shape inference), whose kept rows the fake kernel could not size."""
+    tracer the backward is a graph whose saved tensors it may not overwrite: no (nor under
+    torch.jit.trace, whose graph would hold the flag as a constant). Nor on meta tensors
+    (shape inference), whose kept rows the fake kernel could not size."""
     grad = torch.is_grad_enabled() and (input.requires_grad or weight.requires_grad or (
         bias is not None and bias.requires_grad))
     return grad and not _by_classes(input, weight, budget, per_row=True) and \
-        not torch.compiler.is_compiling() and not _traced(input) and not input.is_meta
+        not torch.compiler.is_compiling() and not _traced(input) and not input.is_meta \
+        and not torch.jit.is_tracing()
 
 
 def _hold_kept(ctx, kept: Tensor) -> None:

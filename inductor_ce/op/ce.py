@@ -116,11 +116,17 @@ def softcap_tensor(softcap) -> Optional[Tensor]:
         return None
     if torch.compiler.is_compiling():
         return traced_scalar(softcap, None)
+    if runtime.dispatch_modes():
+        # (A FakeTensorMode's shape pass, say: the mode's own tensor, kept by no later call.)
+        return torch.tensor(float(softcap), dtype=torch.float32, device="cpu")
     cap = _SOFTCAPS.get(softcap)
     if cap is None:
         if len(_SOFTCAPS) >= _RECENT_SOFTCAPS:
             _SOFTCAPS.pop(next(iter(_SOFTCAPS)))
-        cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32)
+        # (On the CPU whatever the default device: a meta one, under torch.device("meta"),
+        # would be read by every later call of this value.)
+        cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32,
+                                                device="cpu")
     return cap
 
 

@@ -83,9 +83,11 @@ TRANSFORMS_COMPILE = _VERSION >= (2, 13)
 
 
 def exporting() -> bool:
-    """Whether torch.export traces this call. (torch 2.11's Dynamo reads
-    ``torch.compiler.is_exporting()`` as True under torch.compile too: False there.)"""
-    return _VERSION >= (2, 12) and torch.compiler.is_exporting()
+    """Whether torch.export or torch.jit.trace traces this call: a graph that may run later
+    with other inputs needing a gradient (the trace's requires_grad flags would be constants
+    of it). (torch 2.11's Dynamo reads ``torch.compiler.is_exporting()`` as True under
+    torch.compile too: False there.)"""
+    return torch.jit.is_tracing() or _VERSION >= (2, 12) and torch.compiler.is_exporting()
 
 
 def check_compiled_transform(what: str) -> None:
@@ -115,8 +117,18 @@ def check_logits(input) -> None:
             "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of logits, "
                         f"got {_kind(input)}")
+    check_dense(input, "input")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., V) with V >= 1, got {tuple(input.shape)}")
+
+
+def check_dense(x: Tensor, name: str) -> None:
+    """A strided (dense) tensor, not a nested or sparse one, which the kernels cannot read."""
+    if x.is_nested:
+        raise TypeError(f"{name} must be a dense tensor, got a nested one (for jagged sequences "
+                        f"pass their values: x.values() and target.values())")
+    if str(x.layout) != "torch.strided":
+        raise TypeError(f"{name} must be a dense (strided) tensor, got layout {x.layout}")
 
 
 def check_tensors(input, target, weight):
@@ -134,6 +146,7 @@ def check_target(target, input, dtype_note: str, shape_note: str = "") -> None:
     if not isinstance(target, Tensor) or str(target.dtype) not in ("torch.int64", "torch.int32"):
         raise TypeError(f"target must be an int64, int32 or uint8 tensor of class indices, got "
                         f"{_kind(target)}{dtype_note}")
+    check_dense(target, "target")
     if target.shape != input.shape[:-1]:
         raise ValueError(f"target must have shape input.shape[:-1] = {tuple(input.shape[:-1])}"
                          f"{shape_note}, got {tuple(target.shape)}")
@@ -148,6 +161,7 @@ def check_weight(weight, num_classes, device, note: str = "") -> None:
         return
     if not isinstance(weight, Tensor) or not weight.is_floating_point():
         raise TypeError("weight must be a floating-point tensor")
+    check_dense(weight, "weight")
     if tuple(weight.shape) != (num_classes,):
         raise ValueError(f"weight must have shape ({num_classes},){note}, got "
                          f"{tuple(weight.shape)}")
@@ -166,10 +180,12 @@ def check_linear(input, linear_weight, linear_bias, target, weight, memory_budge
             "torch.float32", "torch.bfloat16", "torch.float16"):
         raise TypeError(f"input must be a float32, bfloat16 or float16 tensor of hidden "
                         f"states, got {_kind(input)}")
+    check_dense(input, "input")
     if input.dim() < 1 or input.shape[-1] < 1:
         raise ValueError(f"input must have shape (..., D) with D >= 1, got {tuple(input.shape)}")
     if not isinstance(linear_weight, Tensor):
         raise TypeError(f"linear_weight must be a (V, D) tensor, got {_kind(linear_weight)}")
+    check_dense(linear_weight, "linear_weight")
     if linear_weight.dim() != 2:
         raise ValueError(f"linear_weight must be a (V, D) tensor, got {tuple(linear_weight.shape)}")
     if linear_weight.shape[1] != input.shape[-1] or linear_weight.shape[0] < 1:
