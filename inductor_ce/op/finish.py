@@ -46,8 +46,9 @@ def _narrowed(target: Tensor, ignore_index: int) -> Tensor:
     (docs/lowering.md#few-static-rows). A symbolic count keeps int64 with no guard (Dynamo
     reads a symbolic int as an int: a comparison would guard the rows, and export with rows
     above FEW_ROWS would fail)."""
-    n = target.numel()   # (torch.jit.trace's is a traced 0-d tensor: not known)
-    few = not isinstance(n, Tensor) and statically_known_true(n <= FEW_ROWS) and \
+    n = target.numel()   # (torch.jit.trace's is a traced 0-d tensor: not known. Its class by
+    # name: the Tensor class itself, read from this module, would be one more guard.)
+    few = type(n).__name__ != "Tensor" and statically_known_true(n <= FEW_ROWS) and \
         -2**31 <= ignore_index < 2**31
     return target.int() if few else target
 
