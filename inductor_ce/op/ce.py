@@ -151,9 +151,9 @@ def no_double_backward(what: str, inputs, *grads):
     leaves only is skipped by ``torch.autograd.grad(penalty, W)``, which then returns the
     penalty's other terms alone, a wrong number. Where one is ``UNTIED`` (the backward does
     not hold it) the error is raised at once."""
-    if not torch.is_grad_enabled() or torch.compiler.is_compiling() or any(
+    if not torch.is_grad_enabled() or any(
             g is not None and (type(g) is not Tensor or runtime.dispatch_modes())
-            for g in grads):   # (traced: Dynamo's and AOTAutograd's own rules apply)
+            for g in grads):   # (traced: AOTAutograd's own rules apply)
         return grads
     msg = (f"{what}'s gradient is not differentiable (no double backward); for a gradient "
            "penalty use torch.func (e.g. torch.func.grad of it, which runs the "
