@@ -858,6 +858,41 @@ def test_linear_ce_compiled_under_inference_mode():
     assert_loss_close(loss, _head_reference(h, w, t))
 
 
+@pytest.mark.parametrize("mode", ["default", "compiled"])
+@pytest.mark.parametrize("case", ["softcap", "soft_label_smoothing", "soft_z_loss"])
+def test_an_option_value_first_seen_under_inference_mode_trains_after(case, mode, monkeypatch):
+    """An evaluation (or RL rollout) under inference_mode, then a training call with the same
+    option value: the value's kept tensor (the softcap's 0-d tensor, the options tensor of
+    the compiled functions) is no inference tensor, which the training call's autograd could
+    not save. float64's gradient."""
+    from inductor_ce.eager import kernels
+    from inductor_ce.eager import loss as eager_loss
+    from inductor_ce.op import ce
+    monkeypatch.setattr(ce, "_SOFTCAPS", {})
+    monkeypatch.setattr(eager_loss, "_DEVICE_OPTIONS", {})
+    if mode == "compiled":
+        monkeypatch.setattr(kernels, "MODE", "compiled")
+    g = _gen("inference then training", case)
+    x = torch.randn(16, 50, generator=g) * 3
+    if case == "softcap":
+        t, kw = torch.randint(0, 50, (16,), generator=g), dict(softcap=5.0)
+    else:
+        t = torch.softmax(torch.randn(16, 50, generator=g), -1)
+        kw = dict(label_smoothing=0.1) if case == "soft_label_smoothing" else dict(z_loss=1e-3)
+    with torch.inference_mode():
+        inductor_ce.cross_entropy(x, t, **kw)
+    leaf = x.clone().requires_grad_()
+    inductor_ce.cross_entropy(leaf, t, **kw).backward()
+    ref = x.double().requires_grad_()
+    if case == "softcap":
+        want = reference(ref, t, **kw)
+    else:   # (probability targets: stock's float64 loss, plus the z-loss's mean of lse^2)
+        want = F.cross_entropy(ref, t.double(), label_smoothing=kw.get("label_smoothing", 0.0)) \
+            + kw.get("z_loss", 0.0) * torch.logsumexp(ref, -1).square().mean()
+    want.backward()
+    assert_grad_close(leaf.grad, ref.grad)
+
+
 @pytest.mark.parametrize("kw, exc, name", [
     (dict(memory_budget=0), ValueError, "memory_budget"),
     (dict(memory_budget=-4), ValueError, "memory_budget"),
@@ -1371,3 +1406,41 @@ def test_compiled_with_dynamic_rows_compiles_once(transform):
                 torch.func.grad(_rows_reference)(x.double(), t))
         torch.testing.assert_close(got.double(), want, rtol=1e-5, atol=1e-7)
     assert compiles == compiles[:1] * 3, compiles
+
+
+# --------------------------------------------------------------------------------------------
+# 12. The caches of option values under threads
+# --------------------------------------------------------------------------------------------
+
+def test_option_value_caches_evict_safely_under_threads(monkeypatch):
+    """Threads calling with option values new call after call (more than each cache keeps):
+    the eviction of the oldest value races no other thread's (an unlocked dict: a KeyError or
+    "dictionary changed size during iteration" before). The interpreter switches threads
+    as often as it can, to make the race likely."""
+    import threading
+    from inductor_ce.eager import loss as eager_loss
+    from inductor_ce.op import ce
+    monkeypatch.setattr(ce, "_SOFTCAPS", {})
+    options = eager_loss._Options(torch.device("cpu"))
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(4000):
+                value = float((7 * i + k) % 20 + 1)
+                assert ce.softcap_tensor(value).item() == value
+                assert options(value / 40, 0.0, None)[0].item() == pytest.approx(value / 40)
+        except Exception as e:  # the first failure of each thread, for the assertion
+            errors.append(repr(e))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors, errors

@@ -21,7 +21,7 @@ from inductor_ce.codegen import reading as _codegen
 from inductor_ce.demo import gpt
 from inductor_ce.integrations import routing
 from inductor_ce._inductor import cache, capture, passes
-from _reference import assert_loss_close
+from _reference import assert_grad_close, assert_loss_close
 
 CFG = gpt.GPTConfig(vocab_size=320, block_size=16, n_layer=1, n_head=2, n_embd=32)
 STEPS = 3
@@ -660,6 +660,42 @@ def test_lm_head_under_autocast_with_the_loss_after_the_block():
     # (the float32 weight's dW summed in float32 where stock rounds it to bf16 once)
     torch.testing.assert_close(gh, ref_h, rtol=2e-2, atol=1e-3)
     torch.testing.assert_close(gw, ref_w, rtol=2e-2, atol=1e-3)
+
+
+@pytest.mark.parametrize("where", ["head_excluded", "loss_alone"])
+def test_a_float32_lm_head_beside_an_autocast_loss_stays_float32(where):
+    """A float32 head outside the loss's autocast (``autocast(enabled=False)`` inside the
+    region, or the linear before it): fused in the loss's place, its GEMMs still run in
+    float32, as the linear did (they ran in bf16: 1e-4 off in the loss, 5e-3 in dh and dW).
+    float64's loss and gradients."""
+    g = torch.Generator().manual_seed(5)
+    h0, w0 = torch.randn(64, 32, generator=g), torch.randn(1000, 32, generator=g) * 0.5
+    t = torch.randint(0, 1000, (64,), generator=g)
+
+    def step(h, w, t):
+        if where == "loss_alone":
+            logits = F.linear(h, w)
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                return F.cross_entropy(logits, t)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            with torch.autocast("cpu", enabled=False):
+                logits = F.linear(h, w)
+            return F.cross_entropy(logits, t)
+
+    inductor_ce.enable()
+    routing.counters.clear()
+    h, w = h0.clone().requires_grad_(), w0.clone().requires_grad_()
+    with cache.no_compile_caches():
+        loss = torch.compile(step)(h, w, t)
+    loss.backward()
+    assert routing.counters["linear_fused"] == 1, dict(routing.counters)
+    h64, w64 = h0.double().requires_grad_(), w0.double().requires_grad_()
+    want = F.cross_entropy(F.linear(h64, w64), t)
+    want.backward()
+    assert loss.dtype == torch.float32
+    assert_loss_close(loss, want)
+    assert_grad_close(h.grad, h64.grad)
+    assert_grad_close(w.grad, w64.grad)
 
 
 def test_lm_head_of_bf16_hidden_states_and_a_float32_weight_under_autocast():

@@ -136,7 +136,10 @@ class Replays:
                         own = packing.empty(args[0].device)
                     self.device = args[0].device
                     if self.options and stream not in self.options_buffers:
-                        self.options_buffers[stream] = [torch.empty_like(args[-1]), None]
+                        # (Not an inference tensor: a later call outside
+                        # torch.inference_mode() copies into it.)
+                        with torch.inference_mode(False):
+                            self.options_buffers[stream] = [torch.empty_like(args[-1]), None]
                     recorded = (*keyed, self.options_buffers[stream][0]) if self.options \
                         else args
                     graph = self._record(recorded, flat if own is None else own, packing)

@@ -22,7 +22,7 @@ from torch.compiler import is_compiling as _is_compiling
 from .. import lowering
 from .._inductor import runtime
 from .._inductor.dispatch import autograd_inside_op as _autograd_inside_op
-from ..op.ce import entropy_term, no_double_backward, times
+from ..op.ce import drop_oldest, entropy_term, no_double_backward, times
 from ..op.finish import FEW_ROWS
 from . import graphs as _GRAPHS
 from . import kernels
@@ -137,7 +137,7 @@ def cross_entropy(input, target, weight, ignore_index, reduction, label_smoothin
         if len(_SEEN_CALLS) >= MAX_SEEN_CALLS:
             # (No warning: unpadded batches, a row count new step after step, fill it in
             # normal use; a dropped call's next call runs its checks again, no compile.)
-            _SEEN_CALLS.pop(next(iter(_SEEN_CALLS), None), None)
+            drop_oldest(_SEEN_CALLS)
         _SEEN_CALLS[sig] = KeptCall(call, kernels._CACHE)
     return call(input, target, weight, label_smoothing, z_loss, softcap)
 
@@ -525,9 +525,12 @@ class _Options:
         opts = self.made.get(key)
         if opts is None:
             if len(self.made) >= RECENT_OPTIONS:
-                self.made.pop(next(iter(self.made), None), None)
-            opts = self.made[key] = _options_tensor(self.device, label_smoothing, z_loss,
-                                                    softcap)
+                drop_oldest(self.made)
+            # (Not an inference tensor, made under torch.inference_mode(): a later training
+            # call could not save it.)
+            with torch.inference_mode(False):
+                opts = self.made[key] = _options_tensor(self.device, label_smoothing, z_loss,
+                                                        softcap)
         return opts
 
 

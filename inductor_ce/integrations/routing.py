@@ -92,14 +92,20 @@ def _fused_linear_cross_entropy(input, linear_weight, linear_bias, target, weigh
                                 out_dtype: torch.dtype, memory_budget=None, logits_dtype=None):
     """F.cross_entropy(linear(input, linear_weight, linear_bias), target, ...) through the fused
     linear + cross-entropy: no logits. ``input`` holds target.numel() rows. ``logits_dtype``:
-    the linear's output dtype, where it differs from an operand's the linear ran under
-    autocast, and the loss, here in its place, may not (``with autocast(): logits = ...``,
-    then the loss of ``logits.float()``): the fused call then runs under that autocast too."""
+    the linear's output dtype. The fused call, in the loss's place, runs as the linear ran,
+    whatever autocast the loss is under: where that dtype differs from an operand's, the
+    linear ran under autocast (``with autocast(): logits = ...``, then the loss of
+    ``logits.float()`` after the block), and the fused call runs under that autocast too;
+    otherwise without autocast (a float32 head under ``autocast(enabled=False)`` inside an
+    autocast region, or a loss alone under autocast: float32 GEMMs, as the linear's)."""
     from ..functional import linear_cross_entropy
+    device = input.device.type
     autocast = contextlib.nullcontext()
     if logits_dtype in (torch.bfloat16, torch.float16) and (
             logits_dtype != input.dtype or logits_dtype != linear_weight.dtype):
-        autocast = torch.autocast(input.device.type, dtype=logits_dtype)
+        autocast = torch.autocast(device, dtype=logits_dtype)
+    elif logits_dtype is not None and torch.is_autocast_enabled(device):
+        autocast = torch.autocast(device, enabled=False)
     with autocast:
         loss = linear_cross_entropy(input, linear_weight, target.reshape(input.shape[:-1]),
                                     linear_bias=linear_bias, weight=weight, reduction=reduction,

@@ -122,12 +122,23 @@ def softcap_tensor(softcap) -> Optional[Tensor]:
     cap = _SOFTCAPS.get(softcap)
     if cap is None:
         if len(_SOFTCAPS) >= _RECENT_SOFTCAPS:
-            _SOFTCAPS.pop(next(iter(_SOFTCAPS)))
+            drop_oldest(_SOFTCAPS)
         # (On the CPU whatever the default device: a meta one, under torch.device("meta"),
-        # would be read by every later call of this value.)
-        cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32,
-                                                device="cpu")
+        # would be read by every later call of this value. Not an inference tensor, made
+        # under torch.inference_mode(): a later training call could not save it.)
+        with torch.inference_mode(False):
+            cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32,
+                                                    device="cpu")
     return cap
+
+
+def drop_oldest(cache: dict) -> None:
+    """Removes the oldest entry of ``cache``, if any. Without a lock: another thread may
+    change the dict meanwhile (then this removes another entry, or none, and never raises)."""
+    try:
+        cache.pop(next(iter(cache), None), None)
+    except RuntimeError:   # (dictionary changed size during iteration)
+        pass
 
 
 def traced_scalar(value, device: Optional[torch.device]) -> Tensor:
