@@ -176,3 +176,14 @@ def test_a_bad_eager_mode_variable_is_one_line():
     assert run.returncode == 2, run.stderr[-2000:]
     assert "Traceback" not in run.stderr
     assert "INDUCTOR_CE_EAGER must be one of" in run.stderr.strip().splitlines()[-1]
+
+
+def test_an_empty_eager_mode_variable_is_the_default():
+    """INDUCTOR_CE_EAGER set but empty (``INDUCTOR_CE_EAGER= python train.py``) means the
+    default, as if unset: the package loads."""
+    import os
+    run = subprocess.run([sys.executable, "-c", "import inductor_ce.eager.kernels as k; "
+                          "print(k.MODE)"], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "INDUCTOR_CE_EAGER": ""})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["auto"]

@@ -36,7 +36,7 @@ How a call gets there, and why:
   refuse the trace, the call alone does: the key compiles at a later call).
 
 ``INDUCTOR_CE_EAGER=decomposition`` disables the compiled path; ``=compiled`` uses it at any
-size (the tests do); default ``auto``. See docs/eager.md.
+size (the tests do); default ``auto`` (also when set but empty). See docs/eager.md.
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _small(x: Tensor) -> bool:
     dozens of launches at any size (docs/eager.md)."""
     return MODE == "auto" and x.numel() < MIN_ELEMENTS and not x.is_cuda
 _MODES = ("auto", "compiled", "decomposition")
-MODE = os.environ.get("INDUCTOR_CE_EAGER", "auto")
+MODE = os.environ.get("INDUCTOR_CE_EAGER") or "auto"   # (set but empty: the default)
 if MODE not in _MODES:
     raise ValueError(f"INDUCTOR_CE_EAGER must be one of {_MODES}, got {MODE!r}")
 
