@@ -233,7 +233,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         input: ``(..., D)`` hidden states (float32, bfloat16 or float16).
         linear_weight: ``(V, D)``, the LM head's weight, in ``input``'s dtype (or float32
             under autocast: its gradient then sums the chunks in float32); a DTensor
-            sharded over the vocabulary (``[Shard(0)]``, 1-D mesh) runs vocabulary-parallel.
+            sharded over the vocabulary (``[Shard(0)]``, 1-D mesh) runs vocabulary-parallel
+            (``input`` then a DTensor replicated on its mesh: docs/parallel.md).
         target: class indices ``input.shape[:-1]``, int64, int32 or uint8.
         linear_bias: optional ``(V,)``.
         weight, reduction, ignore_index, label_smoothing, z_loss, softcap, temperature,

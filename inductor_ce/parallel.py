@@ -626,8 +626,13 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
                                   return_entropy=False, return_accuracy=False):
     """``linear_cross_entropy`` of a weight DTensor sharded over the vocabulary (``[Shard(0)]``,
     1-D mesh): the vocabulary-parallel loss of its local shard, as a replicated DTensor. The
-    input, target and class weight are plain tensors or DTensors replicated on that mesh; a
-    bias, if any, is sharded like the weight."""
+    input is a DTensor replicated on that mesh (as ``F.linear`` asks); the target and class
+    weight plain tensors (the same on every rank) or such DTensors; a bias, if any, sharded
+    like the weight or plain.
+
+    Why not a plain input: a weight that FSDP2 (``fully_shard``) manages is a ``[Shard(0)]``
+    DTensor on the data-parallel mesh outside its module's forward, where each rank's rows
+    are its own; taken as replicated, they gave every rank one wrong loss."""
     from torch.distributed.tensor import DTensor, Shard
 
     mesh, placements = linear_weight.device_mesh, tuple(linear_weight.placements)
@@ -636,6 +641,14 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
                          "sharded over the vocabulary (its rows), placements [Shard(0)], on a "
                          f"1-D device mesh; got placements {list(placements)} on a "
                          f"{mesh.ndim}-D mesh")
+    if not isinstance(input, DTensor):
+        raise ValueError(
+            "linear_weight is a DTensor sharded over the vocabulary ([Shard(0)] on a mesh of "
+            f"{mesh.size()} ranks) and input a plain tensor: for a vocabulary-parallel head, "
+            "pass input as a DTensor replicated on that mesh (DTensor.from_local(input, mesh, "
+            "[Replicate()]): the same rows on every rank). A weight that FSDP2 (fully_shard) "
+            "shards is such a DTensor outside its module's forward: compute the loss inside "
+            "the head module's forward (FSDP2 all-gathers the weight around it)")
 
     def replicated(t, name):
         return _replicated(t, name, mesh, "weight's")

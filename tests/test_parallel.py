@@ -455,6 +455,13 @@ def case_dtensor_full_form(ctx):
           atol=1e-5 * xr.grad.abs().max().item())
 
 
+def _replicate(x, mesh):
+    """``x``, the same on every rank, as a DTensor replicated on ``mesh`` (its gradient
+    comes back to ``x``)."""
+    from torch.distributed.tensor import DTensor, Replicate
+    return DTensor.from_local(x, mesh, [Replicate()], run_check=False)
+
+
 def _linear_full_form(ctx, dtensor):
     """The fused head's vocabulary-parallel full form (temperature, entropy, accuracy), the
     explicit call or a Shard(0) weight DTensor: loss, entropy and accuracy equal to float64's
@@ -471,7 +478,7 @@ def _linear_full_form(ctx, dtensor):
     if dtensor:
         from torch.distributed.tensor import Shard, distribute_tensor
         wd = distribute_tensor(W, _mesh(ctx), [Shard(0)]).requires_grad_()
-        out = inductor_ce.linear_cross_entropy(hl, wd, t, **kw)
+        out = inductor_ce.linear_cross_entropy(_replicate(hl, _mesh(ctx)), wd, t, **kw)
         out = inductor_ce.LossOutput(*(None if o is None else o.to_local() for o in out))
     else:
         wd = W[start:start + size].clone().requires_grad_()
@@ -554,7 +561,7 @@ def linear_check(ctx, v=40, d=8, rows=(3, 5), bias=True, sizes=None, upstream=Tr
         bd = None if b is None else distribute_tensor(b.to(dev), mesh, [Shard(0)]
                                                       ).requires_grad_()
         call = fn or inductor_ce.linear_cross_entropy
-        loss, lse = call(hl, wd, t.to(dev), **dict(kw, linear_bias=bd))
+        loss, lse = call(_replicate(hl, mesh), wd, t.to(dev), **dict(kw, linear_bias=bd))
         loss, lse = loss.to_local(), lse.to_local()
     else:
         if sizes is not None:
@@ -631,8 +638,8 @@ def case_linear_dtensor_plain_bias(ctx):
     t = torch.randint(8, (6,), generator=g)
     wd = distribute_tensor(w.to(ctx.device), _mesh(ctx), [Shard(0)]).requires_grad_()
     bias = b.to(ctx.device).requires_grad_()
-    inductor_ce.linear_cross_entropy(h.to(ctx.device), wd, t.to(ctx.device),
-                                     linear_bias=bias).backward()
+    inductor_ce.linear_cross_entropy(_replicate(h.to(ctx.device), _mesh(ctx)), wd,
+                                     t.to(ctx.device), linear_bias=bias).backward()
     b64 = b.detach().double().requires_grad_()
     F.cross_entropy(F.linear(h.double(), w.double(), b64), t).backward()
     close(bias.grad.cpu(), b64.grad, "bias.grad", atol=1e-6)
@@ -670,7 +677,8 @@ def case_linear_under_autocast(ctx):
                                           reduction="none"),
              lambda: local.grad),
             ("dtensor", lambda: inductor_ce.linear_cross_entropy(
-                h.to(ctx.device), wd, t.to(ctx.device), reduction="none"),
+                _replicate(h.to(ctx.device), _mesh(ctx)), wd, t.to(ctx.device),
+                reduction="none"),
              lambda: wd.grad.to_local())):
         with torch.autocast(ctx.device.type, dtype=torch.bfloat16):
             loss = call()
@@ -728,6 +736,20 @@ def misuse_zero_rows_everywhere(ctx):
         close(loss.detach(), ref, f"linear {reduction}")
         loss.sum().backward()
         assert h.grad.shape == (0, 4) and not w.grad.any()
+
+
+@misuse
+def misuse_a_plain_input_beside_a_sharded_weight(ctx):
+    # A [Shard(0)] weight DTensor beside a plain input (an FSDP2 head's weight outside its
+    # module's forward, each rank's rows its own): a ValueError naming input on every rank,
+    # eagerly and under torch.compile (every rank a wrong loss before, inf compiled).
+    import inductor_ce
+    from torch.distributed.tensor import Shard, distribute_tensor
+    w = distribute_tensor(torch.randn(6 * ctx.world, 4), _mesh(ctx), [Shard(0)])
+    h, t = torch.randn(5, 4) + ctx.rank, torch.randint(0, 6 * ctx.world, (5,))
+    for fn in (inductor_ce.linear_cross_entropy,
+               torch.compile(inductor_ce.linear_cross_entropy, backend="eager")):
+        _raises_everywhere(ctx, lambda: fn(h, w, t), r"input a plain tensor.*FSDP2")
 
 
 @misuse
@@ -885,7 +907,8 @@ def misuse_dtensor_shards_that_refuse_on_one_rank(ctx):
                        "refused their arguments|not inside")
     v = 4 if ctx.world == 3 else 1
     w = distribute_tensor(torch.randn(v, 4), mesh, [Shard(0)])
-    _raises_everywhere(ctx, lambda: inductor_ce.linear_cross_entropy(torch.randn(4, 4), w,
+    h = _replicate(torch.ones(4, 4), mesh)
+    _raises_everywhere(ctx, lambda: inductor_ce.linear_cross_entropy(h, w,
                                                                       torch.zeros(4).long()),
                        "leave a rank with no classes")
     from inductor_ce.parallel import vocab_parallel_cross_entropy as vpce
