@@ -300,6 +300,26 @@ def test_few_rows_replays_take_options_new_every_call(weighted):
     assert _replayed(True) - before[0] >= 6 and _replayed(False) - before[1] >= 2
 
 
+def test_few_rows_graphs_captured_under_inference_mode_replay_outside_it():
+    """An evaluation under inference_mode at few rows on CUDA (its graphs captured there),
+    then the same calls under no_grad, the label smoothing new every call: the graphs'
+    options buffer, into which a call copies a new value, is no inference tensor (a copy into
+    one outside inference mode raises). Each loss against float64; the forward replayed."""
+    if DEV != "cuda":
+        pytest.skip("CUDA graphs")
+    gen = torch.Generator(device=DEV).manual_seed(13)
+    rows, vocab = 64, 4096
+    x = (torch.randn(rows, vocab, device=DEV, generator=gen) * 4).to(torch.bfloat16)
+    t = torch.randint(0, vocab, (rows,), device=DEV, generator=gen)
+    before = _replayed(True)
+    for i, mode in enumerate([torch.inference_mode] * 3 + [torch.no_grad] * 3):
+        opts = dict(label_smoothing=0.1 + 0.01 * i)
+        with mode():
+            loss = inductor_ce.cross_entropy(x, t, **opts)
+        assert_loss_close(loss, reference(x.double(), t, **opts))
+    assert _replayed(True) - before >= 3
+
+
 @pytest.mark.parametrize("op", ["cross_entropy", "linear_cross_entropy"])
 def test_softcap_new_every_call_compiles_once(op):
     """A softcap new at every call on the GPU, eagerly (nothing compiled after the first
