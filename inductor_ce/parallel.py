@@ -632,7 +632,7 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
 
     Why not a plain input: a weight that FSDP2 (``fully_shard``) manages is a ``[Shard(0)]``
     DTensor on the data-parallel mesh outside its module's forward, where each rank's rows
-    are its own; taken as replicated, they gave every rank one wrong loss."""
+    are its own: taken as replicated, they would give every rank one wrong loss."""
     from torch.distributed.tensor import DTensor, Shard
 
     mesh, placements = linear_weight.device_mesh, tuple(linear_weight.placements)
