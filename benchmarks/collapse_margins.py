@@ -19,6 +19,8 @@ import inductor_ce  # noqa: E402
 
 
 def main():
+    import argparse
+    argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args()   # (--help)
     print(f"torch {torch.__version__}")
     print(f"{'margin':>6} {'exact loss':>11} {'stock fp32':>11} {'inductor_ce':>11} "
           f"{'stock fp64':>11}")

@@ -9,7 +9,8 @@ an early snapshot, where this script counted 20.2).
     python benchmarks/sass_count.py codegen_snapshots/torch2.11/cuda/plain.fwd.py \
         triton_unk_fused_ce_fwd_0 --elements 2048 [--warps 1] [--xblock 1]
 
-(the current chunk kernel: 11.2 instructions per element, 72 registers, no spills). It also
+(the current chunk kernel: 11.2 instructions per element, no spills; 72 registers with
+Triton 3.7's ptxas, 79 with Triton 3.9's, from CUDA 13). It also
 reads a raw generated module (``python -m inductor_ce.codegen ... --raw``, or a kernel file of
 Inductor's cache). Generate with the GPU's torch (2.11): torch 2.13 emits different index
 code above 2^31 elements (NOTES run 27). Prints the instruction histogram, the count per
@@ -86,6 +87,16 @@ def compile_kernel(snapshot: str, name: str, warps: int, xblock: int = 1,
             target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 1})
 
 
+def _ptxas() -> str:
+    """The ptxas Triton compiles sm_90 with (Triton 3.9 picks its newer one there: the other
+    cannot read the PTX version it writes)."""
+    from triton.backends.nvidia import compiler
+    try:
+        return compiler.get_ptxas(90).path
+    except (AttributeError, TypeError):   # (a Triton without get_ptxas(arch))
+        return os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas")
+
+
 def count(snapshot: str, name: str, elements: int, warps: int, xblock: int,
           yblock: int | None = None):
     compiled = compile_kernel(snapshot, name, warps, xblock, yblock)
@@ -97,8 +108,7 @@ def count(snapshot: str, name: str, elements: int, warps: int, xblock: int,
         # Registers and spills, from ptxas itself (occupancy: 65536 registers per SM).
         ptx = os.path.join(tmp, "kernel.ptx")
         open(ptx, "w").write(compiled.asm["ptx"])
-        ptxas = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas")
-        usage = subprocess.run([ptxas, "-v", "--gpu-name", "sm_90a", ptx, "-o", cubin + ".2"],
+        usage = subprocess.run([_ptxas(), "-v", "--gpu-name", "sm_90a", ptx, "-o", cubin + ".2"],
                                capture_output=True, text=True)
         usage = usage.stdout + usage.stderr
         resources = " ".join(re.findall(r"Used \d+ registers|\d+ bytes spill \w+", usage)) or usage

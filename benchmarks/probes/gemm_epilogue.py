@@ -3,7 +3,7 @@
 against cuBLAS's GEMM and the same Triton GEMM writing them.
 
     python benchmarks/probes/gemm_epilogue.py [--shapes 8192x768x50304 4096x2048x151936]
-        [--check]   (on the CPU: TRITON_INTERPRET=1, small shapes, against float64)
+        [--check]   (on the CPU, in Triton's interpreter: small shapes, against float64)
 
 Per shape (bf16 h (T, D), W (V, D)), do_bench medians in one process, each x cuBLAS's
 ``h @ W.T``:
@@ -30,8 +30,11 @@ import os
 import sys
 
 import torch
-import triton
-import triton.language as tl
+
+if "--check" in sys.argv and not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")   # (read as the kernels below are made)
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
 
 @triton.jit
 def _stats(acc, rm, rn, pid_n, t_ptr, m_ptr, s_ptr, zt_ptr, M, N, n_tiles_n,
