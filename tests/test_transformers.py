@@ -736,6 +736,32 @@ class _NoKwargsLlama(transformers.LlamaForCausalLM):
         return transformers.modeling_outputs.CausalLMOutputWithPast(loss=loss, logits=logits)
 
 
+class _MonkeyPatchedLlama(transformers.LlamaForCausalLM):
+    """A class whose forward a test replaces after apply() (a monkeypatch of the class)."""
+
+
+def test_a_forward_replaced_on_the_class_after_apply_is_not_taken_for_the_checked_one(
+        monkeypatch):
+    """The class's forward replaced after apply() (a Liger- or Unsloth-style monkeypatch; here
+    one adding a z-loss of the logits, which a fused call would drop): the patched model's
+    training call warns and runs the new forward unfused (its loss, the z-loss included), and
+    apply() on a new model checks the new forward (refused), not the first one's result."""
+    cfg = make_config("llama")
+    torch.manual_seed(0)
+    ours = ict.apply(_MonkeyPatchedLlama(cfg).train())
+    stock = _MonkeyPatchedLlama(cfg).train()
+    stock.load_state_dict(ours.state_dict())
+    monkeypatch.setattr(_MonkeyPatchedLlama, "forward", _ZLossLlama.forward)
+    batch = make_batch()
+    want = stock(**batch).loss
+    with pytest.warns(UserWarning, match="forward was replaced after apply"):
+        got = ours(**batch)
+    assert got.logits is not None
+    torch.testing.assert_close(got.loss, want)
+    with pytest.raises(ValueError, match="after the loss"):
+        ict.apply(_MonkeyPatchedLlama(cfg).train())
+
+
 def test_a_loss_call_without_kwargs_is_mirrored():
     cfg = make_config("llama")
     torch.manual_seed(0)

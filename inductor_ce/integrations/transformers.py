@@ -229,9 +229,14 @@ def _head_expr(value):
             and not value.keywords else None), scale
 
 
-@functools.lru_cache(maxsize=64)   # (bounded: it holds the classes, which may be made at runtime)
 def _forward_spec(cls) -> _Spec:
-    fn = inspect.unwrap(cls.forward)
+    """What ``cls.forward`` does to the logits, checked on its source (ValueError: refused).
+    Kept per class and forward function: a forward replaced on the class is checked anew."""
+    return _spec_of(cls, inspect.unwrap(cls.forward))
+
+
+@functools.lru_cache(maxsize=64)   # (bounded: it holds the classes, which may be made at runtime)
+def _spec_of(cls, fn) -> _Spec:
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError) as e:
@@ -374,10 +379,11 @@ class _Patch:
     an evaluation or generation in another thread) each see their own call's, never another
     thread's labels."""
 
-    def __init__(self, spec, labels_pos, head, old_forward, memory_budget):
+    def __init__(self, spec, labels_pos, head, old_forward, memory_budget, class_forward):
         self.spec, self.labels_pos, self.head = spec, labels_pos, head
         self.memory_budget = memory_budget
         self.old_forward = old_forward
+        self.class_forward = class_forward   # the class's forward that spec was checked on
         self.calls = _Calls()     # .request: the thread's running _Request
         self.trl = None           # TRL's fused LM head, adopted: _TrlHead
 
@@ -535,7 +541,8 @@ def _fused_model_forward(self, *args, **kwargs):
                              "(add_fused_lm_head), which was not on the model when apply() "
                              "patched it: apply() after creating TRL's trainer")
         hooks = _value_hooks(patch.head)
-        why = _hooks_reason(self, hooks) if hooks else _float64_reason(self, patch)
+        why = _hooks_reason(self, hooks) if hooks else \
+            _float64_reason(self, patch) or _forward_reason(self, patch)
         if why is not None:      # (TRL's own head serves the call)
             _warn_unfused(self, why)
             return patch.trl.forward(*args, fused_lm_head=True, **kwargs)
@@ -620,8 +627,9 @@ def _value_hooks(head) -> list:
 def _unfused_because(model, patch) -> Optional[str]:
     """Why a training call of the patched model runs unfused (None: it fuses): hooks of the
     head that would not see its logits, a loss function set since apply(), which takes
-    logits, or a model cast to float64 since (apply() refuses one)."""
-    why = _float64_reason(model, patch)
+    logits, a model cast to float64 since (apply() refuses one), or a forward replaced on
+    the model's class since (not the one checked)."""
+    why = _float64_reason(model, patch) or _forward_reason(model, patch)
     if why is not None:
         return why
     hooks = _value_hooks(patch.head)
@@ -642,6 +650,18 @@ def _float64_reason(model, patch) -> Optional[str]:
     return (f"{type(model).__name__}'s lm_head weight is float64 (cast after apply()); "
             "inductor_ce computes in float32, so this call runs unfused (revert(model) to "
             "train unfused without this warning)")
+
+
+def _forward_reason(model, patch) -> Optional[str]:
+    """Why a call runs unfused if the forward it runs is the class's and the class's forward
+    was replaced since apply() (a monkeypatch: its source was not checked), else None."""
+    cls = type(model)
+    if patch.old_forward is not None or cls.forward is patch.class_forward:
+        return None
+    return (f"{cls.__name__}.forward was replaced after apply() (by "
+            f"{getattr(cls.forward, '__qualname__', cls.forward)!r}); its source was not "
+            "checked, so this call computes the logits and runs it (revert(model), then "
+            "apply(model) to check the new forward)")
 
 
 def _hooks_reason(model, hooks) -> str:
@@ -804,7 +824,7 @@ def apply(model, *, memory_budget: Optional[int] = None, chunk_size: Optional[in
                            "that may read the output's logits, which a fused call never makes "
                            "(apply() before wrapping the forward)")
     patch = _Patch(spec, names.index("labels") if "labels" in names else None, head,
-                   old_forward, memory_budget)
+                   old_forward, memory_budget, cls.forward)
     patch.trl = trl
     vars(model)[_PATCH_ATTR] = vars(head)[_PATCH_ATTR] = patch
     model.forward = types.MethodType(_model_forward(cls), model)
