@@ -633,7 +633,7 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
     Why not a plain input: a weight that FSDP2 (``fully_shard``) manages is a ``[Shard(0)]``
     DTensor on the data-parallel mesh outside its module's forward, where each rank's rows
     are its own: taken as replicated, they would give every rank one wrong loss."""
-    from torch.distributed.tensor import DTensor, Shard
+    from torch.distributed.tensor import DTensor, Replicate, Shard
 
     mesh, placements = linear_weight.device_mesh, tuple(linear_weight.placements)
     if mesh.ndim != 1 or not (isinstance(placements[0], Shard) and placements[0].dim == 0):
@@ -641,14 +641,20 @@ def _dtensor_linear_cross_entropy(input, linear_weight, target, *, linear_bias, 
                          "sharded over the vocabulary (its rows), placements [Shard(0)], on a "
                          f"1-D device mesh; got placements {list(placements)} on a "
                          f"{mesh.ndim}-D mesh")
-    if not isinstance(input, DTensor):
+    if not isinstance(input, DTensor) or input.device_mesh != mesh or \
+            not all(isinstance(p, Replicate) for p in input.placements):
+        got = "a plain tensor"
+        if isinstance(input, DTensor):
+            got = f"a DTensor of placements {list(input.placements)}" + (
+                "" if input.device_mesh == mesh else " on another mesh")
         raise ValueError(
             "linear_weight is a DTensor sharded over the vocabulary ([Shard(0)] on a mesh of "
-            f"{mesh.size()} ranks) and input a plain tensor: for a vocabulary-parallel head, "
-            "pass input as a DTensor replicated on that mesh (DTensor.from_local(input, mesh, "
-            "[Replicate()]): the same rows on every rank). A weight that FSDP2 (fully_shard) "
-            "shards is such a DTensor outside its module's forward: compute the loss inside "
-            "the head module's forward (FSDP2 all-gathers the weight around it)")
+            f"{mesh.size()} ranks) and input {got}: for a vocabulary-parallel head (tensor "
+            "parallelism), pass input as a DTensor replicated on that mesh "
+            "(DTensor.from_local(input, mesh, [Replicate()]): the same rows on every rank). "
+            "A weight that FSDP2 (fully_shard) shards is such a DTensor outside its module's "
+            "forward: compute the loss inside the head module's forward (FSDP2 all-gathers "
+            "the weight around it)")
 
     def replicated(t, name):
         return _replicated(t, name, mesh, "weight's")

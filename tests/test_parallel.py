@@ -750,6 +750,9 @@ def misuse_a_plain_input_beside_a_sharded_weight(ctx):
     for fn in (inductor_ce.linear_cross_entropy,
                torch.compile(inductor_ce.linear_cross_entropy, backend="eager")):
         _raises_everywhere(ctx, lambda: fn(h, w, t), r"input a plain tensor.*FSDP2")
+    rows = distribute_tensor(torch.randn(6, 4), _mesh(ctx), [Shard(0)])   # (not replicated)
+    _raises_everywhere(ctx, lambda: inductor_ce.linear_cross_entropy(rows, w, t[:1].repeat(6)),
+                       r"input a DTensor of placements \[Shard\(dim=0\)\]")
 
 
 @misuse

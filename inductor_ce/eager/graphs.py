@@ -136,8 +136,8 @@ class Replays:
                         own = packing.empty(args[0].device)
                     self.device = args[0].device
                     if self.options and stream not in self.options_buffers:
-                        # (Not an inference tensor: a later call outside
-                        # torch.inference_mode() copies into it.)
+                        # (Made outside inference mode, also for a call under
+                        # torch.inference_mode(): a later call outside it copies into it.)
                         with torch.inference_mode(False):
                             self.options_buffers[stream] = [torch.empty_like(args[-1]), None]
                     recorded = (*keyed, self.options_buffers[stream][0]) if self.options \

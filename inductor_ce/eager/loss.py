@@ -526,8 +526,8 @@ class _Options:
         if opts is None:
             if len(self.made) >= RECENT_OPTIONS:
                 drop_oldest(self.made)
-            # (Not an inference tensor, made under torch.inference_mode(): a later training
-            # call could not save it.)
+            # (Made outside inference mode, also for a call under torch.inference_mode(): a
+            # later training call could not save an inference tensor.)
             with torch.inference_mode(False):
                 opts = self.made[key] = _options_tensor(self.device, label_smoothing, z_loss,
                                                         softcap)

@@ -660,8 +660,8 @@ def _forward_reason(model, patch) -> Optional[str]:
         return None
     return (f"{cls.__name__}.forward was replaced after apply() (by "
             f"{getattr(cls.forward, '__qualname__', cls.forward)!r}); its source was not "
-            "checked, so this call computes the logits and runs it (revert(model), then "
-            "apply(model) to check the new forward)")
+            "checked, so this call runs unfused (revert(model), then apply(model) to check "
+            "the new forward)")
 
 
 def _hooks_reason(model, hooks) -> str:
@@ -876,7 +876,10 @@ def _no_replicas(module):
 def _unfusable(model, cls) -> Optional[Exception]:
     """Why ``model``'s head cannot be fused (a ValueError naming what is supported, or a
     TypeError for float64 weights), or None."""
-    spec = _forward_spec(cls)
+    try:
+        spec = _forward_spec(cls)
+    except ValueError as e:   # (a class's forward replaced since a first apply())
+        return e
     head = model.get_output_embeddings()
     if head is None or getattr(model, "lm_head", None) is not head:
         return _refuse(cls, "get_output_embeddings() is not the module its forward calls "

@@ -124,8 +124,9 @@ def softcap_tensor(softcap) -> Optional[Tensor]:
         if len(_SOFTCAPS) >= _RECENT_SOFTCAPS:
             drop_oldest(_SOFTCAPS)
         # (On the CPU whatever the default device: a meta one, under torch.device("meta"),
-        # would be read by every later call of this value. Not an inference tensor, made
-        # under torch.inference_mode(): a later training call could not save it.)
+        # would be read by every later call of this value. Made outside inference mode, also
+        # for a call under torch.inference_mode(): a later training call could not save an
+        # inference tensor.)
         with torch.inference_mode(False):
             cap = _SOFTCAPS[softcap] = torch.tensor(float(softcap), dtype=torch.float32,
                                                     device="cpu")
